@@ -1,0 +1,67 @@
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+/**
+ * design.md §2 "who may import whom", enforced: ui → engine/api.ts + protocol; worker → engine;
+ * engine → protocol; server → protocol. Nothing imports ui; the engine never imports worker or ui;
+ * the server never imports engine.
+ */
+const boundary = (message, group) => ({
+  'no-restricted-imports': ['error', { patterns: [{ group, message }] }],
+});
+
+export default tseslint.config(
+  { ignores: ['dist/', 'node_modules/', 'data/', 'coverage/', 'test-results/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-restricted-syntax': [
+        'error',
+        { selector: "MemberExpression[property.name='innerHTML']", message: 'No innerHTML (design.md §5).' },
+        { selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']", message: 'No dangerouslySetInnerHTML.' },
+      ],
+    },
+  },
+  {
+    files: ['src/protocol/**'],
+    rules: boundary('protocol holds wire types only and imports nothing of the app.', [
+      '**/engine/**',
+      '**/worker/**',
+      '**/ui/**',
+      '**/server/**',
+    ]),
+  },
+  {
+    files: ['src/engine/**'],
+    rules: boundary('The engine may import protocol only (design.md §2).', ['**/worker/**', '**/ui/**', '**/server/**']),
+  },
+  {
+    files: ['src/worker/**'],
+    rules: boundary('The worker may import the engine and protocol only.', ['**/ui/**', '**/server/**']),
+  },
+  {
+    files: ['src/ui/**'],
+    rules: boundary('The UI talks to the engine only through src/engine/api.ts.', [
+      '**/engine/*',
+      '!**/engine/api',
+      '!**/engine/api.ts',
+      '**/engine/*/**',
+      '**/worker/**',
+      '**/server/**',
+    ]),
+  },
+  {
+    files: ['server/**'],
+    rules: boundary('The server may import protocol only, never the client.', [
+      '**/src/engine/**',
+      '**/src/worker/**',
+      '**/src/ui/**',
+      '**/src/locales/**',
+    ]),
+  },
+);

@@ -1,0 +1,152 @@
+import multipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Writable } from 'node:stream';
+import { HEADER_AUTH_TOKEN } from '../src/protocol/api';
+import { ATTACHMENT_MAX_BYTES } from '../src/protocol/constants';
+import { type Clock, systemClock } from './clock';
+import type { ServerConfig } from './config';
+import type { ServerContext } from './context';
+import { openDatabase } from './db/database';
+import { userForToken } from './http/auth';
+import { ApiError, unauthorized } from './http/errors';
+import { apiNotFound, installErrorHandlers } from './http/errorHandler';
+import { parseForm } from './http/form';
+import { EventLog } from './realtime/events';
+import { SocketHub } from './realtime/hub';
+import { registerRoutes } from './routes';
+import { seedDemoWorld } from './seed/demo';
+
+export interface BuiltServer {
+  app: FastifyInstance;
+  ctx: ServerContext;
+  hub: SocketHub;
+  /** Listens on config.port (0 picks a free one) and resolves to the base URL. */
+  listen(): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface BuildOptions {
+  clock?: Clock;
+  /** Where the server's log goes; false for silence. Defaults to stdout. */
+  logStream?: Writable | false;
+  /** Where PINs are printed; defaults to the log. */
+  announcePin?: (phone: string, pin: string) => void;
+}
+
+const API_PREFIXES = ['/v1/', '/v2/', '/files/'];
+const isApiPath = (url: string) => API_PREFIXES.some((p) => url.startsWith(p)) || url === '/ws';
+
+/** A URL with any token query parameter masked, for logs. */
+export function redactUrl(url: string): string {
+  return url.replace(/([?&](?:token|pin)=)[^&]*/gi, '$1[redacted]');
+}
+
+export async function buildServer(config: ServerConfig, options: BuildOptions = {}): Promise<BuiltServer> {
+  const clock = options.clock ?? systemClock;
+  const logStream = options.logStream ?? process.stdout;
+  const app = Fastify({
+    logger:
+      logStream === false
+        ? false
+        : {
+            stream: logStream,
+            serializers: {
+              req: (req: { method: string; url: string }) => ({ method: req.method, url: redactUrl(req.url) }),
+            },
+          },
+    bodyLimit: 1024 * 1024,
+    // The client sends ids as strings in forms; coerce them like query strings.
+    ajv: { customOptions: { coerceTypes: true, removeAdditional: false, allErrors: false } },
+  });
+
+  const { db, created } = openDatabase(config.dataDir);
+  const filesDir = path.join(config.dataDir, 'files');
+  mkdirSync(filesDir, { recursive: true });
+  const events = new EventLog(db, config.eventRetention, () => clock.now());
+  const ctx: ServerContext = {
+    db,
+    events,
+    clock,
+    config,
+    filesDir,
+    announcePin:
+      options.announcePin ??
+      ((phone, pin) => {
+        // The demo's PIN delivery: the server console. Printed, not logged, so log shipping never sees it.
+        if (logStream !== false) console.log(`PIN for ${phone}: ${pin}`);
+      }),
+  };
+  const hub = new SocketHub({
+    db,
+    events,
+    pingIntervalMs: config.pingIntervalMs,
+    now: () => clock.now(),
+    log: app.log,
+  });
+  if (created && config.seedDemo) seedDemoWorld(ctx);
+
+  app.removeContentTypeParser('application/x-www-form-urlencoded');
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
+    try {
+      done(null, parseForm(body as string));
+    } catch {
+      done(new ApiError(400, 'The form body could not be read.'), undefined);
+    }
+  });
+  await app.register(multipart, {
+    limits: { fileSize: ATTACHMENT_MAX_BYTES, files: 1, fields: 20, parts: 25, fieldSize: 64 * 1024 },
+  });
+
+  app.decorateRequest('authUser', undefined);
+  app.addHook('onRequest', async (request) => {
+    if (!isApiPath(request.url) || request.url.startsWith('/files/')) return;
+    if (request.routeOptions.config?.public) return;
+    const token = request.headers[HEADER_AUTH_TOKEN.toLowerCase()];
+    const user = userForToken(db, typeof token === 'string' ? token : undefined);
+    if (!user) throw unauthorized();
+    request.authUser = user;
+  });
+  // Every answer of the API is the client's to read but no one else's to frame or sniff.
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('X-Content-Type-Options', 'nosniff');
+  });
+
+  installErrorHandlers(app);
+  registerRoutes(app, ctx);
+
+  const clientDir = config.clientDir;
+  const hasClient = clientDir !== undefined && existsSync(path.join(clientDir, 'index.html'));
+  if (hasClient) {
+    await app.register(fastifyStatic, { root: clientDir, prefix: '/', wildcard: false, index: false });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    if (request.method === 'GET' && hasClient && !isApiPath(request.url)) {
+      // Every unknown path is a client route (design.md §4): the app decides what it shows.
+      return reply.type('text/html').sendFile('index.html');
+    }
+    return apiNotFound(reply);
+  });
+
+  let closed = false;
+  return {
+    app,
+    ctx,
+    hub,
+    async listen() {
+      const address = await app.listen({ port: config.port, host: config.host });
+      hub.attach(app.server);
+      const port = (app.server.address() as { port: number }).port;
+      return address.includes('0.0.0.0') ? `http://localhost:${port}` : `http://127.0.0.1:${port}`;
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      hub.close();
+      await app.close();
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,183 @@
+/**
+ * Migrations, applied in order at start; PRAGMA user_version records how many ran.
+ * Never edit a shipped migration: append a new one.
+ */
+export const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE files (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    owner_id INTEGER NOT NULL,
+    purpose TEXT NOT NULL CHECK (purpose IN ('avatar', 'attachment')),
+    mime TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('image', 'video')),
+    size INTEGER NOT NULL,
+    original_name TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+  );
+
+  CREATE TABLE users (
+    id INTEGER PRIMARY KEY,
+    stid TEXT NOT NULL UNIQUE,
+    phone_nr TEXT NOT NULL UNIQUE,
+    country_code TEXT NOT NULL,
+    nickname TEXT NOT NULL DEFAULT '',
+    email TEXT NOT NULL DEFAULT '',
+    image_file_id INTEGER REFERENCES files(id),
+    created_at INTEGER NOT NULL,
+    deleted_at TEXT NOT NULL DEFAULT '0',
+    event_seq INTEGER NOT NULL DEFAULT 0
+  );
+
+  CREATE TABLE tokens (
+    hash TEXT PRIMARY KEY,
+    user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    created_at INTEGER NOT NULL
+  );
+
+  CREATE TABLE pins (
+    phone_nr TEXT PRIMARY KEY,
+    pin_hash TEXT NOT NULL,
+    issued_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL,
+    wrong_tries INTEGER NOT NULL DEFAULT 0
+  );
+
+  CREATE TABLE pin_failures (phone_nr TEXT NOT NULL, at INTEGER NOT NULL);
+  CREATE INDEX pin_failures_phone ON pin_failures(phone_nr, at);
+  CREATE TABLE pin_requests (phone_nr TEXT NOT NULL, at INTEGER NOT NULL);
+  CREATE INDEX pin_requests_phone ON pin_requests(phone_nr, at);
+
+  CREATE TABLE communities (
+    id INTEGER PRIMARY KEY,
+    stid TEXT NOT NULL UNIQUE,
+    name TEXT NOT NULL,
+    description TEXT NOT NULL DEFAULT '',
+    avatar_file_id INTEGER REFERENCES files(id),
+    is_private INTEGER NOT NULL DEFAULT 0,
+    country_code TEXT NOT NULL,
+    owner_id INTEGER REFERENCES users(id),
+    created_at INTEGER NOT NULL
+  );
+
+  CREATE TABLE community_members (
+    community_id INTEGER NOT NULL REFERENCES communities(id) ON DELETE CASCADE,
+    user_id INTEGER NOT NULL REFERENCES users(id),
+    is_admin INTEGER NOT NULL DEFAULT 0,
+    is_owner INTEGER NOT NULL DEFAULT 0,
+    joined_at INTEGER NOT NULL,
+    PRIMARY KEY (community_id, user_id)
+  );
+  CREATE INDEX community_members_user ON community_members(user_id);
+
+  CREATE TABLE conversations (
+    id INTEGER PRIMARY KEY,
+    stid TEXT NOT NULL UNIQUE,
+    name TEXT NOT NULL DEFAULT '',
+    description TEXT NOT NULL DEFAULT '',
+    image_file_id INTEGER REFERENCES files(id),
+    is_group INTEGER NOT NULL,
+    group_type TEXT NOT NULL DEFAULT 'normal' CHECK (group_type IN ('normal', 'channel', 'feed')),
+    reply_to INTEGER NOT NULL DEFAULT 0,
+    show_numbers_to_all INTEGER NOT NULL DEFAULT 0,
+    user_notifications_to_all INTEGER NOT NULL DEFAULT 0,
+    all_invite INTEGER NOT NULL DEFAULT 1,
+    owner_id INTEGER REFERENCES users(id),
+    community_id INTEGER REFERENCES communities(id) ON DELETE CASCADE,
+    is_community_announcements INTEGER NOT NULL DEFAULT 0,
+    is_demo INTEGER NOT NULL DEFAULT 0,
+    disable_comments INTEGER NOT NULL DEFAULT 0,
+    read_only INTEGER NOT NULL DEFAULT 0,
+    created_at INTEGER NOT NULL,
+    last_message_id INTEGER,
+    last_message_at INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE INDEX conversations_community ON conversations(community_id);
+
+  CREATE TABLE conversation_members (
+    conversation_id INTEGER NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+    user_id INTEGER NOT NULL REFERENCES users(id),
+    is_admin INTEGER NOT NULL DEFAULT 0,
+    is_owner INTEGER NOT NULL DEFAULT 0,
+    can_create_posts INTEGER NOT NULL DEFAULT 0,
+    joined_at INTEGER NOT NULL,
+    last_read_message_id INTEGER NOT NULL DEFAULT 0,
+    mute TEXT,
+    delivery_settings TEXT,
+    PRIMARY KEY (conversation_id, user_id)
+  );
+  CREATE INDEX conversation_members_user ON conversation_members(user_id);
+
+  CREATE TABLE messages (
+    id INTEGER PRIMARY KEY,
+    stid TEXT NOT NULL UNIQUE,
+    conversation_id INTEGER NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+    user_id INTEGER NOT NULL REFERENCES users(id),
+    client_id INTEGER,
+    fingerprint TEXT,
+    type TEXT NOT NULL DEFAULT 'text' CHECK (type IN ('text', 'system')),
+    message TEXT NOT NULL DEFAULT '',
+    attachment TEXT,
+    quoted_id INTEGER,
+    audience TEXT,
+    pinned INTEGER NOT NULL DEFAULT 0,
+    comments_count INTEGER NOT NULL DEFAULT 0,
+    created_at INTEGER NOT NULL,
+    edited_at INTEGER NOT NULL DEFAULT 0,
+    updated_at INTEGER NOT NULL
+  );
+  CREATE INDEX messages_conversation ON messages(conversation_id, id);
+  CREATE UNIQUE INDEX messages_idempotency
+    ON messages(conversation_id, user_id, client_id, fingerprint) WHERE client_id IS NOT NULL;
+
+  CREATE TABLE hidden_messages (
+    user_id INTEGER NOT NULL,
+    message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+    PRIMARY KEY (user_id, message_id)
+  ) WITHOUT ROWID;
+
+  CREATE TABLE reactions (
+    message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+    user_id INTEGER NOT NULL,
+    reaction TEXT NOT NULL,
+    set_at INTEGER NOT NULL,
+    PRIMARY KEY (message_id, user_id, reaction)
+  ) WITHOUT ROWID;
+
+  CREATE TABLE receipts (
+    message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+    user_id INTEGER NOT NULL,
+    type TEXT NOT NULL CHECK (type IN ('delivered', 'read')),
+    at INTEGER NOT NULL,
+    PRIMARY KEY (message_id, user_id, type)
+  ) WITHOUT ROWID;
+
+  CREATE TABLE comments (
+    id INTEGER PRIMARY KEY,
+    channel_id INTEGER NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+    post_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+    parent_comment_id INTEGER REFERENCES comments(id) ON DELETE CASCADE,
+    user_id INTEGER NOT NULL REFERENCES users(id),
+    message TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+  );
+  CREATE INDEX comments_post ON comments(post_id, parent_comment_id, id);
+
+  CREATE TABLE comment_reactions (
+    comment_id INTEGER NOT NULL REFERENCES comments(id) ON DELETE CASCADE,
+    user_id INTEGER NOT NULL,
+    reaction TEXT NOT NULL,
+    set_at INTEGER NOT NULL,
+    PRIMARY KEY (comment_id, user_id, reaction)
+  ) WITHOUT ROWID;
+
+  CREATE TABLE events (
+    user_id INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    data TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (user_id, seq)
+  ) WITHOUT ROWID;
+  `,
+];

@@ -1,0 +1,241 @@
+import type {
+  Conversation,
+  ConversationUser,
+  ImageMeta,
+  Message,
+  Reaction,
+  User,
+} from '../../src/protocol/entities';
+import type { Db } from '../db/database';
+import { epochSeconds } from './ids';
+import type { ConversationRow, MemberRow, MessageRow, UserRow } from './rows';
+import { visibleMessagesSql } from './visibility';
+
+/** Public URL of a stored file, by its server-made name. */
+export const fileUrl = (name: string) => `/files/${name}`;
+
+export function imageMeta(db: Db, fileId: number | null): ImageMeta {
+  if (fileId == null) return { url: '', thumbnail: '', is_default: true };
+  const row = db.prepare<[number], { name: string }>('SELECT name FROM files WHERE id = ?').get(fileId);
+  if (!row) return { url: '', thumbnail: '', is_default: true };
+  const url = fileUrl(row.name);
+  return { url, thumbnail: url, is_default: false };
+}
+
+export function serializeUser(db: Db, row: UserRow): User {
+  const meta = imageMeta(db, row.image_file_id);
+  return {
+    id: row.id,
+    stid: row.stid,
+    nickname: row.nickname,
+    email: row.email,
+    phone_nr: row.phone_nr,
+    service_nr: '',
+    msisdn: row.phone_nr.replace(/^\+/, ''),
+    channel: ['web'],
+    carrier: '',
+    country_code: row.country_code,
+    image: { meta },
+    avatar: meta.url,
+    is_admin: false,
+    deleted_at: row.deleted_at,
+  };
+}
+
+export function loadUser(db: Db, id: number): UserRow | undefined {
+  return db.prepare<[number], UserRow>('SELECT * FROM users WHERE id = ?').get(id);
+}
+
+function reactionsFor(db: Db, table: 'reactions' | 'comment_reactions', key: string, ids: number[]) {
+  const byId = new Map<number, Reaction[]>();
+  if (ids.length === 0) return byId;
+  const rows = db
+    .prepare<number[], { owner: number; reaction: string; user_id: number; set_at: number }>(
+      `SELECT ${key} AS owner, reaction, user_id, set_at FROM ${table}
+       WHERE ${key} IN (${ids.map(() => '?').join(',')}) ORDER BY set_at, user_id`,
+    )
+    .all(...ids);
+  for (const r of rows) {
+    const list = byId.get(r.owner) ?? [];
+    let entry = list.find((e) => e.reaction === r.reaction);
+    if (!entry) {
+      entry = { reaction: r.reaction, users: [] };
+      list.push(entry);
+    }
+    entry.users.push({ user_id: r.user_id, set_at: epochSeconds(r.set_at) });
+    byId.set(r.owner, list);
+  }
+  return byId;
+}
+
+export function messageReactions(db: Db, ids: number[]): Map<number, Reaction[]> {
+  return reactionsFor(db, 'reactions', 'message_id', ids);
+}
+
+export function commentReactions(db: Db, ids: number[]): Map<number, Reaction[]> {
+  return reactionsFor(db, 'comment_reactions', 'comment_id', ids);
+}
+
+/** Serializes message rows of one conversation, reactions loaded in one query. */
+export function serializeMessages(db: Db, conversation: ConversationRow, rows: MessageRow[]): Message[] {
+  const reactions = messageReactions(
+    db,
+    rows.map((r) => r.id),
+  );
+  const isPostStream = conversation.group_type !== 'normal';
+  return rows.map((r) => {
+    const message: Message = {
+      id: r.id,
+      stid: r.stid,
+      client_id: r.client_id,
+      conversation_id: r.conversation_id,
+      conversation_stid: conversation.stid,
+      user_id: r.user_id,
+      message: r.message,
+      rich_message: null,
+      type: r.type,
+      created_at: epochSeconds(r.created_at),
+      edited_at: r.edited_at > 0 ? Math.floor(r.edited_at / 1000) : 0,
+      updated_at: Math.floor(r.updated_at / 1000),
+      attachment: r.attachment ? (JSON.parse(r.attachment) as Message['attachment']) : null,
+      reactions: reactions.get(r.id) ?? [],
+      quoted: r.quoted_id,
+      discussion: isPostStream ? { comments_count: r.comments_count } : null,
+      pinned: r.pinned === 1,
+    };
+    if (r.audience === 'admins') message.audience = 'admins';
+    return message;
+  });
+}
+
+export function loadConversation(db: Db, id: number): ConversationRow | undefined {
+  return db.prepare<[number], ConversationRow>('SELECT * FROM conversations WHERE id = ?').get(id);
+}
+
+export function loadMember(db: Db, conversationId: number, userId: number): MemberRow | undefined {
+  return db
+    .prepare<[number, number], MemberRow>('SELECT * FROM conversation_members WHERE conversation_id = ? AND user_id = ?')
+    .get(conversationId, userId);
+}
+
+/** At most this many members are listed in a conversation answer; member_count is always exact. */
+export const MEMBER_LIST_LIMIT = 500;
+
+/**
+ * A conversation as `viewer` sees it: their role, unread count, and the latest `messageCount` messages
+ * visible to them (oldest first).
+ */
+export function serializeConversation(
+  db: Db,
+  row: ConversationRow,
+  viewerId: number,
+  messageCount: number,
+): Conversation {
+  const member = loadMember(db, row.id, viewerId);
+  const isAdmin = member?.is_admin === 1;
+  const visibility = visibleMessagesSql('m');
+  const args = [row.id, viewerId, viewerId, isAdmin ? 1 : 0];
+  const latest =
+    messageCount > 0
+      ? db
+          .prepare<(number)[], MessageRow>(
+            `SELECT m.* FROM messages m WHERE ${visibility} ORDER BY m.id DESC LIMIT ?`,
+          )
+          .all(...args, messageCount)
+          .reverse()
+      : [];
+  const lastRow =
+    latest[latest.length - 1] ??
+    db
+      .prepare<(number)[], MessageRow>(`SELECT m.* FROM messages m WHERE ${visibility} ORDER BY m.id DESC LIMIT 1`)
+      .get(...args);
+  const messages = serializeMessages(db, row, latest);
+  const lastMessage = lastRow ? (messages[messages.length - 1] ?? serializeMessages(db, row, [lastRow])[0]) : null;
+  const unread = member
+    ? (db
+        .prepare<(number)[], { n: number }>(
+          `SELECT COUNT(*) AS n FROM messages m WHERE ${visibility} AND m.id > ? AND m.user_id != ?`,
+        )
+        .get(...args, member.last_read_message_id, viewerId)?.n ?? 0)
+    : 0;
+  const memberCount =
+    db
+      .prepare<[number], { n: number }>('SELECT COUNT(*) AS n FROM conversation_members WHERE conversation_id = ?')
+      .get(row.id)?.n ?? 0;
+  const hidePhones = row.group_type !== 'normal' && !isAdmin;
+  const users: ConversationUser[] = db
+    .prepare<[number, number], UserRow & { is_admin_member: number }>(
+      `SELECT u.*, cm.is_admin AS is_admin_member FROM conversation_members cm JOIN users u ON u.id = cm.user_id
+       WHERE cm.conversation_id = ? ORDER BY cm.is_admin DESC, cm.joined_at, u.id LIMIT ?`,
+    )
+    .all(row.id, MEMBER_LIST_LIMIT)
+    .map((u) => ({
+      user: {
+        id: u.id,
+        user_id: u.id,
+        stid: u.stid,
+        nickname: u.nickname,
+        phone_nr: hidePhones && u.id !== viewerId ? '' : u.phone_nr,
+        image: { meta: imageMeta(db, u.image_file_id) },
+      },
+      is_admin: u.is_admin_member === 1,
+    }));
+  const admins = db
+    .prepare<[number], { user_id: number }>(
+      'SELECT user_id FROM conversation_members WHERE conversation_id = ? AND is_admin = 1 ORDER BY user_id',
+    )
+    .all(row.id)
+    .map((a) => a.user_id);
+  const owner = row.owner_id != null ? loadUser(db, row.owner_id) : undefined;
+  const image = imageMeta(db, row.image_file_id);
+  const flag = (v: number) => (v === 1 ? '1' : '0') as '0' | '1';
+  return {
+    id: row.id,
+    stid: row.stid,
+    name: conversationName(db, row, viewerId),
+    description: row.description,
+    image: { meta: image },
+    avatar: { meta: image },
+    logo: image.is_default ? null : { thumbnail: image.thumbnail, url: image.url },
+    is_group: row.is_group === 1,
+    group_type: row.group_type,
+    settings: {
+      reply_to: flag(row.reply_to),
+      show_numbers_to_all: flag(row.show_numbers_to_all),
+      user_notifications_to_all: flag(row.user_notifications_to_all),
+      all_invite: flag(row.all_invite),
+    },
+    users,
+    member: {
+      is_owner: member?.is_owner === 1,
+      is_admin: isAdmin,
+      permissions: { create_posts: member?.can_create_posts === 1 || isAdmin },
+    },
+    admins,
+    member_count: memberCount,
+    messages,
+    last_message: lastMessage ?? null,
+    last_message_time: lastRow ? epochSeconds(lastRow.created_at) : '0',
+    created_at: epochSeconds(row.created_at),
+    unread_message_count: unread,
+    is_unread: unread > 0,
+    owner_stid: owner?.stid ?? '',
+    community_id: row.community_id,
+    is_community_announcements: row.is_community_announcements === 1,
+    is_demo: row.is_demo === 1,
+    disable_comments: row.disable_comments === 1,
+    read_only: row.read_only === 1,
+  };
+}
+
+/** A one-to-one chat is named after the other person, as each side sees it. */
+function conversationName(db: Db, row: ConversationRow, viewerId: number): string {
+  if (row.is_group === 1 || row.name !== '') return row.name;
+  const other = db
+    .prepare<[number, number], { nickname: string; phone_nr: string }>(
+      `SELECT u.nickname, u.phone_nr FROM conversation_members cm JOIN users u ON u.id = cm.user_id
+       WHERE cm.conversation_id = ? AND cm.user_id != ? LIMIT 1`,
+    )
+    .get(row.id, viewerId);
+  return other ? other.nickname || other.phone_nr : row.name;
+}

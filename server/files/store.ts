@@ -1,0 +1,97 @@
+import type { MultipartFile } from '@fastify/multipart';
+import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { rename, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { AttachmentMime } from '../../src/protocol/constants';
+import type { Db } from '../db/database';
+import { badRequest, tooLarge, unsupportedType } from '../http/errors';
+import { EXTENSIONS, SNIFF_BYTES, sniffMime } from './sniff';
+
+export interface StoredFile {
+  id: number;
+  name: string;
+  mime: AttachmentMime;
+  kind: 'image' | 'video';
+  size: number;
+  original_name: string;
+}
+
+export interface UploadRules {
+  purpose: 'avatar' | 'attachment';
+  maxBytes: number;
+  accept: (mime: AttachmentMime) => boolean;
+  tooLargeMessage: string;
+  wrongTypeMessage: string;
+}
+
+function cleanName(name: string | undefined): string {
+  // Only for display: the stored name is always server-made.
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is stripped
+  const base = path.basename(name ?? '').replace(/[\u0000-\u001f\u007f"\\/]/g, '').trim();
+  return base.slice(0, 200) || 'file';
+}
+
+/**
+ * Streams one uploaded part to disk under a random name, counting bytes as they pass and sniffing the
+ * first ones. An oversize upload is cut off mid-stream (multipart's limit raises), and a refused file
+ * leaves nothing behind on disk or in the database.
+ */
+export async function storeUpload(
+  db: Db,
+  filesDir: string,
+  ownerId: number,
+  part: MultipartFile,
+  rules: UploadRules,
+  now: number,
+): Promise<StoredFile> {
+  const token = randomBytes(16).toString('hex');
+  const tmpPath = path.join(filesDir, `.upload-${token}`);
+  let head = Buffer.alloc(0);
+  let size = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      size += chunk.length;
+      if (size > rules.maxBytes) return done(tooLarge(rules.tooLargeMessage));
+      if (head.length < SNIFF_BYTES) head = Buffer.concat([head, chunk]).subarray(0, SNIFF_BYTES);
+      done(null, chunk);
+    },
+  });
+  try {
+    await pipeline(part.file, counter, createWriteStream(tmpPath, { flags: 'wx' }));
+    if (part.file.truncated) throw tooLarge(rules.tooLargeMessage);
+  } catch (error) {
+    await unlink(tmpPath).catch(() => undefined);
+    part.file.resume();
+    const code = (error as { code?: string }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge(rules.tooLargeMessage);
+    throw error;
+  }
+  if (size === 0) {
+    await unlink(tmpPath).catch(() => undefined);
+    throw badRequest('The file is empty.');
+  }
+  const mime = sniffMime(head);
+  if (!mime || !rules.accept(mime)) {
+    await unlink(tmpPath).catch(() => undefined);
+    throw unsupportedType(rules.wrongTypeMessage);
+  }
+  const name = `${token}.${EXTENSIONS[mime]}`;
+  await rename(tmpPath, path.join(filesDir, name));
+  const kind = mime.startsWith('image/') ? 'image' : 'video';
+  const original = cleanName(part.filename);
+  try {
+    const info = db
+      .prepare(
+        `INSERT INTO files (name, owner_id, purpose, mime, kind, size, original_name, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(name, ownerId, rules.purpose, mime, kind, size, original, now);
+    return { id: Number(info.lastInsertRowid), name, mime, kind, size, original_name: original };
+  } catch (error) {
+    await unlink(path.join(filesDir, name)).catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,100 @@
+import type { EventAction, EventFrame, EventPayloads } from '../../src/protocol/socket';
+import type { Db } from '../db/database';
+
+export interface Delivery {
+  userId: number;
+  frame: EventFrame | { action: EventAction; data: unknown };
+}
+
+export interface DeliveryTarget {
+  deliver(deliveries: Delivery[]): void;
+}
+
+/**
+ * The per-user event log behind the websocket (design.md §4). Every event that changes state gets the
+ * user's next id and is written in the same transaction as the change it reports; frames go out only
+ * after that transaction commits, and never when it rolls back.
+ */
+export class EventLog {
+  private pending: Delivery[] | null = null;
+  private target: DeliveryTarget | null = null;
+  private readonly bumpSeq;
+  private readonly insert;
+  private readonly prune;
+
+  constructor(
+    private readonly db: Db,
+    private readonly retention: number,
+    private readonly now: () => number,
+  ) {
+    this.bumpSeq = db.prepare<[number], { event_seq: number }>(
+      'UPDATE users SET event_seq = event_seq + 1 WHERE id = ? RETURNING event_seq',
+    );
+    this.insert = db.prepare('INSERT INTO events (user_id, seq, action, data, created_at) VALUES (?, ?, ?, ?, ?)');
+    this.prune = db.prepare('DELETE FROM events WHERE user_id = ? AND seq <= ?');
+  }
+
+  attach(target: DeliveryTarget): void {
+    this.target = target;
+  }
+
+  /** Runs `fn` in one transaction; the events it emits are delivered only if it commits. */
+  transaction<T>(fn: () => T): T {
+    if (this.pending) return fn();
+    this.pending = [];
+    try {
+      const result = this.db.transaction(fn)();
+      const deliveries = this.pending;
+      this.pending = null;
+      this.target?.deliver(deliveries);
+      return result;
+    } catch (error) {
+      this.pending = null;
+      throw error;
+    }
+  }
+
+  /** Records a replayable event for each user (duplicates folded) and queues its delivery. */
+  emit<A extends EventAction>(userIds: Iterable<number>, action: A, data: EventPayloads[A]): void {
+    this.transaction(() => {
+      const json = JSON.stringify(data);
+      for (const userId of new Set(userIds)) {
+        const row = this.bumpSeq.get(userId);
+        if (!row) continue;
+        const seq = row.event_seq;
+        this.insert.run(userId, seq, action, json, this.now());
+        if (seq > this.retention) this.prune.run(userId, seq - this.retention);
+        this.pending?.push({ userId, frame: { action, id: seq, data } as EventFrame });
+      }
+    });
+  }
+
+  /** An event with no id that is not stored: presence. */
+  ephemeral<A extends EventAction>(userIds: Iterable<number>, action: A, data: EventPayloads[A]): void {
+    const deliveries = [...new Set(userIds)].map((userId) => ({ userId, frame: { action, data } as EventFrame }));
+    this.target?.deliver(deliveries);
+  }
+
+  /**
+   * What a client that last saw `lastId` missed: the frames in order, or needSync when they are gone
+   * (pruned, or the client's id is from a different database).
+   */
+  replay(userId: number, lastId: number): { needSync: boolean; frames: EventFrame[]; current: number } {
+    const current =
+      this.db.prepare<[number], { event_seq: number }>('SELECT event_seq FROM users WHERE id = ?').get(userId)
+        ?.event_seq ?? 0;
+    if (lastId === 0) return { needSync: false, frames: [], current };
+    if (lastId > current) return { needSync: true, frames: [], current };
+    const oldest = this.db
+      .prepare<[number], { s: number | null }>('SELECT MIN(seq) AS s FROM events WHERE user_id = ?')
+      .get(userId)?.s;
+    if (lastId < current && (oldest == null || oldest > lastId + 1)) return { needSync: true, frames: [], current };
+    const rows = this.db
+      .prepare<[number, number], { seq: number; action: EventAction; data: string }>(
+        'SELECT seq, action, data FROM events WHERE user_id = ? AND seq > ? ORDER BY seq',
+      )
+      .all(userId, lastId);
+    const frames = rows.map((r) => ({ action: r.action, id: r.seq, data: JSON.parse(r.data) as unknown }) as EventFrame);
+    return { needSync: false, frames, current };
+  }
+}

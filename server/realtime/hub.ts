@@ -1,0 +1,165 @@
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocket, WebSocketServer } from 'ws';
+import { PING_GRACE_MS, PROTOCOL_VERSION } from '../../src/protocol/constants';
+import type { ServerFrame } from '../../src/protocol/socket';
+import type { Db } from '../db/database';
+import { epochSeconds } from '../domain/ids';
+import { userForToken } from '../http/auth';
+import type { Delivery, DeliveryTarget, EventLog } from './events';
+
+interface Connection {
+  socket: WebSocket;
+  userId: number;
+  pingTimer: NodeJS.Timeout | undefined;
+  pongDeadline: NodeJS.Timeout | undefined;
+}
+
+export interface HubOptions {
+  db: Db;
+  events: EventLog;
+  pingIntervalMs: number;
+  now: () => number;
+  log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+}
+
+/**
+ * The websocket endpoint of design.md §4: `/ws?token=T&last_message_id=N&protocol=7&deviceType=webclient`.
+ * Replays what a reconnecting client missed, pings every interval and drops a client that has not
+ * answered within interval + 3 s. The token is read here and never logged.
+ */
+export class SocketHub implements DeliveryTarget {
+  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  private readonly byUser = new Map<number, Set<Connection>>();
+
+  constructor(private readonly options: HubOptions) {
+    options.events.attach(this);
+  }
+
+  attach(server: Server): void {
+    server.on('upgrade', (request, socket, head) => this.upgrade(request, socket, head));
+  }
+
+  connectionCount(userId?: number): number {
+    if (userId !== undefined) return this.byUser.get(userId)?.size ?? 0;
+    let n = 0;
+    for (const set of this.byUser.values()) n += set.size;
+    return n;
+  }
+
+  deliver(deliveries: Delivery[]): void {
+    for (const { userId, frame } of deliveries) {
+      const connections = this.byUser.get(userId);
+      if (!connections) continue;
+      const text = JSON.stringify(frame);
+      for (const c of connections) if (c.socket.readyState === WebSocket.OPEN) c.socket.send(text);
+    }
+  }
+
+  close(): void {
+    for (const set of this.byUser.values()) for (const c of set) c.socket.terminate();
+    this.wss.close();
+  }
+
+  private reject(socket: Duplex, status: number, reason: string): void {
+    socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+  }
+
+  private upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    if (url.pathname !== '/ws') return this.reject(socket, 404, 'Not Found');
+    const protocol = url.searchParams.get('protocol');
+    if (protocol !== null && protocol !== String(PROTOCOL_VERSION)) {
+      return this.reject(socket, 400, 'Bad Request');
+    }
+    const lastRaw = url.searchParams.get('last_message_id') ?? '0';
+    const lastId = /^\d{1,15}$/.test(lastRaw) ? Number(lastRaw) : NaN;
+    if (Number.isNaN(lastId)) return this.reject(socket, 400, 'Bad Request');
+    const user = userForToken(this.options.db, url.searchParams.get('token') ?? undefined);
+    if (!user) return this.reject(socket, 401, 'Unauthorized');
+    this.wss.handleUpgrade(request, socket, head, (ws) => this.open(ws, user.id, lastId));
+  }
+
+  private open(socket: WebSocket, userId: number, lastId: number): void {
+    const connection: Connection = { socket, userId, pingTimer: undefined, pongDeadline: undefined };
+    const set = this.byUser.get(userId) ?? new Set<Connection>();
+    const firstForUser = set.size === 0;
+    set.add(connection);
+    this.byUser.set(userId, set);
+
+    // Replay and registration happen in the same tick, so no event falls between them.
+    const { needSync, frames, current } = this.options.events.replay(userId, lastId);
+    this.send(socket, { action: 'ping', interval: this.options.pingIntervalMs / 1000 });
+    for (const frame of frames) this.send(socket, frame);
+    this.send(socket, { action: 'socket_loaded', data: { need_sync: needSync, last_message_id: current } });
+
+    this.schedulePing(connection);
+    socket.on('message', (raw) => this.onMessage(connection, raw.toString()));
+    socket.on('close', () => this.onClose(connection));
+    socket.on('error', () => socket.terminate());
+    if (firstForUser) this.presence(userId, true);
+  }
+
+  private onMessage(connection: Connection, text: string): void {
+    let frame: unknown;
+    try {
+      frame = JSON.parse(text);
+    } catch {
+      return;
+    }
+    if (typeof frame === 'object' && frame !== null && (frame as { action?: unknown }).action === 'pong') {
+      clearTimeout(connection.pongDeadline);
+      connection.pongDeadline = undefined;
+    }
+  }
+
+  private schedulePing(connection: Connection): void {
+    const interval = this.options.pingIntervalMs;
+    // The first ping went out on open; expect its pong within interval + grace like every later one.
+    connection.pongDeadline = this.deadline(connection);
+    connection.pingTimer = setInterval(() => {
+      this.send(connection.socket, { action: 'ping', interval: interval / 1000 });
+      connection.pongDeadline ??= this.deadline(connection);
+    }, interval);
+  }
+
+  private deadline(connection: Connection): NodeJS.Timeout {
+    return setTimeout(() => {
+      this.options.log.info({ userId: connection.userId }, 'websocket dropped: no pong');
+      connection.socket.terminate();
+    }, this.options.pingIntervalMs + PING_GRACE_MS);
+  }
+
+  private onClose(connection: Connection): void {
+    clearInterval(connection.pingTimer);
+    clearTimeout(connection.pongDeadline);
+    const set = this.byUser.get(connection.userId);
+    if (!set) return;
+    set.delete(connection);
+    if (set.size === 0) {
+      this.byUser.delete(connection.userId);
+      this.presence(connection.userId, false);
+    }
+  }
+
+  private presence(userId: number, online: boolean): void {
+    const peers = this.options.db
+      .prepare<[number, number], { user_id: number }>(
+        `SELECT DISTINCT m2.user_id FROM conversation_members m1
+         JOIN conversation_members m2 ON m2.conversation_id = m1.conversation_id
+         JOIN conversations c ON c.id = m1.conversation_id AND c.group_type = 'normal'
+         WHERE m1.user_id = ? AND m2.user_id != ?`,
+      )
+      .all(userId, userId)
+      .map((r) => r.user_id);
+    this.options.events.ephemeral(peers, 'user_presence', {
+      user_id: userId,
+      online,
+      last_seen: epochSeconds(this.options.now()),
+    });
+  }
+
+  private send(socket: WebSocket, frame: ServerFrame): void {
+    if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(frame));
+  }
+}

@@ -1,0 +1,88 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { createReadStream } from 'node:fs';
+import path from 'node:path';
+import type { FileAnswer, ImageAnswer } from '../../src/protocol/api';
+import { ATTACHMENT_MAX_BYTES, ATTACHMENT_MIME_TYPES, AVATAR_MAX_BYTES } from '../../src/protocol/constants';
+import type { ServerContext } from '../context';
+import { fileUrl } from '../domain/serialize';
+import { type UploadRules, storeUpload } from '../files/store';
+import { me } from '../http/auth';
+import { badRequest, notFound } from '../http/errors';
+import { ok } from '../http/reply';
+
+const ATTACHMENT_RULES: UploadRules = {
+  purpose: 'attachment',
+  maxBytes: ATTACHMENT_MAX_BYTES,
+  accept: (mime) => (ATTACHMENT_MIME_TYPES as readonly string[]).includes(mime),
+  tooLargeMessage: 'File size too large. Please select a file under 50MB',
+  wrongTypeMessage: 'File type not supported. Please select an image or video file.',
+};
+
+const AVATAR_RULES: UploadRules = {
+  purpose: 'avatar',
+  maxBytes: AVATAR_MAX_BYTES,
+  accept: (mime) => mime.startsWith('image/'),
+  tooLargeMessage: 'Image too big. Please select an image under 3MB',
+  wrongTypeMessage: 'Please select an image',
+};
+
+async function filePart(request: FastifyRequest, field: string, maxBytes: number) {
+  if (!request.isMultipart()) throw badRequest('The request is not multipart.');
+  // +1 so our own counter, not multipart's, sees the first byte past the limit and answers with our text.
+  const part = await request.file({ limits: { fileSize: maxBytes + 1 } });
+  if (!part) throw badRequest('No file was uploaded.');
+  if (part.fieldname !== field) {
+    part.file.resume();
+    throw badRequest(`The file must be sent in the "${field}" field.`);
+  }
+  return part;
+}
+
+export function registerFileRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  const { db, filesDir, clock } = ctx;
+
+  app.post('/v2/filestorage/file', async (request) => {
+    const part = await filePart(request, 'file', ATTACHMENT_RULES.maxBytes);
+    const stored = await storeUpload(db, filesDir, me(request).id, part, ATTACHMENT_RULES, clock.now());
+    const url = fileUrl(stored.name);
+    return ok<FileAnswer>({
+      file: {
+        id: stored.name,
+        url,
+        thumbnail: url,
+        name: stored.original_name,
+        size: stored.size,
+        mime: stored.mime,
+        type: stored.kind,
+      },
+    });
+  });
+
+  app.post('/v1/images', async (request) => {
+    const part = await filePart(request, 'image', AVATAR_RULES.maxBytes);
+    const stored = await storeUpload(db, filesDir, me(request).id, part, AVATAR_RULES, clock.now());
+    const url = fileUrl(stored.name);
+    return ok<ImageAnswer>({ image: { id: stored.id, url, thumbnail: url } });
+  });
+
+  // Names are 128-bit random, so a URL is the capability to read the file (an <img> sends no Auth-Token).
+  app.get<{ Params: { name: string } }>('/files/:name', async (request, reply) => {
+    const { name } = request.params;
+    if (!/^[a-f0-9]{32}\.[a-z0-9]{2,4}$/.test(name)) throw notFound('File not found');
+    const row = db
+      .prepare<[string], { mime: string; kind: string; size: number; original_name: string }>(
+        'SELECT mime, kind, size, original_name FROM files WHERE name = ?',
+      )
+      .get(name);
+    if (!row) throw notFound('File not found');
+    const inline = row.kind === 'image' || row.kind === 'video';
+    const disposition = inline ? 'inline' : 'attachment';
+    return reply
+      .header('Content-Type', inline ? row.mime : 'application/octet-stream')
+      .header('Content-Length', row.size)
+      .header('Content-Disposition', `${disposition}; filename*=UTF-8''${encodeURIComponent(row.original_name)}`)
+      .header('Cache-Control', 'private, max-age=31536000, immutable')
+      .header('Content-Security-Policy', "default-src 'none'; sandbox")
+      .send(createReadStream(path.join(filesDir, name)));
+  });
+}

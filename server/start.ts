@@ -1,0 +1,53 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { buildServer } from './app';
+import { ConfigError, configFromEnv } from './config';
+
+const root = path.resolve(import.meta.dirname, '..');
+const distDir = path.join(root, 'dist');
+
+function newestMtime(target: string): number {
+  const stat = statSync(target);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of readdirSync(target)) newest = Math.max(newest, newestMtime(path.join(target, entry)));
+  return newest;
+}
+
+/** Builds the client when there is no build yet, or the sources changed since the last one. */
+function buildClientIfNeeded(): void {
+  const built = path.join(distDir, 'index.html');
+  const sources = ['src', 'index.html', 'vite.config.ts', 'public'].map((p) => path.join(root, p)).filter(existsSync);
+  if (existsSync(built) && statSync(built).mtimeMs >= Math.max(...sources.map(newestMtime))) return;
+  console.log('Building the client…');
+  execFileSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+}
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = configFromEnv(process.env, { clientDir: distDir });
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  if (process.env.SKIP_CLIENT_BUILD !== '1') buildClientIfNeeded();
+  const server = await buildServer(config);
+  const url = await server.listen();
+  console.log(`Messenger is running at ${url} (data in ${config.dataDir})`);
+  if (config.devPin) console.log(`MESSENGER_DEV_PIN is set: every PIN is ${config.devPin}`);
+  const stop = () => {
+    void server.close().then(() => process.exit(0));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+void main();

@@ -1,0 +1,90 @@
+import type {
+  Channel,
+  Comment,
+  Community,
+  Conversation,
+  Country,
+  Message,
+  Participant,
+  ReceiptStatus,
+  UploadedFile,
+  User,
+} from './entities';
+
+/** Answer bodies (the `data` of the envelope) of spec §7, by call. */
+export interface PinRequestAnswer {
+  status: 'sent';
+}
+export interface PinConfirmAnswer {
+  token: string;
+  user_id: number;
+  endpoints: { http: string; ws: string };
+}
+export interface AccountAnswer {
+  account: User;
+}
+export interface CountriesAnswer {
+  countries: Country[];
+}
+export interface FileAnswer {
+  file: UploadedFile;
+}
+export interface ImageAnswer {
+  image: { id: number; url: string; thumbnail: string };
+}
+export interface ConversationsAnswer {
+  conversations: { conversation: Conversation }[];
+}
+export interface ConversationAnswer {
+  conversation: Conversation;
+}
+export interface MessagesAnswer {
+  messages: Message[];
+}
+export interface MessageAnswer {
+  message: Message;
+}
+export interface WarningsAnswer {
+  message_ids: number[];
+  warnings: { message_id: number; reason: string }[];
+}
+export interface DlrsAnswer {
+  dlrs: ReceiptStatus[];
+}
+export interface CommunitiesAnswer {
+  communities: Community[];
+}
+export interface CommunitySearchAnswer {
+  search_results: Community[];
+}
+export interface CommunityAnswer {
+  community: Community;
+}
+export interface ChannelsAnswer {
+  channels: Channel[];
+}
+export interface ChannelAnswer {
+  channel: Channel;
+}
+export interface PostsAnswer {
+  posts: Message[];
+  participants: Participant[];
+}
+export interface CommentsAnswer {
+  comments: Comment[];
+  participants: Participant[];
+}
+export interface CommentAnswer {
+  comment: Comment;
+}
+
+/** Request headers of spec §7. */
+export const HEADER_AUTH_TOKEN = 'Auth-Token';
+export const HEADER_CLIENT_TOKEN = 'Client-Token';
+export const HEADER_CLIENT_VERSION = 'Client-Version';
+export const HEADER_CLIENT_PROJECT = 'Client-Project';
+export const HEADER_FEATURES = 'x-features';
+export const HEADER_MESSAGE_COUNT = 'Message-Count';
+export const HEADER_BEFORE = 'Before';
+/** Our addition (design.md §4): the outbox's unique local id, so a retry is never taken for a new message. */
+export const HEADER_IDEMPOTENCY_KEY = 'Idempotency-Key';

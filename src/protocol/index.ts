@@ -1,0 +1,5 @@
+export * from './api';
+export * from './constants';
+export * from './entities';
+export * from './envelope';
+export * from './socket';

@@ -1,0 +1,170 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { WebSocket } from 'ws';
+import type { ApiEnvelope } from '../../src/protocol/envelope';
+import type { ServerFrame } from '../../src/protocol/socket';
+import { type BuiltServer, buildServer } from '../../server/app';
+import type { Clock } from '../../server/clock';
+import { type ServerConfig, testConfig } from '../../server/config';
+
+export const TEST_PIN = '1234';
+
+export interface TestServer {
+  url: string;
+  dataDir: string;
+  server: BuiltServer;
+  close(): Promise<void>;
+}
+
+/** A real reference server on an ephemeral loopback port with a fresh data directory. */
+export async function startTestServer(
+  overrides: Partial<ServerConfig> = {},
+  options: { clock?: Clock; keepDataDir?: string } = {},
+): Promise<TestServer> {
+  const dataDir = options.keepDataDir ?? mkdtempSync(path.join(tmpdir(), 'messenger-test-'));
+  const server = await buildServer(testConfig(dataDir, overrides), {
+    ...(options.clock ? { clock: options.clock } : {}),
+    logStream: false,
+  });
+  const url = await server.listen();
+  return {
+    url,
+    dataDir,
+    server,
+    async close() {
+      await server.close();
+      if (!options.keepDataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface CallOptions {
+  token?: string;
+  json?: unknown;
+  form?: Record<string, string | number | boolean>;
+  body?: BodyInit;
+  headers?: Record<string, string>;
+}
+
+export interface CallResult<T> {
+  status: number;
+  body: ApiEnvelope<T>;
+  /** `data` of a success; throws with the server's message otherwise. */
+  data: T;
+}
+
+/** One HTTP call to the API, returning status and envelope. */
+export async function call<T = unknown>(
+  base: string,
+  method: string,
+  route: string,
+  options: CallOptions = {},
+): Promise<CallResult<T>> {
+  const headers: Record<string, string> = { 'Client-Version': '1', 'x-features': '15', ...options.headers };
+  if (options.token) headers['Auth-Token'] = options.token;
+  let body: BodyInit | undefined = options.body;
+  if (options.json !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(options.json);
+  } else if (options.form) {
+    headers['Content-Type'] = 'application/x-www-form-urlencoded';
+    body = new URLSearchParams(Object.entries(options.form).map(([k, v]) => [k, String(v)])).toString();
+  }
+  const response = await fetch(base + route, { method, headers, ...(body !== undefined ? { body } : {}) });
+  const text = await response.text();
+  let parsed: ApiEnvelope<T>;
+  try {
+    parsed = JSON.parse(text) as ApiEnvelope<T>;
+  } catch {
+    throw new Error(`${method} ${route}: ${response.status} with a body that is not JSON: ${text.slice(0, 200)}`);
+  }
+  return {
+    status: response.status,
+    body: parsed,
+    get data(): T {
+      if (!parsed.success) throw new Error(`${method} ${route}: ${parsed.status} ${parsed.message}`);
+      return parsed.data;
+    },
+  };
+}
+
+export interface TestUser {
+  id: number;
+  token: string;
+  phone: string;
+}
+
+let phoneCounter = 0;
+/** A fresh valid Swedish mobile number per call (Indonesian with country '62'). */
+export function nextPhone(country: '46' | '62' = '46'): string {
+  phoneCounter += 1;
+  const n = String(process.pid % 1000).padStart(3, '0') + String(phoneCounter).padStart(4, '0');
+  return country === '46' ? `+4670${n}` : `+62812${n}00`;
+}
+
+/** Signs a new user in through the real PIN flow and registers a nickname. */
+export async function signUp(base: string, nickname = 'Tester', country: '46' | '62' = '46'): Promise<TestUser> {
+  const phone = nextPhone(country);
+  await call(base, 'POST', '/v1/auth/pin', { form: { phone_nr: phone } }).then((r) => r.data);
+  const { token, user_id } = (
+    await call<{ token: string; user_id: number }>(base, 'POST', '/v1/auth/pin/confirm', {
+      form: { phone_nr: phone, pin: TEST_PIN },
+    })
+  ).data;
+  if (nickname) await call(base, 'POST', '/v2/me/register', { token, json: { name: nickname } }).then((r) => r.data);
+  return { id: user_id, token, phone };
+}
+
+/** A websocket client that records every frame and answers pings unless told not to. */
+export class TestSocket {
+  readonly frames: ServerFrame[] = [];
+  private waiters: { match: (f: ServerFrame) => boolean; resolve: (f: ServerFrame) => void }[] = [];
+  readonly ws: WebSocket;
+  readonly closed: Promise<number>;
+
+  constructor(base: string, token: string, lastId = 0, options: { answerPings?: boolean } = {}) {
+    const url = `${base.replace(/^http/, 'ws')}/ws?token=${encodeURIComponent(token)}&last_message_id=${lastId}&protocol=7&deviceType=webclient`;
+    this.ws = new WebSocket(url);
+    this.closed = new Promise((resolve) => this.ws.on('close', (code) => resolve(code)));
+    this.ws.on('error', () => undefined);
+    this.ws.on('message', (raw) => {
+      const frame = JSON.parse(raw.toString()) as ServerFrame;
+      this.frames.push(frame);
+      if (frame.action === 'ping' && options.answerPings !== false) this.ws.send(JSON.stringify({ action: 'pong' }));
+      this.waiters = this.waiters.filter((w) => {
+        if (!w.match(frame)) return true;
+        w.resolve(frame);
+        return false;
+      });
+    });
+  }
+
+  /** Resolves with the first frame (already received or coming) that matches. */
+  next(match: (f: ServerFrame) => boolean, timeoutMs = 5000): Promise<ServerFrame> {
+    const seen = this.frames.find(match);
+    if (seen) return Promise.resolve(seen);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('timed out waiting for a frame')), timeoutMs);
+      this.waiters.push({
+        match,
+        resolve: (f) => {
+          clearTimeout(timer);
+          resolve(f);
+        },
+      });
+    });
+  }
+
+  loaded(): Promise<ServerFrame> {
+    return this.next((f) => f.action === 'socket_loaded');
+  }
+
+  actions(): string[] {
+    return this.frames.map((f) => f.action).filter((a) => a !== 'ping' && a !== 'socket_loaded');
+  }
+
+  close(): void {
+    this.ws.close();
+  }
+}
