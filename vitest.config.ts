@@ -20,6 +20,7 @@ export default defineConfig({
         test: {
           name: 'browser',
           include: ['tests/browser/**/*.test.{ts,tsx}'],
+          setupFiles: ['tests/browser/setup.ts'],
           browser: {
             enabled: true,
             headless: true,
@@ -33,6 +34,7 @@ export default defineConfig({
           name: 'e2e',
           environment: 'node',
           include: ['tests/e2e/**/*.test.ts'],
+          globalSetup: ['tests/e2e/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 180_000,
           fileParallelism: false,

@@ -31,6 +31,7 @@ export interface HubOptions {
 export class SocketHub implements DeliveryTarget {
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   private readonly byUser = new Map<number, Set<Connection>>();
+  private closing = false;
 
   constructor(private readonly options: HubOptions) {
     options.events.attach(this);
@@ -57,6 +58,7 @@ export class SocketHub implements DeliveryTarget {
   }
 
   close(): void {
+    this.closing = true;
     for (const set of this.byUser.values()) for (const c of set) c.socket.terminate();
     this.wss.close();
   }
@@ -66,6 +68,7 @@ export class SocketHub implements DeliveryTarget {
   }
 
   private upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
+    if (this.closing) return this.reject(socket, 503, 'Service Unavailable');
     const url = new URL(request.url ?? '/', 'http://localhost');
     if (url.pathname !== '/ws') return this.reject(socket, 404, 'Not Found');
     const protocol = url.searchParams.get('protocol');
@@ -143,6 +146,7 @@ export class SocketHub implements DeliveryTarget {
   }
 
   private presence(userId: number, online: boolean): void {
+    if (this.closing) return;
     const peers = this.options.db
       .prepare<[number, number], { user_id: number }>(
         `SELECT DISTINCT m2.user_id FROM conversation_members m1

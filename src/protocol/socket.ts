@@ -22,6 +22,8 @@ export interface EventPayloads {
     message_id: number;
     message_stid: string;
     reactions: Reaction[];
+    /** Set when the reactions are those of a comment on the post `message_id`; `reactions` are the comment's. */
+    comment_id?: number;
   };
   conversation_message_delete: {
     conversation_id: number;

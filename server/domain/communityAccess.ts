@@ -1,0 +1,103 @@
+import { COMMUNITY_COUNTRIES } from '../../src/protocol/constants';
+import type { Db } from '../db/database';
+import type { AuthUser } from '../http/auth';
+import { badRequest, forbidden, notFound } from '../http/errors';
+import { parseIdOrStid } from './ids';
+import type { CommunityRow, ConversationRow, MemberRow } from './rows';
+import { loadMember } from './serialize';
+
+/** The spec §5 text for any malformed community or channel input. */
+export const INVALID_PARAMETERS = 'Invalid parameters provided';
+export const COMMUNITY_NOT_FOUND = 'Community not found';
+export const CHANNEL_NOT_FOUND = 'No channel data available';
+
+export interface CommunityMembership {
+  is_admin: number;
+  is_owner: number;
+}
+
+/** Spec §9 country gating: communities exist only for users of the listed countries. */
+export function requireCommunityCountry(user: AuthUser): void {
+  if (!COMMUNITY_COUNTRIES.includes(user.country_code)) {
+    throw forbidden('Communities are not available in your country');
+  }
+}
+
+export function communityMembership(db: Db, communityId: number, userId: number): CommunityMembership | undefined {
+  return db
+    .prepare<[number, number], CommunityMembership>(
+      'SELECT is_admin, is_owner FROM community_members WHERE community_id = ? AND user_id = ?',
+    )
+    .get(communityId, userId);
+}
+
+export const isCommunityAdminRow = (m: CommunityMembership | undefined) => m !== undefined && (m.is_admin === 1 || m.is_owner === 1);
+
+/**
+ * Whether the viewer may see the community at all: it belongs to their country, and it is public or
+ * they are in it. Everything else answers like an id that does not exist.
+ */
+export function canSeeCommunity(db: Db, community: CommunityRow, viewer: AuthUser): boolean {
+  if (community.country_code !== viewer.country_code) return false;
+  return community.is_private === 0 || communityMembership(db, community.id, viewer.id) !== undefined;
+}
+
+export function findVisibleCommunity(db: Db, raw: string, viewer: AuthUser): CommunityRow {
+  const key = parseIdOrStid(raw);
+  if (!key) throw badRequest(INVALID_PARAMETERS);
+  const row =
+    'id' in key
+      ? db.prepare<[number], CommunityRow>('SELECT * FROM communities WHERE id = ?').get(key.id)
+      : db.prepare<[string], CommunityRow>('SELECT * FROM communities WHERE stid = ?').get(key.stid);
+  if (!row || !canSeeCommunity(db, row, viewer)) throw notFound(COMMUNITY_NOT_FOUND);
+  return row;
+}
+
+export interface ChannelContext {
+  channel: ConversationRow;
+  community: CommunityRow;
+}
+
+/** A channel (or announcements feed) of a community the viewer may see; 404 otherwise. */
+export function findVisibleChannel(db: Db, raw: string, viewer: AuthUser): ChannelContext {
+  const key = parseIdOrStid(raw);
+  if (!key) throw badRequest(INVALID_PARAMETERS);
+  const channel =
+    'id' in key
+      ? db.prepare<[number], ConversationRow>('SELECT * FROM conversations WHERE id = ?').get(key.id)
+      : db.prepare<[string], ConversationRow>('SELECT * FROM conversations WHERE stid = ?').get(key.stid);
+  if (!channel || channel.community_id == null || channel.group_type === 'normal') throw notFound(CHANNEL_NOT_FOUND);
+  const community = db
+    .prepare<[number], CommunityRow>('SELECT * FROM communities WHERE id = ?')
+    .get(channel.community_id);
+  if (!community || !canSeeCommunity(db, community, viewer)) throw notFound(CHANNEL_NOT_FOUND);
+  return { channel, community };
+}
+
+/**
+ * The caller's membership of a channel they can see. Reading and writing posts, comments and reactions
+ * needs it; a visible channel the caller has not joined answers 403 with no data.
+ */
+export function requireChannelMember(db: Db, channel: ConversationRow, userId: number): MemberRow {
+  const member = loadMember(db, channel.id, userId);
+  if (!member) throw forbidden('You are not a member of this channel');
+  return member;
+}
+
+export function announcementsChannel(db: Db, communityId: number): ConversationRow | undefined {
+  return db
+    .prepare<[number], ConversationRow>(
+      'SELECT * FROM conversations WHERE community_id = ? AND is_community_announcements = 1 ORDER BY id LIMIT 1',
+    )
+    .get(communityId);
+}
+
+/** The community's channels, announcements first. */
+export function communityChannels(db: Db, communityId: number): ConversationRow[] {
+  return db
+    .prepare<[number], ConversationRow>(
+      `SELECT * FROM conversations WHERE community_id = ? AND group_type != 'normal'
+       ORDER BY is_community_announcements DESC, id`,
+    )
+    .all(communityId);
+}

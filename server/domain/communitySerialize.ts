@@ -1,0 +1,51 @@
+import type { Channel, Community } from '../../src/protocol/entities';
+import type { Db } from '../db/database';
+import { announcementsChannel, communityMembership, isCommunityAdminRow } from './communityAccess';
+import { epochSeconds } from './ids';
+import type { CommunityRow, ConversationRow } from './rows';
+import { imageMeta, loadMember } from './serialize';
+
+/** A community as `viewerId` sees it: whether they are in it and whether they administer it. */
+export function serializeCommunity(db: Db, row: CommunityRow, viewerId: number): Community {
+  const avatar = imageMeta(db, row.avatar_file_id);
+  const membership = communityMembership(db, row.id, viewerId);
+  const announcements = announcementsChannel(db, row.id);
+  const membersCount =
+    db.prepare<[number], { n: number }>('SELECT COUNT(*) AS n FROM community_members WHERE community_id = ?').get(row.id)
+      ?.n ?? 0;
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    avatar: avatar.is_default ? null : { url: avatar.url },
+    avatar_thumbnail_url: avatar.thumbnail,
+    members_count: membersCount,
+    is_private: row.is_private === 1,
+    is_member: membership !== undefined,
+    announcements_channel_stid: announcements?.stid ?? '',
+    announcements_channel_id: announcements?.id ?? 0,
+    member: membership ? { user_id: viewerId, is_admin: isCommunityAdminRow(membership) } : null,
+  };
+}
+
+export function serializeChannel(db: Db, row: ConversationRow, viewerId: number): Channel {
+  const logo = imageMeta(db, row.image_file_id);
+  const membersCount =
+    db
+      .prepare<[number], { n: number }>('SELECT COUNT(*) AS n FROM conversation_members WHERE conversation_id = ?')
+      .get(row.id)?.n ?? 0;
+  return {
+    id: row.id,
+    stid: row.stid,
+    name: row.name,
+    logo: logo.is_default ? null : { url: logo.url },
+    description: row.description,
+    created_at: epochSeconds(row.created_at),
+    members_count: membersCount,
+    is_community_announcements: row.is_community_announcements === 1,
+    community_id: row.community_id ?? 0,
+    is_member: loadMember(db, row.id, viewerId) !== undefined,
+    read_only: row.read_only === 1,
+    disable_comments: row.disable_comments === 1,
+  };
+}

@@ -1,0 +1,138 @@
+import type { WarningsAnswer } from '../../src/protocol/api';
+import type { ServerContext } from '../context';
+import type { Db } from '../db/database';
+import { forbidden, notFound } from '../http/errors';
+import { isCommunityAdmin } from './access';
+import { audienceOf } from './messages';
+import type { ConversationRow, MemberRow, MessageRow } from './rows';
+import { visibleMessagesSql } from './visibility';
+
+export const NOT_FOUND_REASON = 'Message not found';
+export const NOT_OWNER_REASON = 'You can only delete your own messages';
+export const SYSTEM_REASON = 'System messages cannot be deleted';
+export const PINNED_REASON = 'Delete for me is unavailable for pinned messages';
+
+type Warning = WarningsAnswer['warnings'][number];
+
+/** The listed messages the member can see, in the order asked, each id once. */
+function visibleRows(db: Db, conversation: ConversationRow, member: MemberRow, ids: number[]): Map<number, MessageRow> {
+  const unique = [...new Set(ids)];
+  const rows = db
+    .prepare<number[], MessageRow>(
+      `SELECT m.* FROM messages m WHERE ${visibleMessagesSql('m')} AND m.id IN (${unique.map(() => '?').join(',')})`,
+    )
+    .all(conversation.id, member.user_id, member.user_id, member.is_admin, ...unique);
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/**
+ * Splits a batch into the messages to act on and warnings for the rest. When none can be acted on, the
+ * whole call fails (404 when none was found, else 403 with the first refusal) and nothing changes.
+ */
+function triage(
+  db: Db,
+  conversation: ConversationRow,
+  member: MemberRow,
+  ids: number[],
+  refuse: (row: MessageRow) => string | null,
+): { rows: MessageRow[]; warnings: Warning[] } {
+  const found = visibleRows(db, conversation, member, ids);
+  const rows: MessageRow[] = [];
+  const warnings: Warning[] = [];
+  for (const id of new Set(ids)) {
+    const row = found.get(id);
+    const reason = row ? refuse(row) : NOT_FOUND_REASON;
+    if (reason === null && row) rows.push(row);
+    else warnings.push({ message_id: id, reason: reason ?? NOT_FOUND_REASON });
+  }
+  if (rows.length === 0) {
+    const refusal = warnings.find((w) => w.reason !== NOT_FOUND_REASON);
+    throw refusal ? forbidden(refusal.reason) : notFound(NOT_FOUND_REASON);
+  }
+  return { rows, warnings };
+}
+
+/**
+ * Delete for everybody (spec §6 "Delete"): the owner may; in groups, admins (and community admins in
+ * channels) may delete others' messages; in one-to-one chats only the owner. System messages stay.
+ * Each member is told about the deleted messages they could see.
+ */
+export function deleteForEverybody(
+  ctx: ServerContext,
+  conversation: ConversationRow,
+  member: MemberRow,
+  ids: number[],
+): WarningsAnswer {
+  const { db } = ctx;
+  const groupAdmin =
+    conversation.is_group === 1 &&
+    (member.is_admin === 1 || isCommunityAdmin(db, conversation.community_id, member.user_id));
+  const { rows, warnings } = triage(db, conversation, member, ids, (row) => {
+    if (row.type === 'system') return SYSTEM_REASON;
+    if (row.user_id !== member.user_id && !groupAdmin) return NOT_OWNER_REASON;
+    return null;
+  });
+  return ctx.events.transaction(() => {
+    // Who saw what is read before the rows go.
+    const perUser = new Map<number, MessageRow[]>();
+    for (const row of rows) {
+      for (const userId of audienceOf(db, row)) perUser.set(userId, [...(perUser.get(userId) ?? []), row]);
+    }
+    const ids = rows.map((r) => r.id);
+    db.prepare(`DELETE FROM messages WHERE id IN (${ids.map(() => '?').join(',')})`).run(...ids);
+    const current = db
+      .prepare<[number], { last_message_id: number | null }>('SELECT last_message_id FROM conversations WHERE id = ?')
+      .get(conversation.id);
+    if (current?.last_message_id != null && ids.includes(current.last_message_id)) {
+      const last = db
+        .prepare<[number], { id: number; created_at: number }>(
+          'SELECT id, created_at FROM messages WHERE conversation_id = ? AND audience IS NULL ORDER BY id DESC LIMIT 1',
+        )
+        .get(conversation.id);
+      db.prepare('UPDATE conversations SET last_message_id = ?, last_message_at = ? WHERE id = ?').run(
+        last?.id ?? null,
+        last?.created_at ?? conversation.created_at,
+        conversation.id,
+      );
+    }
+    // Members who saw the same messages get one shared event.
+    const groups = new Map<string, { users: number[]; rows: MessageRow[] }>();
+    for (const [userId, seen] of perUser) {
+      const key = seen.map((r) => r.id).join(',');
+      const group = groups.get(key) ?? { users: [], rows: seen };
+      group.users.push(userId);
+      groups.set(key, group);
+    }
+    for (const { users, rows: seen } of groups.values()) {
+      ctx.events.emit(users, 'conversation_message_delete', {
+        conversation_id: conversation.id,
+        message_ids: seen.map((r) => r.id),
+        message_stids: seen.map((r) => r.stid),
+        hidden: false,
+      });
+    }
+    return { message_ids: ids, warnings };
+  });
+}
+
+/** Delete for me: hides visible messages from the caller alone, pinned ones excepted (spec §6). */
+export function hideForMe(
+  ctx: ServerContext,
+  conversation: ConversationRow,
+  member: MemberRow,
+  ids: number[],
+): WarningsAnswer {
+  const { db } = ctx;
+  const { rows, warnings } = triage(db, conversation, member, ids, (row) => (row.pinned === 1 ? PINNED_REASON : null));
+  return ctx.events.transaction(() => {
+    const insert = db.prepare('INSERT OR IGNORE INTO hidden_messages (user_id, message_id) VALUES (?, ?)');
+    for (const row of rows) insert.run(member.user_id, row.id);
+    ctx.events.emit([member.user_id], 'conversation_message_delete', {
+      conversation_id: conversation.id,
+      message_ids: rows.map((r) => r.id),
+      message_stids: rows.map((r) => r.stid),
+      hidden: true,
+    });
+    return { message_ids: rows.map((r) => r.id), warnings };
+  });
+}

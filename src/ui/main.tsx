@@ -1,0 +1,23 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { I18nextProvider } from 'react-i18next';
+import { App } from './App';
+import { createI18n, initialLanguage, LANGUAGE_KEY } from './i18n';
+import './styles.css';
+
+async function start(): Promise<void> {
+  const language = initialLanguage(localStorage.getItem(LANGUAGE_KEY), navigator.languages);
+  document.documentElement.lang = language;
+  const i18n = await createI18n(language);
+  const root = document.getElementById('root');
+  if (!root) throw new Error('index.html has no #root');
+  createRoot(root).render(
+    <StrictMode>
+      <I18nextProvider i18n={i18n}>
+        <App />
+      </I18nextProvider>
+    </StrictMode>,
+  );
+}
+
+void start();

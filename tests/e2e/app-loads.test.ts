@@ -1,0 +1,55 @@
+import path from 'node:path';
+import type { Browser } from 'playwright';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/browser';
+import { signUp, startTestServer, type TestServer } from '../support/server';
+
+let server: TestServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startTestServer({ clientDir: path.resolve(import.meta.dirname, '../../dist') });
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('the served app', () => {
+  it('loads in Chromium without console errors, on / and on a deep link', async () => {
+    const context = await browser.newContext({ locale: 'en-US' });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    page.on('requestfailed', (r) => problems.push(`requestfailed: ${r.url()}`));
+
+    await page.goto(server.url + '/');
+    await expect.poll(() => page.textContent('h1')).toBe('Messenger');
+    await page.goto(server.url + '/inbox/42');
+    await expect.poll(() => page.textContent('h1')).toBe('Messenger');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('speaks Swedish to a Swedish browser', async () => {
+    const context = await browser.newContext({ locale: 'sv-SE' });
+    const page = await context.newPage();
+    await page.goto(server.url + '/');
+    await expect.poll(() => page.locator('main').textContent()).toContain('Chatta med alla som har ett telefonnummer.');
+    expect(await page.getAttribute('html', 'lang')).toBe('sv');
+    await context.close();
+  });
+
+  it('answers unknown API paths with a JSON 404, not the app', async () => {
+    const anonymous = await fetch(server.url + '/v2/nothing-here');
+    expect(anonymous.status).toBe(401);
+    const { token } = await signUp(server.url, 'Explorer');
+    const response = await fetch(server.url + '/v2/nothing-here', { headers: { 'Auth-Token': token } });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ success: false, status: 404, message: 'Not found' });
+  });
+});

@@ -1,0 +1,91 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { call, signUp, TEST_PIN, nextPhone } from '../support/server';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+/** Starts `npm start`'s entry point as a real process and resolves with its URL. */
+function startProcess(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'server/start.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      MESSENGER_DEV_PIN: TEST_PIN,
+      SEED_DEMO: '0',
+      SKIP_CLIENT_BUILD: '1',
+      NODE_ENV: 'test',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 20_000);
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /running at (http:\/\/\S+)/.exec(out);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve({ child, url: match[1] });
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
+  });
+}
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+describe('durability', () => {
+  it('keeps a message whose send was answered when the server is killed with SIGKILL', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'messenger-restart-'));
+    dirs.push(dataDir);
+    const first = await startProcess(dataDir);
+    const anna = await signUp(first.url, 'Anna');
+    const erikPhone = nextPhone();
+    const created = await call<{ conversation: { id: number } }>(first.url, 'POST', '/v2/conversations', {
+      token: anna.token,
+      form: { 'member[0][type]': 'phone_nr', 'member[0][value]': erikPhone, 'member[0][name]': 'Erik' },
+    });
+    const chat = created.data.conversation.id;
+    const sent = await call<{ message: { id: number } }>(first.url, 'POST', `/v2/conversations/${chat}/messages`, {
+      token: anna.token,
+      json: { client_id: 7, message: 'survives a crash' },
+    });
+    expect(sent.status).toBeLessThan(300);
+    first.child.kill('SIGKILL');
+    await new Promise((r) => first.child.once('exit', r));
+
+    const second = await startProcess(dataDir);
+    try {
+      const page = await call<{ messages: { id: number; message: string }[] }>(
+        second.url,
+        'GET',
+        `/v2/conversations/${chat}/messages`,
+        { token: anna.token },
+      );
+      expect(page.data.messages.map((m) => m.message)).toContain('survives a crash');
+      // The other side signs up later and finds the chat waiting.
+      await call(second.url, 'POST', '/v1/auth/pin', { form: { phone_nr: erikPhone } });
+      const erik = await call<{ token: string }>(second.url, 'POST', '/v1/auth/pin/confirm', {
+        form: { phone_nr: erikPhone, pin: TEST_PIN },
+      });
+      const list = await call<{ conversations: { conversation: { id: number } }[] }>(
+        second.url,
+        'GET',
+        '/v2/conversations',
+        { token: erik.data.token },
+      );
+      expect(list.data.conversations.map((c) => c.conversation.id)).toContain(chat);
+    } finally {
+      second.child.kill('SIGKILL');
+    }
+  }, 60_000);
+});
