@@ -7,7 +7,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { AttachmentMime } from '../../src/protocol/constants';
 import type { Db } from '../db/database';
-import { badRequest, tooLarge, unsupportedType } from '../http/errors';
+import { ApiError, badRequest, tooLarge, unsupportedType } from '../http/errors';
 import { EXTENSIONS, SNIFF_BYTES, sniffMime } from './sniff';
 
 export interface StoredFile {
@@ -25,6 +25,14 @@ export interface UploadRules {
   accept: (mime: AttachmentMime) => boolean;
   tooLargeMessage: string;
   wrongTypeMessage: string;
+}
+
+/** A broken or cut-short multipart body is the client's fault: a 400, never a 500. */
+export function asClientError(error: unknown): unknown {
+  if (error instanceof ApiError) return error;
+  const status = (error as { statusCode?: number }).statusCode;
+  if (status !== undefined && status >= 400 && status < 500) return error;
+  return badRequest('The upload was cut short or is malformed.');
 }
 
 function cleanName(name: string | undefined): string {
@@ -67,7 +75,7 @@ export async function storeUpload(
     part.file.resume();
     const code = (error as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge(rules.tooLargeMessage);
-    throw error;
+    throw asClientError(error);
   }
   if (size === 0) {
     await unlink(tmpPath).catch(() => undefined);

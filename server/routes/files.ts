@@ -5,7 +5,7 @@ import type { FileAnswer, ImageAnswer } from '../../src/protocol/api';
 import { ATTACHMENT_MAX_BYTES, ATTACHMENT_MIME_TYPES, AVATAR_MAX_BYTES } from '../../src/protocol/constants';
 import type { ServerContext } from '../context';
 import { fileUrl } from '../domain/serialize';
-import { type UploadRules, storeUpload } from '../files/store';
+import { asClientError, type UploadRules, storeUpload } from '../files/store';
 import { me } from '../http/auth';
 import { badRequest, notFound } from '../http/errors';
 import { ok } from '../http/reply';
@@ -29,7 +29,12 @@ const AVATAR_RULES: UploadRules = {
 async function filePart(request: FastifyRequest, field: string, maxBytes: number) {
   if (!request.isMultipart()) throw badRequest('The request is not multipart.');
   // +1 so our own counter, not multipart's, sees the first byte past the limit and answers with our text.
-  const part = await request.file({ limits: { fileSize: maxBytes + 1 } });
+  let part;
+  try {
+    part = await request.file({ limits: { fileSize: maxBytes + 1 } });
+  } catch (error) {
+    throw asClientError(error);
+  }
   if (!part) throw badRequest('No file was uploaded.');
   if (part.fieldname !== field) {
     part.file.resume();

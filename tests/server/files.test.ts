@@ -1,0 +1,164 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sniffMime } from '../../server/files/sniff';
+import { call, signUp, startTestServer, type TestServer, type TestUser } from '../support/server';
+
+const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex');
+const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(60, 1)]);
+const MP4 = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom'), Buffer.alloc(40)]);
+
+function form(field: string, bytes: Buffer, filename: string, type = 'application/octet-stream'): FormData {
+  const body = new FormData();
+  body.append(field, new Blob([new Uint8Array(bytes)], { type }), filename);
+  return body;
+}
+
+/** Files under the data directory, without SQLite's own. */
+const storedFiles = (s: TestServer) => readdirSync(path.join(s.dataDir, 'files'));
+
+let s: TestServer;
+let user: TestUser;
+beforeAll(async () => {
+  s = await startTestServer();
+  user = await signUp(s.url, 'Uploader');
+});
+afterAll(() => s.close());
+
+describe('type sniffing', () => {
+  it('recognises each accepted type from its bytes and nothing else', () => {
+    expect(sniffMime(PNG)).toBe('image/png');
+    expect(sniffMime(JPEG)).toBe('image/jpeg');
+    expect(sniffMime(Buffer.from('GIF89a______'))).toBe('image/gif');
+    expect(sniffMime(Buffer.from('RIFF____WEBPVP8 '))).toBe('image/webp');
+    expect(sniffMime(Buffer.from('RIFF____AVI LIST'))).toBe('video/x-msvideo');
+    expect(sniffMime(Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0, 0, 0, 0, 0, 0, 0, 0]))).toBe('video/webm');
+    expect(sniffMime(Buffer.from('OggS\0\0\0\0\0\0\0\0'))).toBe('video/ogg');
+    expect(sniffMime(MP4)).toBe('video/mp4');
+    expect(sniffMime(Buffer.concat([Buffer.from([0, 0, 0, 0x14]), Buffer.from('ftypqt  '), Buffer.alloc(8)]))).toBe(
+      'video/quicktime',
+    );
+    expect(sniffMime(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg">'))).toBeNull();
+    expect(sniffMime(Buffer.from('%PDF-1.7 ........'))).toBeNull();
+    expect(sniffMime(Buffer.from('short'))).toBeNull();
+  });
+});
+
+describe('attachments', () => {
+  it('stores an image under a server-made name and serves it inline with nosniff', async () => {
+    const res = await call<{ file: { id: string; url: string; type: string; mime: string; size: number; name: string } }>(
+      s.url,
+      'POST',
+      '/v2/filestorage/file',
+      { token: user.token, body: form('file', PNG, '../../etc/passwd.png', 'image/png') },
+    );
+    const file = res.data.file;
+    expect(file).toMatchObject({ type: 'image', mime: 'image/png', size: PNG.length, name: 'passwd.png' });
+    expect(file.url).toMatch(/^\/files\/[a-f0-9]{32}\.png$/);
+    const served = await fetch(s.url + file.url);
+    expect(served.status).toBe(200);
+    expect(served.headers.get('content-type')).toBe('image/png');
+    expect(served.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(served.headers.get('content-disposition')).toMatch(/^inline/);
+    expect(Buffer.from(await served.arrayBuffer()).equals(PNG)).toBe(true);
+  });
+
+  it('accepts a video', async () => {
+    const res = await call<{ file: { type: string; mime: string } }>(s.url, 'POST', '/v2/filestorage/file', {
+      token: user.token,
+      body: form('file', MP4, 'clip.mp4', 'video/mp4'),
+    });
+    expect(res.data.file).toMatchObject({ type: 'video', mime: 'video/mp4' });
+  });
+
+  it('judges the type by the bytes, not the name or the declared type', async () => {
+    const before = storedFiles(s).length;
+    const res = await call(s.url, 'POST', '/v2/filestorage/file', {
+      token: user.token,
+      body: form('file', Buffer.from('<html><script>alert(1)</script></html>'), 'cat.png', 'image/png'),
+    });
+    expect(res.status).toBe(415);
+    expect(res.body).toMatchObject({ message: 'File type not supported. Please select an image or video file.' });
+    expect(storedFiles(s).length).toBe(before);
+  });
+
+  it('cuts off an upload over 50 MB while streaming and keeps nothing', async () => {
+    const before = storedFiles(s).length;
+    const rowsBefore = s.server.ctx.db.prepare('SELECT COUNT(*) AS n FROM files').get() as { n: number };
+    const big = Buffer.alloc(52_428_800 + 1, 0);
+    PNG.copy(big);
+    const res = await call(s.url, 'POST', '/v2/filestorage/file', { token: user.token, body: form('file', big, 'big.png') });
+    expect(res.status).toBe(413);
+    expect(res.body).toMatchObject({ message: 'File size too large. Please select a file under 50MB' });
+    expect(storedFiles(s).length).toBe(before);
+    expect(s.server.ctx.db.prepare('SELECT COUNT(*) AS n FROM files').get()).toEqual(rowsBefore);
+  });
+
+  it('accepts a file of exactly 50 MB', async () => {
+    const exact = Buffer.alloc(52_428_800, 0);
+    MP4.copy(exact);
+    const res = await call<{ file: { size: number } }>(s.url, 'POST', '/v2/filestorage/file', {
+      token: user.token,
+      body: form('file', exact, 'exact.mp4'),
+    });
+    expect(res.data.file.size).toBe(52_428_800);
+  });
+
+  it('refuses bad multipart requests with 4xx', async () => {
+    const wrongField = await call(s.url, 'POST', '/v2/filestorage/file', { token: user.token, body: form('image', PNG, 'a.png') });
+    expect(wrongField.status).toBe(400);
+    const notMultipart = await call(s.url, 'POST', '/v2/filestorage/file', { token: user.token, json: { file: 'x' } });
+    expect(notMultipart.status).toBe(400);
+    const empty = await call(s.url, 'POST', '/v2/filestorage/file', { token: user.token, body: form('file', Buffer.alloc(0), 'a.png') });
+    expect(empty.status).toBe(400);
+    const broken = await call(s.url, 'POST', '/v2/filestorage/file', {
+      token: user.token,
+      body: '--xyz\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n\r\nabc',
+      headers: { 'Content-Type': 'multipart/form-data; boundary=xyz' },
+    });
+    expect(broken.status).toBeGreaterThanOrEqual(400);
+    expect(broken.status).toBeLessThan(500);
+    const anonymous = await call(s.url, 'POST', '/v2/filestorage/file', { body: form('file', PNG, 'a.png') });
+    expect(anonymous.status).toBe(401);
+  });
+
+  it('answers 404 for unknown or malformed file names', async () => {
+    expect((await fetch(`${s.url}/files/${'0'.repeat(32)}.png`)).status).toBe(404);
+    expect((await fetch(`${s.url}/files/..%2Fmessenger.db`)).status).toBe(404);
+  });
+});
+
+describe('avatars', () => {
+  it('accepts an image and sets it as the profile picture', async () => {
+    const res = await call<{ image: { id: number; url: string } }>(s.url, 'POST', '/v1/images', {
+      token: user.token,
+      body: form('image', JPEG, 'me.jpg'),
+    });
+    const { id, url } = res.data.image;
+    const me = await call<{ account: { image: { meta: { url: string; is_default: boolean } }; avatar: string } }>(
+      s.url,
+      'PUT',
+      '/v1/me',
+      { token: user.token, form: { image_id: id } },
+    );
+    expect(me.data.account.image.meta).toMatchObject({ url, is_default: false });
+    expect(me.data.account.avatar).toBe(url);
+  });
+
+  it('refuses a video, an image over 3 MB, and someone else’s image id', async () => {
+    const video = await call(s.url, 'POST', '/v1/images', { token: user.token, body: form('image', MP4, 'a.mp4') });
+    expect(video.status).toBe(415);
+    expect(video.body).toMatchObject({ message: 'Please select an image' });
+    const big = Buffer.alloc(3_145_728 + 1, 0);
+    PNG.copy(big);
+    const tooBig = await call(s.url, 'POST', '/v1/images', { token: user.token, body: form('image', big, 'big.png') });
+    expect(tooBig.status).toBe(413);
+    const other = await signUp(s.url, 'Other');
+    const mine = await call<{ image: { id: number } }>(s.url, 'POST', '/v1/images', {
+      token: user.token,
+      body: form('image', PNG, 'x.png'),
+    });
+    const stolen = await call(s.url, 'PUT', '/v1/me', { token: other.token, form: { image_id: mine.data.image.id } });
+    expect(stolen.status).toBe(400);
+  });
+});
