@@ -17,7 +17,7 @@ import { parseForm } from './http/form';
 import { EventLog } from './realtime/events';
 import { SocketHub } from './realtime/hub';
 import { registerRoutes } from './routes';
-import { seedDemoWorld } from './seed/demo';
+import { DEMO_USERS, seedDemoWorld } from './seed/demo';
 
 export interface BuiltServer {
   app: FastifyInstance;
@@ -86,7 +86,12 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
     now: () => clock.now(),
     log: app.log,
   });
-  if (created && config.seedDemo) seedDemoWorld(ctx);
+  if (created && config.seedDemo) {
+    seedDemoWorld(ctx);
+    if (logStream !== false) {
+      console.log(`Demo world seeded. Sign in as ${DEMO_USERS.map((u) => `${u.nickname} ${u.phone}`).join(', ')}`);
+    }
+  }
 
   app.removeContentTypeParser('application/x-www-form-urlencoded');
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {

@@ -1,11 +1,13 @@
 /**
  * Migrations, applied in order at start; PRAGMA user_version records how many ran.
  * Never edit a shipped migration: append a new one.
+ * Ids use AUTOINCREMENT so a deleted conversation, message or comment never hands its id to a new one
+ * (a client keys drafts, unread records and links by id).
  */
 export const MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE files (
-    id INTEGER PRIMARY KEY,
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
     name TEXT NOT NULL UNIQUE,
     owner_id INTEGER NOT NULL,
     purpose TEXT NOT NULL CHECK (purpose IN ('avatar', 'attachment')),
@@ -17,7 +19,7 @@ export const MIGRATIONS: readonly string[] = [
   );
 
   CREATE TABLE users (
-    id INTEGER PRIMARY KEY,
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
     stid TEXT NOT NULL UNIQUE,
     phone_nr TEXT NOT NULL UNIQUE,
     country_code TEXT NOT NULL,
@@ -49,7 +51,7 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX pin_requests_phone ON pin_requests(phone_nr, at);
 
   CREATE TABLE communities (
-    id INTEGER PRIMARY KEY,
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
     stid TEXT NOT NULL UNIQUE,
     name TEXT NOT NULL,
     description TEXT NOT NULL DEFAULT '',
@@ -71,7 +73,7 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX community_members_user ON community_members(user_id);
 
   CREATE TABLE conversations (
-    id INTEGER PRIMARY KEY,
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
     stid TEXT NOT NULL UNIQUE,
     name TEXT NOT NULL DEFAULT '',
     description TEXT NOT NULL DEFAULT '',
@@ -109,7 +111,7 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX conversation_members_user ON conversation_members(user_id);
 
   CREATE TABLE messages (
-    id INTEGER PRIMARY KEY,
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
     stid TEXT NOT NULL UNIQUE,
     conversation_id INTEGER NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
     user_id INTEGER NOT NULL REFERENCES users(id),
@@ -153,7 +155,7 @@ export const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
 
   CREATE TABLE comments (
-    id INTEGER PRIMARY KEY,
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
     channel_id INTEGER NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
     post_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
     parent_comment_id INTEGER REFERENCES comments(id) ON DELETE CASCADE,

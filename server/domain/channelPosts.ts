@@ -16,7 +16,12 @@ const visibleArgs = (channel: ConversationRow, member: MemberRow) => [
 ];
 
 /** A post of the channel that the member may see, or a 404. */
-export function requirePost(ctx: ServerContext, channel: ConversationRow, member: MemberRow, postId: number): MessageRow {
+export function requirePost(
+  ctx: ServerContext,
+  channel: ConversationRow,
+  member: MemberRow,
+  postId: number,
+): MessageRow {
   const row = ctx.db
     .prepare<number[], MessageRow>(`SELECT m.* FROM messages m WHERE ${visibleMessagesSql('m')} AND m.id = ?`)
     .get(...visibleArgs(channel, member), postId);

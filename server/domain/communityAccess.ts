@@ -31,7 +31,8 @@ export function communityMembership(db: Db, communityId: number, userId: number)
     .get(communityId, userId);
 }
 
-export const isCommunityAdminRow = (m: CommunityMembership | undefined) => m !== undefined && (m.is_admin === 1 || m.is_owner === 1);
+export const isCommunityAdminRow = (m: CommunityMembership | undefined): boolean =>
+  m !== undefined && (m.is_admin === 1 || m.is_owner === 1);
 
 /**
  * Whether the viewer may see the community at all: it belongs to their country, and it is public or
@@ -42,14 +43,24 @@ export function canSeeCommunity(db: Db, community: CommunityRow, viewer: AuthUse
   return community.is_private === 0 || communityMembership(db, community.id, viewer.id) !== undefined;
 }
 
-export function findVisibleCommunity(db: Db, raw: string, viewer: AuthUser): CommunityRow {
+/**
+ * A community of the viewer's country, private or not. Only the join call uses it, so that asking to
+ * join a private community is refused as such (403) rather than as unknown.
+ */
+export function findCommunityOfCountry(db: Db, raw: string, viewer: AuthUser): CommunityRow {
   const key = parseIdOrStid(raw);
   if (!key) throw badRequest(INVALID_PARAMETERS);
   const row =
     'id' in key
       ? db.prepare<[number], CommunityRow>('SELECT * FROM communities WHERE id = ?').get(key.id)
       : db.prepare<[string], CommunityRow>('SELECT * FROM communities WHERE stid = ?').get(key.stid);
-  if (!row || !canSeeCommunity(db, row, viewer)) throw notFound(COMMUNITY_NOT_FOUND);
+  if (!row || row.country_code !== viewer.country_code) throw notFound(COMMUNITY_NOT_FOUND);
+  return row;
+}
+
+export function findVisibleCommunity(db: Db, raw: string, viewer: AuthUser): CommunityRow {
+  const row = findCommunityOfCountry(db, raw, viewer);
+  if (!canSeeCommunity(db, row, viewer)) throw notFound(COMMUNITY_NOT_FOUND);
   return row;
 }
 

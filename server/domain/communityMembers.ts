@@ -45,10 +45,15 @@ function removeFromChannel(ctx: ServerContext, channel: ConversationRow, userId:
 /** Joins a public community and its announcements channel (idempotent). */
 export function joinCommunity(ctx: ServerContext, community: CommunityRow, userId: number): void {
   const existing = communityMembership(ctx.db, community.id, userId);
-  if (!existing && community.is_private === 1) throw forbidden('This community is private. Only invited members can join.');
+  if (!existing && community.is_private === 1) {
+    throw forbidden('This community is private. Only invited members can join.');
+  }
   ctx.events.transaction(() => {
     ctx.db
-      .prepare('INSERT OR IGNORE INTO community_members (community_id, user_id, is_admin, is_owner, joined_at) VALUES (?, ?, 0, 0, ?)')
+      .prepare(
+        `INSERT OR IGNORE INTO community_members (community_id, user_id, is_admin, is_owner, joined_at)
+         VALUES (?, ?, 0, 0, ?)`,
+      )
       .run(community.id, userId, ctx.clock.now());
     const announcements = announcementsChannel(ctx.db, community.id);
     if (announcements) addToChannel(ctx, announcements, userId, isCommunityAdminRow(existing));

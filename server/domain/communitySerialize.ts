@@ -11,8 +11,9 @@ export function serializeCommunity(db: Db, row: CommunityRow, viewerId: number):
   const membership = communityMembership(db, row.id, viewerId);
   const announcements = announcementsChannel(db, row.id);
   const membersCount =
-    db.prepare<[number], { n: number }>('SELECT COUNT(*) AS n FROM community_members WHERE community_id = ?').get(row.id)
-      ?.n ?? 0;
+    db
+      .prepare<[number], { n: number }>('SELECT COUNT(*) AS n FROM community_members WHERE community_id = ?')
+      .get(row.id)?.n ?? 0;
   return {
     id: row.id,
     name: row.name,

@@ -29,10 +29,18 @@ export function editMessage(
   if (text.length > MESSAGE_TEXT_MAX) throw badRequest(`A message can be at most ${MESSAGE_TEXT_MAX} characters`);
   if (text === row.message) return serializeMessages(db, conversation, [row])[0] as Message;
   return ctx.events.transaction(() => {
-    db.prepare('UPDATE messages SET message = ?, edited_at = ?, updated_at = ? WHERE id = ?').run(text, now, now, row.id);
+    db.prepare('UPDATE messages SET message = ?, edited_at = ?, updated_at = ? WHERE id = ?').run(
+      text,
+      now,
+      now,
+      row.id,
+    );
     const edited = db.prepare<[number], MessageRow>('SELECT * FROM messages WHERE id = ?').get(row.id) as MessageRow;
     const message = serializeMessages(db, conversation, [edited])[0] as Message;
-    ctx.events.emit(audienceOf(db, edited), 'conversation_message_edited', { conversation_id: conversation.id, message });
+    ctx.events.emit(audienceOf(db, edited), 'conversation_message_edited', {
+      conversation_id: conversation.id,
+      message,
+    });
     return message;
   });
 }

@@ -1,27 +1,14 @@
 import type { Message } from '../../src/protocol/entities';
+import { isValidReaction } from '../../src/protocol/reactions';
 import type { ServerContext } from '../context';
 import { badRequest } from '../http/errors';
 import { audienceOf, requireVisibleMessage } from './messages';
 import type { ConversationRow, MemberRow, MessageRow } from './rows';
 import { messageReactions, serializeMessages } from './serialize';
 
-/** Long enough for any single emoji (the longest flag tag sequence is 14 UTF-16 units). */
-export const REACTION_MAX_UNITS = 16;
 /** Distinct reactions one user may put on one message; bounds a message's reaction list. */
 export const REACTIONS_PER_USER_MAX = 10;
 
-const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
-const PICTOGRAPHIC = /\p{Extended_Pictographic}/u;
-const FLAG = /^\p{Regional_Indicator}{2}$/u;
-const KEYCAP = /^[0-9#*]\uFE0F?\u20E3$/u;
-
-/** One emoji: a single grapheme that is pictographic, a flag or a keycap. */
-export function isValidReaction(raw: unknown): raw is string {
-  if (typeof raw !== 'string' || raw.length === 0 || raw.length > REACTION_MAX_UNITS) return false;
-  let count = 0;
-  for (const _ of graphemes.segment(raw)) if (++count > 1) return false;
-  return PICTOGRAPHIC.test(raw) || FLAG.test(raw) || KEYCAP.test(raw);
-}
 
 /**
  * Adds or removes the caller's reaction on a message they can see (spec §6: anyone may react). Both are
@@ -41,9 +28,12 @@ export function setReaction(
   return ctx.events.transaction(() => {
     let changed: boolean;
     if (present) {
-      const mine = db
-        .prepare<[number, number], { n: number }>('SELECT COUNT(*) AS n FROM reactions WHERE message_id = ? AND user_id = ?')
-        .get(row.id, member.user_id)?.n ?? 0;
+      const mine =
+        db
+          .prepare<[number, number], { n: number }>(
+            'SELECT COUNT(*) AS n FROM reactions WHERE message_id = ? AND user_id = ?',
+          )
+          .get(row.id, member.user_id)?.n ?? 0;
       const exists = db
         .prepare('SELECT 1 FROM reactions WHERE message_id = ? AND user_id = ? AND reaction = ?')
         .get(row.id, member.user_id, reaction);

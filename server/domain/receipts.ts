@@ -54,7 +54,11 @@ export function recordReceipt(
         user_id: member.user_id,
         type,
       });
-      ctx.events.emit([member.user_id], 'self_dlr_sync', { conversation_id: conversation.id, message_id: message.id, type });
+      ctx.events.emit([member.user_id], 'self_dlr_sync', {
+        conversation_id: conversation.id,
+        message_id: message.id,
+        type,
+      });
     }
     if (read) {
       db.prepare(

@@ -1,4 +1,145 @@
 import type { FastifyInstance } from 'fastify';
+import type {
+  ConversationAnswer,
+  ConversationsAnswer,
+  CreatedConversationAnswer,
+  DeliveryMode,
+  DeliverySettingsAnswer,
+  MuteAnswer,
+  MuteType,
+} from '../../src/protocol/api';
+import { HEADER_MESSAGE_COUNT } from '../../src/protocol/api';
 import type { ServerContext } from '../context';
+import { requireMembership } from '../domain/access';
+import { createConversation, type CreateConversationBody } from '../domain/conversationCreate';
+import { editBodySchema, editConversation, type EditConversationBody } from '../domain/conversationEdit';
+import {
+  deliveryBodySchema,
+  muteBodySchema,
+  setDeliverySettings,
+  setMute,
+} from '../domain/conversationPreferences';
+import {
+  CONVERSATION_MESSAGE_COUNT,
+  CONVERSATION_MESSAGE_COUNT_MAX,
+  flagSchema,
+  LIST_MESSAGE_COUNT,
+  LIST_MESSAGE_COUNT_MAX,
+  messageCountHeader,
+} from '../domain/conversationRules';
+import { memberListSchema } from '../domain/membersResolve';
+import type { ConversationRow } from '../domain/rows';
+import { loadConversation, serializeConversation } from '../domain/serialize';
+import { me } from '../http/auth';
+import { ok } from '../http/reply';
+import { registerConversationMemberRoutes } from './conversationMembers';
 
-export function registerConversationRoutes(_app: FastifyInstance, _ctx: ServerContext): void {}
+const MESSAGE_COUNT = HEADER_MESSAGE_COUNT.toLowerCase();
+
+type IdParams = { Params: { id: string } };
+
+const createBodySchema = {
+  type: 'object',
+  properties: {
+    name: { type: 'string', maxLength: 1000 },
+    description: { type: 'string', maxLength: 5000 },
+    broadcast: flagSchema,
+    force_group: flagSchema,
+    immutable_settings: flagSchema,
+    suggested_group_tag: { type: 'string', maxLength: 100 },
+    settings: {
+      type: 'object',
+      properties: {
+        reply_to: flagSchema,
+        show_numbers_to_all: flagSchema,
+        user_notifications_to_all: flagSchema,
+        all_invite: flagSchema,
+      },
+    },
+    member: memberListSchema,
+  },
+} as const;
+
+/** The conversation as `viewerId` sees it, with the latest `count` messages: the answer of most calls here. */
+function conversationAnswer(ctx: ServerContext, id: number, viewerId: number, count = CONVERSATION_MESSAGE_COUNT) {
+  const row = loadConversation(ctx.db, id) as ConversationRow;
+  return ok<ConversationAnswer>({ conversation: serializeConversation(ctx.db, row, viewerId, count) });
+}
+
+export function registerConversationRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  const { db } = ctx;
+
+  app.get('/v2/conversations', async (request) => {
+    const userId = me(request).id;
+    const count = messageCountHeader(request.headers[MESSAGE_COUNT], LIST_MESSAGE_COUNT, LIST_MESSAGE_COUNT_MAX);
+    const rows = db
+      .prepare<[number], ConversationRow>(
+        `SELECT c.* FROM conversations c
+         JOIN conversation_members cm ON cm.conversation_id = c.id AND cm.user_id = ?
+         ORDER BY CASE WHEN c.last_message_at > 0 THEN c.last_message_at ELSE c.created_at END DESC, c.id DESC`,
+      )
+      .all(userId);
+    return ok<ConversationsAnswer>({
+      conversations: rows.map((row) => ({ conversation: serializeConversation(db, row, userId, count) })),
+    });
+  });
+
+  app.get<IdParams>('/v2/conversations/:id', async (request) => {
+    const userId = me(request).id;
+    const count = messageCountHeader(
+      request.headers[MESSAGE_COUNT],
+      CONVERSATION_MESSAGE_COUNT,
+      CONVERSATION_MESSAGE_COUNT_MAX,
+    );
+    const { conversation } = requireMembership(db, request.params.id, userId);
+    return ok<ConversationAnswer>({ conversation: serializeConversation(db, conversation, userId, count) });
+  });
+
+  app.post<{ Body: CreateConversationBody }>(
+    '/v2/conversations',
+    { schema: { body: createBodySchema } },
+    async (request) => {
+      const caller = me(request);
+      const { id, created } = createConversation(ctx, caller, request.body ?? {});
+      const row = loadConversation(db, id) as ConversationRow;
+      // `created` is false when an existing one-to-one chat between the two was returned instead.
+      return ok<CreatedConversationAnswer>({
+        conversation: serializeConversation(db, row, caller.id, CONVERSATION_MESSAGE_COUNT),
+        created,
+      });
+    },
+  );
+
+  app.put<IdParams & { Body: EditConversationBody }>(
+    '/v2/conversations/:id',
+    { schema: { body: editBodySchema } },
+    async (request) => {
+      const userId = me(request).id;
+      const { conversation, member } = requireMembership(db, request.params.id, userId);
+      editConversation(ctx, conversation, member, request.body ?? {});
+      return conversationAnswer(ctx, conversation.id, userId);
+    },
+  );
+
+  app.put<IdParams & { Body: { type: MuteType | 'unmute'; time_zone?: string } }>(
+    '/v2/conversations/:id/mute',
+    { schema: { body: muteBodySchema } },
+    async (request) => {
+      const userId = me(request).id;
+      const { conversation } = requireMembership(db, request.params.id, userId);
+      return ok<MuteAnswer>(setMute(db, conversation.id, userId, request.body, ctx.clock.now()));
+    },
+  );
+
+  app.post<IdParams & { Body: { mode: DeliveryMode; smart_mode_options?: { interval_minutes?: number } } }>(
+    '/v2/conversations/:id/delivery_settings',
+    { schema: { body: deliveryBodySchema } },
+    async (request) => {
+      const userId = me(request).id;
+      const { conversation } = requireMembership(db, request.params.id, userId);
+      return ok<DeliverySettingsAnswer>(setDeliverySettings(db, conversation.id, userId, request.body));
+    },
+  );
+
+  registerConversationMemberRoutes(app, ctx);
+}

@@ -1,4 +1,229 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type {
+  PostCommentAnswer,
+  DlrsAnswer,
+  MessageAnswer,
+  MessagesAnswer,
+  WarningsAnswer,
+} from '../../src/protocol/api';
+import { HEADER_BEFORE, HEADER_IDEMPOTENCY_KEY, HEADER_MESSAGE_COUNT } from '../../src/protocol/api';
+import { CLIENT_ID_MAX, CLIENT_ID_MIN } from '../../src/protocol/constants';
 import type { ServerContext } from '../context';
+import { requireMembership } from '../domain/access';
+import { addComment } from '../domain/comments';
+import { parseIdOrStid } from '../domain/ids';
+import { deleteForEverybody, hideForMe } from '../domain/message-delete';
+import { editMessage } from '../domain/message-edit';
+import { messagesPage, parseBefore, parseMessageCount } from '../domain/message-history';
+import { sendMessage } from '../domain/messages';
+import { setReaction } from '../domain/reactions';
+import { receiptsOnOwnMessages, recordReceipt } from '../domain/receipts';
+import type { ConversationRow } from '../domain/rows';
+import { me } from '../http/auth';
+import { badRequest, notFound } from '../http/errors';
+import { ok } from '../http/reply';
 
-export function registerMessageRoutes(_app: FastifyInstance, _ctx: ServerContext): void {}
+/** A message sent with post_id becomes a comment on that channel post; the answer names its author too. */
+
+export const IDEMPOTENCY_KEY_MAX = 100;
+export const MESSAGE_IDS_MAX = 100;
+
+interface ConversationParams {
+  id: string;
+}
+interface MessageParams extends ConversationParams {
+  msgId: string;
+}
+
+interface SendBody {
+  client_id: number;
+  message?: string;
+  attachment?: { type: 'image' | 'video'; files: { id: string }[] } | null;
+  quoted_message_id?: number | null;
+  post_id?: number | null;
+}
+
+const positiveId = { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } as const;
+
+const sendSchema = {
+  type: 'object',
+  required: ['client_id'],
+  properties: {
+    client_id: { type: 'integer', minimum: CLIENT_ID_MIN, maximum: CLIENT_ID_MAX },
+    message: { type: 'string' },
+    attachment: {
+      type: ['object', 'null'],
+      required: ['type', 'files'],
+      properties: {
+        type: { type: 'string', enum: ['image', 'video'] },
+        files: {
+          type: 'array',
+          minItems: 1,
+          maxItems: 1,
+          items: {
+            type: 'object',
+            required: ['id'],
+            properties: { id: { type: 'string', minLength: 1, maxLength: 200 } },
+          },
+        },
+      },
+    },
+    // A list of types, not anyOf: with coerceTypes on, anyOf would turn null into 0 in its first branch.
+    quoted_message_id: { ...positiveId, type: ['integer', 'null'] },
+    post_id: { ...positiveId, type: ['integer', 'null'] },
+  },
+} as const;
+
+const editSchema = {
+  type: 'object',
+  required: ['id', 'text'],
+  properties: { id: positiveId, text: { type: 'string' } },
+} as const;
+
+const receiptSchema = {
+  type: 'object',
+  required: ['read'],
+  properties: { read: { type: 'string', enum: ['true', 'false'] } },
+} as const;
+
+const reactionSchema = {
+  type: 'object',
+  required: ['reaction'],
+  properties: { reaction: { type: 'string' } },
+} as const;
+
+const messageIdsSchema = {
+  type: 'object',
+  required: ['message_ids'],
+  properties: { message_ids: { type: 'array', minItems: 1, maxItems: MESSAGE_IDS_MAX, items: positiveId } },
+} as const;
+
+/** A message id in a path: numeric, or the message's stid within this conversation. */
+function messageIdParam(ctx: ServerContext, conversation: ConversationRow, raw: string): number {
+  const key = parseIdOrStid(raw);
+  if (!key) throw badRequest('Invalid message ID provided');
+  if ('id' in key) return key.id;
+  const row = ctx.db
+    .prepare<[string, number], { id: number }>('SELECT id FROM messages WHERE stid = ? AND conversation_id = ?')
+    .get(key.stid, conversation.id);
+  if (!row) throw notFound('Message not found');
+  return row.id;
+}
+
+function idempotencyKey(request: FastifyRequest): string | null {
+  const raw = request.headers[HEADER_IDEMPOTENCY_KEY.toLowerCase()];
+  if (raw === undefined || raw === '') return null;
+  if (typeof raw !== 'string' || raw.length > IDEMPOTENCY_KEY_MAX) {
+    throw badRequest(`Idempotency-Key must be at most ${IDEMPOTENCY_KEY_MAX} characters`);
+  }
+  return raw;
+}
+
+export function registerMessageRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  const { db } = ctx;
+
+  app.get<{ Params: ConversationParams }>('/v2/conversations/:id/messages', async (request) => {
+    const count = parseMessageCount(request.headers[HEADER_MESSAGE_COUNT.toLowerCase()]);
+    const before = parseBefore(request.headers[HEADER_BEFORE.toLowerCase()]);
+    const { conversation, member } = requireMembership(db, request.params.id, me(request).id);
+    return ok<MessagesAnswer>({ messages: messagesPage(db, conversation, member, count, before) });
+  });
+
+  app.post<{ Params: ConversationParams; Body: SendBody }>(
+    '/v2/conversations/:id/messages',
+    { schema: { body: sendSchema } },
+    async (request, reply) => {
+      const body = request.body;
+      const key = idempotencyKey(request);
+      const { conversation, member } = requireMembership(db, request.params.id, me(request).id);
+      if (body.post_id != null) {
+        if (body.attachment) throw badRequest('A comment cannot carry an attachment');
+        if (body.quoted_message_id != null) throw badRequest('A comment cannot quote a message');
+        const added = addComment(ctx, {
+          channel: conversation,
+          postId: body.post_id,
+          parentCommentId: null,
+          userId: member.user_id,
+          text: body.message ?? '',
+        });
+        reply.status(201);
+        return ok<PostCommentAnswer>(added);
+      }
+      const file = body.attachment?.files[0];
+      const { message, created } = sendMessage(ctx, {
+        conversation,
+        member,
+        clientId: body.client_id,
+        text: body.message ?? '',
+        attachment: body.attachment && file ? { type: body.attachment.type, fileId: file.id } : null,
+        quotedId: body.quoted_message_id ?? null,
+        idempotencyKey: key,
+      });
+      // 201 for a new message, 200 when this was a retry of one already stored.
+      reply.status(created ? 201 : 200);
+      return ok<MessageAnswer>({ message });
+    },
+  );
+
+  app.post<{ Params: ConversationParams; Body: { id: number; text: string } }>(
+    '/v2/conversations/:id/edit_message',
+    { schema: { body: editSchema } },
+    async (request) => {
+      const { conversation, member } = requireMembership(db, request.params.id, me(request).id);
+      return ok<MessageAnswer>({
+        message: editMessage(ctx, conversation, member, request.body.id, request.body.text),
+      });
+    },
+  );
+
+  app.post<{ Params: MessageParams; Body: { read: 'true' | 'false' } }>(
+    '/v1/conversations/:id/messages/:msgId',
+    { schema: { body: receiptSchema } },
+    async (request) => {
+      const { conversation, member } = requireMembership(db, request.params.id, me(request).id);
+      const messageId = messageIdParam(ctx, conversation, request.params.msgId);
+      const read = request.body.read === 'true';
+      return ok<DlrsAnswer>({ dlrs: recordReceipt(ctx, conversation, member, messageId, read) });
+    },
+  );
+
+  app.get<{ Params: ConversationParams }>('/v2/conversations/:id/dlrs', async (request) => {
+    const { conversation, member } = requireMembership(db, request.params.id, me(request).id);
+    return ok<DlrsAnswer>({ dlrs: receiptsOnOwnMessages(db, conversation, member) });
+  });
+
+  for (const method of ['POST', 'DELETE'] as const) {
+    app.route<{ Params: MessageParams; Body: { reaction: string } }>({
+      method,
+      url: '/v2/conversations/:id/messages/:msgId/reactions',
+      schema: { body: reactionSchema },
+      // A missing or mistyped reaction gets the spec's text (§5), like an invalid emoji does.
+      attachValidation: true,
+      handler: async (request) => {
+        const { conversation, member } = requireMembership(db, request.params.id, me(request).id);
+        if (request.validationError) throw badRequest('Invalid parameters provided');
+        const messageId = messageIdParam(ctx, conversation, request.params.msgId);
+        const message = setReaction(ctx, conversation, member, messageId, request.body.reaction, method === 'POST');
+        return ok<MessageAnswer>({ message });
+      },
+    });
+  }
+
+  app.post<{ Params: ConversationParams; Body: { message_ids: number[] } }>(
+    '/v2/conversations/:id/delete/messages',
+    { schema: { body: messageIdsSchema } },
+    async (request) => {
+      const { conversation, member } = requireMembership(db, request.params.id, me(request).id);
+      return ok<WarningsAnswer>(deleteForEverybody(ctx, conversation, member, request.body.message_ids));
+    },
+  );
+
+  app.post<{ Params: ConversationParams; Body: { message_ids: number[] } }>(
+    '/v2/conversations/:id/hide_messages',
+    { schema: { body: messageIdsSchema } },
+    async (request) => {
+      const { conversation, member } = requireMembership(db, request.params.id, me(request).id);
+      return ok<WarningsAnswer>(hideForMe(ctx, conversation, member, request.body.message_ids));
+    },
+  );
+}

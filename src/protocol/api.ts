@@ -78,6 +78,57 @@ export interface CommentAnswer {
   comment: Comment;
 }
 
+export interface CreatedConversationAnswer extends ConversationAnswer {
+  /** false when an existing one-to-one chat with the same person was returned. */
+  created: boolean;
+}
+export interface AddedMembersAnswer extends ConversationAnswer {
+  added_user_ids: number[];
+}
+export interface RemovedMemberAnswer {
+  conversation_id: number;
+  user_id: number;
+  /** null after leaving: the caller no longer sees the conversation. */
+  conversation: Conversation | null;
+}
+export interface DeletedConversationAnswer {
+  conversation_id: number;
+}
+
+/** Mute `type` values (our ruling; spec §7 names only the call): durations, 'forever', or 'unmute'. */
+export const MUTE_TYPES = ['1h', '8h', '1d', '1w', 'forever', 'unmute'] as const;
+export type MuteType = Exclude<(typeof MUTE_TYPES)[number], 'unmute'>;
+export interface MuteSetting {
+  type: MuteType;
+  time_zone: string;
+  /** Epoch seconds as a string; null means until unmuted. */
+  until: string | null;
+  muted: boolean;
+}
+export interface MuteAnswer {
+  /** null when the conversation is not muted. */
+  mute: MuteSetting | null;
+}
+
+/** Delivery `mode` values (our ruling): every message, smart batching, silent, or no notifications. */
+export const DELIVERY_MODES = ['all', 'smart', 'silent', 'none'] as const;
+export type DeliveryMode = (typeof DELIVERY_MODES)[number];
+export interface DeliverySettings {
+  mode: DeliveryMode;
+  smart_mode_options: { interval_minutes: number } | null;
+}
+export interface DeliverySettingsAnswer {
+  delivery_settings: DeliverySettings;
+}
+
+export interface PostAnswer {
+  post: Message;
+}
+/** The answer of a message sent with post_id: it became a comment on that post. */
+export interface PostCommentAnswer extends CommentAnswer {
+  participants: Participant[];
+}
+
 /** Request headers of spec §7. */
 export const HEADER_AUTH_TOKEN = 'Auth-Token';
 export const HEADER_CLIENT_TOKEN = 'Client-Token';

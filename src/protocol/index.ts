@@ -3,3 +3,4 @@ export * from './constants';
 export * from './entities';
 export * from './envelope';
 export * from './socket';
+export * from './reactions';

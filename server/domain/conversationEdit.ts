@@ -1,0 +1,73 @@
+import type { EventType } from '../../src/protocol/entities';
+import type { ServerContext } from '../context';
+import { badRequest } from '../http/errors';
+import { memberIds, requireAdmin } from './access';
+import { emitConversationEdit, postChangeEvent } from './conversationEvents';
+import { requireGroup, validDescription, validGroupName } from './conversationRules';
+import type { ConversationRow, MemberRow } from './rows';
+
+export interface EditConversationBody {
+  name?: string;
+  description?: string;
+  /** An avatar the caller uploaded through /v1/images; 0 removes the group's picture. */
+  image_id?: number;
+}
+
+export const editBodySchema = {
+  type: 'object',
+  properties: {
+    name: { type: 'string', maxLength: 1000 },
+    description: { type: 'string', maxLength: 5000 },
+    image_id: { type: 'integer', minimum: 0 },
+  },
+} as const;
+
+/**
+ * Renames a group, changes its description or picture (spec §6: admins only). Each real change posts
+ * its system message; one conversation_edit follows. Unchanged values change nothing and tell no one.
+ * Answers whether anything changed.
+ */
+export function editConversation(
+  ctx: ServerContext,
+  conversation: ConversationRow,
+  member: MemberRow,
+  body: EditConversationBody,
+): boolean {
+  const { db } = ctx;
+  requireGroup(conversation, 'A one-to-one chat has no group settings');
+  requireAdmin(member, 'Only admins can change group settings');
+  if (body.name === undefined && body.description === undefined && body.image_id === undefined) {
+    throw badRequest('Nothing to update');
+  }
+  const name = body.name === undefined ? conversation.name : validGroupName(body.name);
+  const description = body.description === undefined ? conversation.description : validDescription(body.description);
+  let imageId = conversation.image_file_id;
+  if (body.image_id !== undefined) {
+    imageId = body.image_id === 0 ? null : body.image_id;
+    if (imageId !== null) {
+      const file = db
+        .prepare<[number, number], { id: number }>("SELECT id FROM files WHERE id = ? AND owner_id = ? AND purpose = 'avatar'")
+        .get(imageId, member.user_id);
+      if (!file) throw badRequest('Unknown image');
+    }
+  }
+  const changes: EventType[] = [];
+  if (name !== conversation.name) changes.push('conversation_renamed');
+  if (description !== conversation.description) changes.push('conversation_description_changed');
+  if (imageId !== conversation.image_file_id) changes.push('conversation_picture_change');
+  if (changes.length === 0) return false;
+
+  ctx.events.transaction(() => {
+    db.prepare('UPDATE conversations SET name = ?, description = ?, image_file_id = ? WHERE id = ?').run(
+      name,
+      description,
+      imageId,
+      conversation.id,
+    );
+    for (const eventType of changes) {
+      postChangeEvent(ctx, conversation.id, member.user_id, eventType, { name, description, user_id: member.user_id });
+    }
+    emitConversationEdit(ctx, conversation.id, memberIds(db, conversation.id));
+  });
+  return true;
+}

@@ -1,0 +1,140 @@
+import type { ServerContext } from '../context';
+import type { Db } from '../db/database';
+import type { AuthUser } from '../http/auth';
+import { badRequest, forbidden, notFound } from '../http/errors';
+import { adminIds, memberIds, requireAdmin } from './access';
+import { emitAddUser, emitConversationEdit, postChangeEvent } from './conversationEvents';
+import { requireGroup } from './conversationRules';
+import { materializeMembers, type MemberField, resolveMembers } from './membersResolve';
+import type { ConversationRow, MemberRow } from './rows';
+import { loadMember, loadUser } from './serialize';
+
+const nicknameOf = (db: Db, userId: number) => loadUser(db, userId)?.nickname ?? '';
+
+/** A user named in a path: a numeric id or a stid. */
+export function parseUserKey(db: Db, raw: string): number {
+  if (/^\d{1,15}$/.test(raw)) return Number(raw);
+  if (/^[a-z]{1,4}_[A-Za-z0-9_-]{6,32}$/.test(raw)) {
+    const row = db.prepare<[string], { id: number }>('SELECT id FROM users WHERE stid = ?').get(raw);
+    // An unknown stid is simply not a member; the caller learns nothing more.
+    return row?.id ?? 0;
+  }
+  throw badRequest('Invalid user ID provided');
+}
+
+function requireTarget(db: Db, conversationId: number, userId: number): MemberRow {
+  const target = loadMember(db, conversationId, userId);
+  if (!target) throw notFound('This user is not a member of the conversation');
+  return target;
+}
+
+/**
+ * Adds members to a group (spec §6: any member may, unless the group allows invites by admins only).
+ * People already in the group are skipped. Answers the ids actually added.
+ */
+export function addMembers(
+  ctx: ServerContext,
+  conversation: ConversationRow,
+  member: MemberRow,
+  caller: AuthUser,
+  rows: MemberField[],
+): number[] {
+  const { db } = ctx;
+  requireGroup(conversation, 'Members cannot be added to a one-to-one chat');
+  const admin = member.is_admin === 1;
+  if (conversation.all_invite === 0 && !admin) throw forbidden('Only admins can add members to this group');
+  const resolved = resolveMembers(db, rows, caller);
+  if (resolved.length === 0) throw badRequest('Add at least one member other than yourself');
+  if (!admin && resolved.some((m) => m.isAdmin)) throw forbidden('Only admins can make other members admins');
+  const now = ctx.clock.now();
+
+  return ctx.events.transaction(() => {
+    const existing = new Set(memberIds(db, conversation.id));
+    const fresh = materializeMembers(db, resolved, now).filter((m) => !existing.has(m.userId));
+    if (fresh.length === 0) return [];
+    const insert = db.prepare(
+      'INSERT INTO conversation_members (conversation_id, user_id, is_admin, is_owner, joined_at) VALUES (?, ?, ?, 0, ?)',
+    );
+    for (const m of fresh) insert.run(conversation.id, m.userId, m.isAdmin ? 1 : 0, now);
+    const added = fresh.map((m) => m.userId);
+    // The newcomers learn of the chat first, then everybody gets the "added" messages in order.
+    emitAddUser(ctx, conversation.id, added, memberIds(db, conversation.id));
+    for (const userId of added) {
+      postChangeEvent(ctx, conversation.id, member.user_id, 'user_added', { user_id: userId, name: nicknameOf(db, userId) });
+    }
+    return added;
+  });
+}
+
+/**
+ * Removes `targetId`, or lets the caller leave when it is themselves. Admins only remove others
+ * (spec §6); the last admin of a group with other members must promote someone before leaving.
+ * A group its last member leaves is deleted: nobody could see it any more.
+ * Answers whether the caller is still a member.
+ */
+export function removeMember(ctx: ServerContext, conversation: ConversationRow, member: MemberRow, targetId: number): boolean {
+  const { db } = ctx;
+  const leaving = targetId === member.user_id;
+  requireGroup(conversation, leaving ? 'You cannot leave a one-to-one chat' : 'Members cannot be removed from a one-to-one chat');
+  if (!leaving) requireAdmin(member, 'Only admins can remove members');
+  requireTarget(db, conversation.id, targetId);
+  const before = memberIds(db, conversation.id);
+  if (leaving && member.is_admin === 1 && before.length > 1) {
+    const admins = adminIds(db, conversation.id);
+    if (admins.length === 1) {
+      throw forbidden('An admin cannot remove themselves while they are the only admin. Make another member an admin first.');
+    }
+  }
+
+  ctx.events.transaction(() => {
+    db.prepare('DELETE FROM conversation_members WHERE conversation_id = ? AND user_id = ?').run(conversation.id, targetId);
+    if (before.length === 1) {
+      ctx.events.emit([targetId], 'conversation_removed_user', { conversation_id: conversation.id, user_id: targetId });
+      db.prepare('DELETE FROM conversations WHERE id = ?').run(conversation.id);
+      return;
+    }
+    postChangeEvent(ctx, conversation.id, member.user_id, 'user_removed', { user_id: targetId, name: nicknameOf(db, targetId) });
+    ctx.events.emit([...memberIds(db, conversation.id), targetId], 'conversation_removed_user', {
+      conversation_id: conversation.id,
+      user_id: targetId,
+    });
+  });
+  return !leaving;
+}
+
+/** Promotes or demotes a member (spec §6: admins only). A group always keeps at least one admin. */
+export function setAdmin(
+  ctx: ServerContext,
+  conversation: ConversationRow,
+  member: MemberRow,
+  targetId: number,
+  isAdmin: boolean,
+): void {
+  const { db } = ctx;
+  requireGroup(conversation, 'A one-to-one chat has no admins');
+  requireAdmin(member, 'Only admins can promote or demote members');
+  const target = requireTarget(db, conversation.id, targetId);
+  if ((target.is_admin === 1) === isAdmin) return;
+  if (!isAdmin && adminIds(db, conversation.id).length === 1) {
+    throw forbidden('A group needs at least one admin. Make another member an admin first.');
+  }
+  ctx.events.transaction(() => {
+    db.prepare('UPDATE conversation_members SET is_admin = ? WHERE conversation_id = ? AND user_id = ?').run(
+      isAdmin ? 1 : 0,
+      conversation.id,
+      targetId,
+    );
+    emitConversationEdit(ctx, conversation.id, memberIds(db, conversation.id));
+  });
+}
+
+/** Deletes a group for everybody (spec §6: admins only). Members are told before the rows go. */
+export function deleteGroup(ctx: ServerContext, conversation: ConversationRow, member: MemberRow): void {
+  const { db } = ctx;
+  requireGroup(conversation, 'A one-to-one chat cannot be deleted for everybody');
+  requireAdmin(member, 'Only admins can delete the group');
+  ctx.events.transaction(() => {
+    ctx.events.emit(memberIds(db, conversation.id), 'deleted_conversation', { conversation_id: conversation.id });
+    db.prepare('DELETE FROM conversations WHERE id = ?').run(conversation.id);
+  });
+}

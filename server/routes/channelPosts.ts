@@ -1,0 +1,191 @@
+import type { FastifyInstance } from 'fastify';
+import type { CommentAnswer, CommentsAnswer, PostAnswer, PostsAnswer } from '../../src/protocol/api';
+import { HEADER_IDEMPOTENCY_KEY } from '../../src/protocol/api';
+import { CLIENT_ID_MAX, CLIENT_ID_MIN, COMMENTS_PAGE_SIZE, POSTS_PAGE_SIZE } from '../../src/protocol/constants';
+import type { ServerContext } from '../context';
+import { checkPageQuery } from '../domain/channelPaging';
+import { listComments, listPosts } from '../domain/channelPosts';
+import { addComment } from '../domain/comments';
+import { INVALID_PARAMETERS, findVisibleChannel, requireChannelMember } from '../domain/communityAccess';
+import { sendMessage } from '../domain/messages';
+import { me } from '../http/auth';
+import { badRequest } from '../http/errors';
+import { ok } from '../http/reply';
+import {
+  type PageQuerystring,
+  idParams,
+  pageProperties,
+  positiveId,
+  rejectInvalid,
+  toPageQuery,
+} from './communitySchemas';
+
+/** The answer of POST /v1/channels/{id}/posts (the spec shows none): the stored post. */
+
+/**
+ * The create-post payload, which the spec does not show: the JSON of sending a message to
+ * /v2/conversations/{id}/messages (message, client_id, attachment {type, files: [{id}]} with the `id` of
+ * /v2/filestorage/file, quoted_message_id), except that client_id is optional. The same client_id rule
+ * and Idempotency-Key header apply.
+ */
+interface PostBody {
+  message?: string;
+  client_id?: number;
+  attachment?: { type: 'image' | 'video'; files: { id: string }[] } | null;
+  quoted_message_id?: number | null;
+}
+
+/** The same bound as the message send call's Idempotency-Key. */
+const IDEMPOTENCY_KEY_MAX = 100;
+
+// Lists of types, not anyOf: with coerceTypes on, anyOf would turn null into 0 in its first branch.
+const nullableId = { ...positiveId, type: ['integer', 'null'] } as const;
+
+const postBody = {
+  type: 'object',
+  properties: {
+    message: { type: 'string' },
+    client_id: { type: 'integer', minimum: CLIENT_ID_MIN, maximum: CLIENT_ID_MAX },
+    attachment: {
+      type: ['object', 'null'],
+      required: ['type', 'files'],
+      properties: {
+        type: { type: 'string', enum: ['image', 'video'] },
+        files: {
+          type: 'array',
+          minItems: 1,
+          maxItems: 1,
+          items: {
+            type: 'object',
+            required: ['id'],
+            properties: { id: { type: 'string', minLength: 1, maxLength: 200 } },
+          },
+        },
+      },
+    },
+    quoted_message_id: nullableId,
+  },
+} as const;
+
+interface CommentBody {
+  post_id: number;
+  message?: unknown;
+  parent_comment_id?: number | null;
+}
+
+const commentBody = {
+  type: 'object',
+  required: ['post_id'],
+  properties: {
+    post_id: positiveId,
+    // Checked by the handler, so a bad message gets the spec's own text (§5), not the generic one.
+    message: {},
+    parent_comment_id: nullableId,
+  },
+} as const;
+
+function idempotencyKey(raw: string | string[] | undefined): string | null {
+  if (raw === undefined) return null;
+  if (typeof raw !== 'string' || raw.length === 0 || raw.length > IDEMPOTENCY_KEY_MAX) {
+    throw badRequest(INVALID_PARAMETERS);
+  }
+  return raw;
+}
+
+/** Posts and comments of a channel: reading and writing both need channel membership. */
+export function registerChannelPostRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  const { db } = ctx;
+
+  app.get<{ Params: { id: string }; Querystring: PageQuerystring }>(
+    '/v1/channels/:id/posts',
+    {
+      attachValidation: true,
+      schema: { params: idParams, querystring: { type: 'object', properties: pageProperties } },
+    },
+    async (request) => {
+      rejectInvalid(request);
+      const viewer = me(request);
+      const { channel } = findVisibleChannel(db, request.params.id, viewer);
+      const member = requireChannelMember(db, channel, viewer.id);
+      const page = toPageQuery(request.query, POSTS_PAGE_SIZE);
+      checkPageQuery(page);
+      return ok<PostsAnswer>(listPosts(ctx, channel, member, page));
+    },
+  );
+
+  app.post<{ Params: { id: string }; Body: PostBody }>(
+    '/v1/channels/:id/posts',
+    { attachValidation: true, schema: { params: idParams, body: postBody } },
+    async (request) => {
+      rejectInvalid(request);
+      const viewer = me(request);
+      const { channel } = findVisibleChannel(db, request.params.id, viewer);
+      const member = requireChannelMember(db, channel, viewer.id);
+      const body = request.body;
+      const file = body.attachment?.files[0];
+      const { message } = sendMessage(ctx, {
+        conversation: channel,
+        member,
+        clientId: body.client_id ?? null,
+        text: body.message ?? '',
+        attachment: body.attachment && file ? { type: body.attachment.type, fileId: file.id } : null,
+        quotedId: body.quoted_message_id ?? null,
+        idempotencyKey: idempotencyKey(request.headers[HEADER_IDEMPOTENCY_KEY.toLowerCase()]),
+      });
+      return ok<PostAnswer>({ post: message });
+    },
+  );
+
+  app.get<{
+    Params: { id: string };
+    Querystring: PageQuerystring & { post_id: number; parent_comment_id?: number };
+  }>(
+    '/v1/channels/:id/post_comments',
+    {
+      attachValidation: true,
+      schema: {
+        params: idParams,
+        querystring: {
+          type: 'object',
+          required: ['post_id'],
+          properties: { ...pageProperties, post_id: positiveId, parent_comment_id: positiveId },
+        },
+      },
+    },
+    async (request) => {
+      rejectInvalid(request);
+      const viewer = me(request);
+      const { channel } = findVisibleChannel(db, request.params.id, viewer);
+      const member = requireChannelMember(db, channel, viewer.id);
+      const page = toPageQuery(request.query, COMMENTS_PAGE_SIZE);
+      checkPageQuery(page);
+      const answer = listComments(ctx, channel, member, {
+        postId: request.query.post_id,
+        parentCommentId: request.query.parent_comment_id,
+        page,
+      });
+      return ok<CommentsAnswer>(answer);
+    },
+  );
+
+  app.post<{ Params: { id: string }; Body: CommentBody }>(
+    '/v1/channels/:id/post_comments',
+    { attachValidation: true, schema: { params: idParams, body: commentBody } },
+    async (request) => {
+      rejectInvalid(request);
+      const viewer = me(request);
+      const { channel } = findVisibleChannel(db, request.params.id, viewer);
+      requireChannelMember(db, channel, viewer.id);
+      const { message } = request.body;
+      if (typeof message !== 'string') throw badRequest('Invalid message provided');
+      const { comment } = addComment(ctx, {
+        channel,
+        postId: request.body.post_id,
+        parentCommentId: request.body.parent_comment_id ?? null,
+        userId: viewer.id,
+        text: message,
+      });
+      return ok<CommentAnswer>({ comment });
+    },
+  );
+}

@@ -1,0 +1,72 @@
+import type { FastifyInstance } from 'fastify';
+import type {
+  AddedMembersAnswer,
+  ConversationAnswer,
+  DeletedConversationAnswer,
+  RemovedMemberAnswer,
+} from '../../src/protocol/api';
+import type { ServerContext } from '../context';
+import { requireMembership } from '../domain/access';
+import { CONVERSATION_MESSAGE_COUNT, type Flag, flagSchema, isOn } from '../domain/conversationRules';
+import { addMembers, deleteGroup, parseUserKey, removeMember, setAdmin } from '../domain/membersChange';
+import { type MemberField, memberListSchema } from '../domain/membersResolve';
+import type { ConversationRow } from '../domain/rows';
+import { loadConversation, serializeConversation } from '../domain/serialize';
+import { me } from '../http/auth';
+import { badRequest } from '../http/errors';
+import { ok } from '../http/reply';
+
+type IdParams = { Params: { id: string } };
+type UserParams = { Params: { id: string; userId: string } };
+
+export function registerConversationMemberRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  const { db } = ctx;
+  const view = (id: number, viewerId: number) =>
+    serializeConversation(db, loadConversation(db, id) as ConversationRow, viewerId, CONVERSATION_MESSAGE_COUNT);
+
+  app.post<IdParams & { Body: { member?: MemberField[] } }>(
+    '/v2/conversations/:id/users',
+    { schema: { body: { type: 'object', properties: { member: memberListSchema } } } },
+    async (request) => {
+      const caller = me(request);
+      const { conversation, member } = requireMembership(db, request.params.id, caller.id);
+      const added = addMembers(ctx, conversation, member, caller, request.body?.member ?? []);
+      return ok<AddedMembersAnswer>({
+        conversation: view(conversation.id, caller.id),
+        added_user_ids: added,
+      });
+    },
+  );
+
+  app.delete<UserParams>('/v1/conversations/:id/users/:userId', async (request) => {
+    const userId = me(request).id;
+    const { conversation, member } = requireMembership(db, request.params.id, userId);
+    const targetId = parseUserKey(db, request.params.userId);
+    const stillMember = removeMember(ctx, conversation, member, targetId);
+    return ok<RemovedMemberAnswer>({
+      conversation_id: conversation.id,
+      user_id: targetId,
+      conversation: stillMember ? view(conversation.id, userId) : null,
+    });
+  });
+
+  app.put<UserParams & { Body: { is_admin: Flag } }>(
+    '/v1/conversations/:id/users/:userId',
+    { schema: { body: { type: 'object', required: ['is_admin'], properties: { is_admin: flagSchema } } } },
+    async (request) => {
+      const userId = me(request).id;
+      const { conversation, member } = requireMembership(db, request.params.id, userId);
+      const targetId = parseUserKey(db, request.params.userId);
+      if (request.body.is_admin === '') throw badRequest('is_admin must be 1 or 0');
+      setAdmin(ctx, conversation, member, targetId, isOn(request.body.is_admin));
+      return ok<ConversationAnswer>({ conversation: view(conversation.id, userId) });
+    },
+  );
+
+  app.delete<IdParams>('/v1/conversations/:id', async (request) => {
+    const userId = me(request).id;
+    const { conversation, member } = requireMembership(db, request.params.id, userId);
+    deleteGroup(ctx, conversation, member);
+    return ok<DeletedConversationAnswer>({ conversation_id: conversation.id });
+  });
+}

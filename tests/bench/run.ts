@@ -1,0 +1,126 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { buildServer } from '../../server/app';
+import { testConfig } from '../../server/config';
+import { DEMO_USERS } from '../../server/seed/demo';
+import { generateBigGroup, generateConversations } from '../../server/seed/history';
+import { call, TEST_PIN } from '../support/server';
+
+/**
+ * Server benchmarks. Each figure is compared with a baseline measured in the same run on the same
+ * machine (a small history against a large one), so the verdict does not depend on how busy the machine
+ * is. A ratio over its budget fails the run.
+ */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 200);
+const BIG = Number(process.env.BENCH_BIG_GROUP ?? 100_000);
+
+interface Figure {
+  name: string;
+  medianMs: number;
+  p95Ms: number;
+}
+
+async function measure(name: string, fn: () => Promise<unknown>): Promise<Figure> {
+  for (let i = 0; i < 10; i++) await fn();
+  const times: number[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    const t0 = performance.now();
+    await fn();
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] as number;
+  return { name, medianMs: at(0.5), p95Ms: at(0.95) };
+}
+
+async function signIn(base: string, phone: string): Promise<string> {
+  await call(base, 'POST', '/v1/auth/pin', { form: { phone_nr: phone } });
+  return (await call<{ token: string }>(base, 'POST', '/v1/auth/pin/confirm', { form: { phone_nr: phone, pin: TEST_PIN } }))
+    .data.token;
+}
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'messenger-bench-'));
+  const server = await buildServer(testConfig(dataDir, { seedDemo: true }), { logStream: false });
+  const base = await server.listen();
+  const results: { figure: Figure; baseline: Figure; budget: number }[] = [];
+  try {
+    const db = server.ctx.db;
+    const now = Date.now();
+    const userId = (db.prepare('SELECT id FROM users WHERE phone_nr = ?').get(DEMO_USERS[0].phone) as { id: number }).id;
+    const friendId = (db.prepare('SELECT id FROM users WHERE phone_nr = ?').get(DEMO_USERS[1].phone) as { id: number }).id;
+    let t0 = performance.now();
+    const big = generateBigGroup(db, userId, BIG, now);
+    const small = generateBigGroup(db, userId, 1_000, now);
+    generateConversations(db, userId, 2_000, now);
+    console.log(`seeded ${BIG} + 1000 messages and 2000 chats in ${Math.round(performance.now() - t0)} ms`);
+
+    const token = await signIn(base, DEMO_USERS[0].phone);
+    const friend = await signIn(base, DEMO_USERS[1].phone);
+    void friendId;
+    const page = (id: number, before?: number) =>
+      call(base, 'GET', `/v2/conversations/${id}/messages`, {
+        token,
+        headers: before ? { 'Message-Count': '20', Before: String(before) } : { 'Message-Count': '20' },
+      }).then((r) => r.data);
+    const middle = (id: number) =>
+      (db.prepare('SELECT id FROM messages WHERE conversation_id = ? ORDER BY id LIMIT 1 OFFSET ?').get(
+        id,
+        Math.floor((db.prepare('SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ?').get(id) as { n: number }).n / 2),
+      ) as { id: number }).id;
+
+    t0 = performance.now();
+    results.push({
+      figure: await measure(`latest page, ${BIG}-message group`, () => page(big.conversationId)),
+      baseline: await measure('latest page, 1000-message group', () => page(small.conversationId)),
+      budget: 3,
+    });
+    const bigMiddle = middle(big.conversationId);
+    const smallMiddle = middle(small.conversationId);
+    results.push({
+      figure: await measure(`older page (Before) mid-history, ${BIG}-message group`, () => page(big.conversationId, bigMiddle)),
+      baseline: await measure('older page (Before) mid-history, 1000-message group', () => page(small.conversationId, smallMiddle)),
+      budget: 3,
+    });
+    results.push({
+      figure: await measure('open conversation (GET /v2/conversations/{id}), big group', () =>
+        call(base, 'GET', `/v2/conversations/${big.conversationId}`, { token }).then((r) => r.data),
+      ),
+      baseline: await measure('open conversation, 1000-message group', () =>
+        call(base, 'GET', `/v2/conversations/${small.conversationId}`, { token }).then((r) => r.data),
+      ),
+      // Counting unread messages grows with the unread range, not the history; allow some slack.
+      budget: 4,
+    });
+    const listRounds = async (t: string) => call(base, 'GET', '/v2/conversations', { token: t }).then((r) => r.data);
+    const many = await measure('conversation list, 2000+ chats (per chat)', () => listRounds(token));
+    const few = await measure('conversation list, a handful of chats (per chat)', () => listRounds(friend));
+    const perChat = (f: Figure, n: number): Figure => ({ name: f.name, medianMs: f.medianMs / n, p95Ms: f.p95Ms / n });
+    const manyCount = (db.prepare('SELECT COUNT(*) AS n FROM conversation_members WHERE user_id = ?').get(userId) as { n: number }).n;
+    const fewCount = (db.prepare('SELECT COUNT(*) AS n FROM conversation_members WHERE user_id = ?').get(friendId) as { n: number }).n;
+    results.push({ figure: perChat(many, manyCount), baseline: perChat(few, fewCount), budget: 3 });
+    console.log(`measured in ${Math.round(performance.now() - t0)} ms (${ROUNDS} rounds each)\n`);
+  } finally {
+    await server.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+
+  let failed = 0;
+  const fmt = (n: number) => n.toFixed(3).padStart(9);
+  for (const { figure, baseline, budget } of results) {
+    const ratio = figure.medianMs / baseline.medianMs;
+    const ok = ratio <= budget;
+    if (!ok) failed++;
+    console.log(`${ok ? 'PASS' : 'FAIL'}  ${figure.name}`);
+    console.log(`      median ${fmt(figure.medianMs)} ms  p95 ${fmt(figure.p95Ms)} ms`);
+    console.log(`      baseline: ${baseline.name}`);
+    console.log(`      median ${fmt(baseline.medianMs)} ms  p95 ${fmt(baseline.p95Ms)} ms`);
+    console.log(`      ratio ${ratio.toFixed(2)} (budget ≤ ${budget})\n`);
+  }
+  console.log(`${results.length - failed} passed, ${failed} failed`);
+  process.exit(failed ? 1 : 0);
+}
+
+void main();

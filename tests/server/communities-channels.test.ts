@@ -1,0 +1,303 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChannelAnswer, CommunityAnswer, PostsAnswer } from '../../src/protocol/api';
+import type { Message } from '../../src/protocol/entities';
+import { insertConversation } from '../support/fixtures';
+import { call, startTestServer, type TestServer, TestSocket } from '../support/server';
+import { makeWorld, post } from './communities-support';
+
+const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex');
+
+let s: TestServer;
+beforeAll(async () => {
+  s = await startTestServer();
+});
+afterAll(() => s.close());
+
+const isMember = (channelId: number, userId: number) =>
+  s.server.ctx.db
+    .prepare('SELECT 1 FROM conversation_members WHERE conversation_id = ? AND user_id = ?')
+    .get(channelId, userId) !== undefined;
+
+describe('channel details, join and leave', () => {
+  it('shows a channel of a visible community by id or stid, and nothing else', async () => {
+    const w = await makeWorld(s, 'info');
+    const mine = await call<ChannelAnswer>(s.url, 'GET', `/v1/channels/${w.general.id}`, { token: w.member.token });
+    expect(mine.data.channel).toMatchObject({
+      id: w.general.id,
+      stid: w.general.stid,
+      name: 'General',
+      community_id: w.community.id,
+      members_count: 3,
+      is_member: true,
+      is_community_announcements: false,
+      logo: null,
+    });
+    const browsing = await call<ChannelAnswer>(s.url, 'GET', `/v1/channels/${w.announcements.stid}`, {
+      token: w.outsider.token,
+    });
+    expect(browsing.data.channel).toMatchObject({
+      id: w.announcements.id,
+      is_member: false,
+      is_community_announcements: true,
+    });
+
+    const notFound = { success: false, status: 404, message: 'No channel data available' };
+    expect((await call(s.url, 'GET', '/v1/channels/999999', { token: w.member.token })).body).toEqual(notFound);
+    expect((await call(s.url, 'GET', `/v1/channels/${w.secretAnnouncements.id}`, { token: w.member.token })).body).toEqual(
+      notFound,
+    );
+    // An ordinary group is not a channel, even for its members.
+    const group = insertConversation(s.server.ctx.db, { members: [w.member.id, w.owner.id, w.admin.id], name: 'Group' });
+    expect((await call(s.url, 'GET', `/v1/channels/${group.id}`, { token: w.member.token })).body).toEqual(notFound);
+    expect((await call(s.url, 'GET', '/v1/channels/x%20y', { token: w.member.token })).body).toEqual({
+      success: false,
+      status: 400,
+      message: 'Invalid parameters provided',
+    });
+  });
+
+  it('lets community members join a channel and tells only the joiner', async () => {
+    const w = await makeWorld(s, 'cjoin');
+    const refused = await call(s.url, 'POST', `/v1/channels/${w.general.id}/join`, { token: w.outsider.token });
+    expect(refused.body).toEqual({
+      success: false,
+      status: 403,
+      message: 'Join the community before joining its channels',
+    });
+    expect(isMember(w.general.id, w.outsider.id)).toBe(false);
+
+    await call(s.url, 'POST', `/v1/communities/${w.community.id}/join`, { token: w.outsider.token }).then((r) => r.data);
+    const joiner = new TestSocket(s.url, w.outsider.token);
+    const other = new TestSocket(s.url, w.member.token);
+    await Promise.all([joiner.loaded(), other.loaded()]);
+    const joined = await call<ChannelAnswer>(s.url, 'POST', `/v1/channels/${w.general.stid}/join`, {
+      token: w.outsider.token,
+    });
+    expect(joined.data.channel).toMatchObject({ id: w.general.id, is_member: true, members_count: 4 });
+    const frame = await joiner.next((f) => f.action === 'inbox_channel_added');
+    expect(frame).toMatchObject({ data: { conversation_id: w.general.id, community_id: w.community.id } });
+    expect(other.actions()).toEqual([]);
+    joiner.close();
+    other.close();
+  });
+
+  it('makes a community admin a channel admin when they join', async () => {
+    const w = await makeWorld(s, 'cadm');
+    await call(s.url, 'POST', `/v1/channels/${w.general.id}/leave`, { token: w.admin.token }).then((r) => r.data);
+    expect(isMember(w.general.id, w.admin.id)).toBe(false);
+    await call(s.url, 'POST', `/v1/channels/${w.general.id}/join`, { token: w.admin.token }).then((r) => r.data);
+    const row = s.server.ctx.db
+      .prepare('SELECT is_admin, can_create_posts FROM conversation_members WHERE conversation_id = ? AND user_id = ?')
+      .get(w.general.id, w.admin.id);
+    expect(row).toEqual({ is_admin: 1, can_create_posts: 1 });
+  });
+
+  it('leaves a channel, telling the leaver and the remaining members only', async () => {
+    const w = await makeWorld(s, 'cleave');
+    const leaver = new TestSocket(s.url, w.member.token);
+    const stayer = new TestSocket(s.url, w.admin.token);
+    const outsider = new TestSocket(s.url, w.outsider.token);
+    await Promise.all([leaver.loaded(), stayer.loaded(), outsider.loaded()]);
+    const left = await call<ChannelAnswer>(s.url, 'POST', `/v1/channels/${w.general.id}/leave`, { token: w.member.token });
+    expect(left.data.channel).toMatchObject({ is_member: false, members_count: 2 });
+    const expected = { action: 'conversation_removed_user', data: { conversation_id: w.general.id, user_id: w.member.id } };
+    expect(await leaver.next((f) => f.action === 'conversation_removed_user')).toMatchObject(expected);
+    expect(await stayer.next((f) => f.action === 'conversation_removed_user')).toMatchObject(expected);
+    expect(outsider.actions()).toEqual([]);
+    // Still in the community and its other channels.
+    expect(isMember(w.announcements.id, w.member.id)).toBe(true);
+    const again = await call(s.url, 'POST', `/v1/channels/${w.general.id}/leave`, { token: w.member.token });
+    expect(again.body).toEqual({ success: false, status: 400, message: 'You are not a member of this channel' });
+    leaver.close();
+    stayer.close();
+    outsider.close();
+  });
+
+  it('treats leaving the announcements channel as leaving the community', async () => {
+    const w = await makeWorld(s, 'aleave');
+    const left = await call<ChannelAnswer>(s.url, 'POST', `/v1/channels/${w.announcements.id}/leave`, {
+      token: w.member.token,
+    });
+    expect(left.data.channel).toMatchObject({ is_member: false });
+    for (const channel of [w.announcements, w.general, w.readOnly]) expect(isMember(channel.id, w.member.id)).toBe(false);
+    const community = await call<CommunityAnswer>(s.url, 'GET', `/v1/communities/${w.community.id}`, {
+      token: w.member.token,
+    });
+    expect(community.data.community).toMatchObject({ is_member: false, members_count: 2 });
+
+    const admin = await call(s.url, 'POST', `/v1/channels/${w.announcements.id}/leave`, { token: w.admin.token });
+    expect(admin.body).toEqual({ success: false, status: 403, message: 'Community admins cannot leave the community' });
+    expect(isMember(w.announcements.id, w.admin.id)).toBe(true);
+  });
+});
+
+describe('posts', () => {
+  it('creates posts and pages through them oldest first, with participants', async () => {
+    const w = await makeWorld(s, 'posts');
+    const ids: number[] = [];
+    for (let i = 1; i <= 25; i++) {
+      ids.push(await post(s, i % 2 ? w.member.token : w.owner.token, w.general.id, `post ${i}`));
+    }
+
+    const latest = await call<PostsAnswer>(s.url, 'GET', `/v1/channels/${w.general.id}/posts`, { token: w.admin.token });
+    expect(latest.data.posts.map((p) => p.message)).toEqual(ids.slice(5).map((_, i) => `post ${i + 6}`));
+    expect(latest.data.posts[0]).toMatchObject({ conversation_id: w.general.id, discussion: { comments_count: 0 } });
+    expect(latest.data.participants.map((p) => p.user_id).sort()).toEqual([w.member.id, w.owner.id].sort());
+    expect(latest.data.participants.find((p) => p.user_id === w.member.id)?.name).toBe('Member posts');
+
+    const q = (query: string) =>
+      call<PostsAnswer>(s.url, 'GET', `/v1/channels/${w.general.id}/posts?${query}`, { token: w.member.token }).then(
+        (r) => r.data.posts.map((p) => p.id),
+      );
+    expect(await q(`limit=3&before=${ids[10]}`)).toEqual(ids.slice(7, 10));
+    expect(await q(`limit=3&after=${ids[10]}`)).toEqual(ids.slice(11, 14));
+    expect(await q(`limit=5&around=${ids[10]}`)).toEqual(ids.slice(8, 13));
+    expect(await q('limit=2')).toEqual(ids.slice(23));
+    expect(await q('limit=100')).toEqual(ids);
+  });
+
+  it('answers posts with the same shape as a sent message, idempotently for a retried client_id', async () => {
+    const w = await makeWorld(s, 'pshape');
+    const body = { message: '  Hello channel  ', client_id: 42 };
+    const first = await call<{ post: Message }>(s.url, 'POST', `/v1/channels/${w.general.id}/posts`, {
+      token: w.member.token,
+      json: body,
+    });
+    expect(first.data.post).toMatchObject({
+      message: 'Hello channel',
+      client_id: 42,
+      user_id: w.member.id,
+      conversation_id: w.general.id,
+      conversation_stid: w.general.stid,
+      discussion: { comments_count: 0 },
+      reactions: [],
+    });
+    const retry = await call<{ post: Message }>(s.url, 'POST', `/v1/channels/${w.general.id}/posts`, {
+      token: w.member.token,
+      json: body,
+    });
+    expect(retry.data.post.id).toBe(first.data.post.id);
+    const count = s.server.ctx.db.prepare('SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ?').get(w.general.id);
+    expect(count).toEqual({ n: 1 });
+  });
+
+  it('posts an uploaded image', async () => {
+    const w = await makeWorld(s, 'pimg');
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'dot.png');
+    const upload = await call<{ file: { id: string } }>(s.url, 'POST', '/v2/filestorage/file', {
+      token: w.member.token,
+      body: form,
+    });
+    const created = await call<{ post: Message }>(s.url, 'POST', `/v1/channels/${w.general.id}/posts`, {
+      token: w.member.token,
+      json: { message: '', attachment: { type: 'image', files: [{ id: upload.data.file.id }] } },
+    });
+    expect(created.data.post.attachment).toMatchObject({ type: 'image', mime: 'image/png', name: 'dot.png' });
+  });
+
+  it('lets only admins post announcements, and only admins write in read-only channels or reply', async () => {
+    const w = await makeWorld(s, 'rules');
+    const send = (token: string, channelId: number, json: unknown) =>
+      call<{ post: Message }>(s.url, 'POST', `/v1/channels/${channelId}/posts`, { token, json });
+
+    const denied = await send(w.member.token, w.announcements.id, { message: 'Hi all' });
+    expect(denied.body).toEqual({ success: false, status: 403, message: 'Only community admins can send announcements.' });
+    expect((await send(w.owner.token, w.announcements.id, { message: 'Welcome' })).status).toBe(200);
+    // The community admin is no channel admin here, but community admins may announce (spec §6).
+    expect((await send(w.admin.token, w.announcements.id, { message: 'Rules updated' })).status).toBe(200);
+
+    const readOnly = await send(w.member.token, w.readOnly.id, { message: 'May I?' });
+    expect(readOnly.body).toEqual({ success: false, status: 403, message: 'Only community admins can send messages.' });
+    expect((await send(w.admin.token, w.readOnly.id, { message: 'Rule 1' })).status).toBe(200);
+
+    const open = await send(w.member.token, w.general.id, { message: 'Anyone here?' });
+    const reply = await send(w.member.token, w.general.id, { message: 'me', quoted_message_id: open.data.post.id });
+    expect(reply.status).toBe(403);
+    const adminReply = await send(w.admin.token, w.general.id, { message: 'Yes', quoted_message_id: open.data.post.id });
+    expect(adminReply.data.post.quoted).toBe(open.data.post.id);
+
+    const stored = s.server.ctx.db
+      .prepare('SELECT message FROM messages WHERE conversation_id IN (?, ?, ?) ORDER BY id')
+      .all(w.announcements.id, w.readOnly.id, w.general.id)
+      .map((r) => (r as { message: string }).message);
+    expect(stored).toEqual(['Welcome', 'Rules updated', 'Rule 1', 'Anyone here?', 'Yes']);
+  });
+
+  it('keeps non-members out: no reading, no posting, no data', async () => {
+    const w = await makeWorld(s, 'pout');
+    await post(s, w.owner.token, w.general.id, 'members only');
+    const notMember = { success: false, status: 403, message: 'You are not a member of this channel' };
+    const read = await call(s.url, 'GET', `/v1/channels/${w.general.id}/posts`, { token: w.outsider.token });
+    expect(read.body).toEqual(notMember);
+    const write = await call(s.url, 'POST', `/v1/channels/${w.general.id}/posts`, {
+      token: w.outsider.token,
+      json: { message: 'let me in' },
+    });
+    expect(write.body).toEqual(notMember);
+
+    // Joining the community opens the announcements channel, not the others.
+    await call(s.url, 'POST', `/v1/communities/${w.community.id}/join`, { token: w.outsider.token }).then((r) => r.data);
+    const asOutsider = { token: w.outsider.token };
+    expect((await call(s.url, 'GET', `/v1/channels/${w.announcements.id}/posts`, asOutsider)).status).toBe(200);
+    expect((await call(s.url, 'GET', `/v1/channels/${w.general.id}/posts`, asOutsider)).body).toEqual(notMember);
+
+    const secret = await call(s.url, 'GET', `/v1/channels/${w.secretAnnouncements.id}/posts`, { token: w.outsider.token });
+    expect(secret.body).toEqual({ success: false, status: 404, message: 'No channel data available' });
+    const count = s.server.ctx.db.prepare('SELECT COUNT(*) AS n FROM messages WHERE user_id = ?').get(w.outsider.id);
+    expect(count).toEqual({ n: 0 });
+  });
+
+  it('tells new posts to channel members only', async () => {
+    const w = await makeWorld(s, 'pws');
+    const reader = new TestSocket(s.url, w.admin.token);
+    const outsider = new TestSocket(s.url, w.outsider.token);
+    await Promise.all([reader.loaded(), outsider.loaded()]);
+    const id = await post(s, w.member.token, w.general.id, 'news');
+    const frame = await reader.next((f) => f.action === 'conversation_message');
+    expect(frame).toMatchObject({ data: { conversation_id: w.general.id, message: { id, message: 'news' } } });
+    expect(outsider.actions()).toEqual([]);
+    reader.close();
+    outsider.close();
+  });
+
+  it('answers bad post bodies and queries with 400 and stores nothing', async () => {
+    const w = await makeWorld(s, 'pbad');
+    const invalid = { success: false, status: 400, message: 'Invalid parameters provided' };
+    const t = { token: w.member.token };
+    const path = `/v1/channels/${w.general.id}/posts`;
+    for (const query of ['limit=0', 'limit=101', 'limit=abc', 'before=0', 'after=x', 'around=-3', 'before=5&after=2']) {
+      expect([query, (await call(s.url, 'GET', `${path}?${query}`, t)).body]).toEqual([query, invalid]);
+    }
+    const bodies: unknown[] = [
+      { message: 'x', client_id: 0 },
+      { message: 'x', client_id: 10_001 },
+      { message: { text: 'x' } },
+      { message: 'x', attachment: { type: 'audio', files: [{ id: 'f' }] } },
+      { message: 'x', attachment: { type: 'image', files: [] } },
+      { message: 'x', attachment: 'image' },
+      { message: 'x', quoted_message_id: 'first' },
+      ['x'],
+    ];
+    for (const json of bodies) {
+      expect([json, (await call(s.url, 'POST', path, { ...t, json })).body]).toEqual([json, invalid]);
+    }
+    const empty = await call(s.url, 'POST', path, { ...t, json: { message: '   ' } });
+    expect(empty.body).toEqual({ success: false, status: 400, message: 'A message needs text or an attachment' });
+    const long = await call(s.url, 'POST', path, { ...t, json: { message: 'x'.repeat(10_001) } });
+    expect(long.status).toBe(400);
+    const unknownFile = await call(s.url, 'POST', path, {
+      ...t,
+      json: { attachment: { type: 'image', files: [{ id: 'nope' }] } },
+    });
+    expect(unknownFile.status).toBe(400);
+    const malformed = await call(s.url, 'POST', path, {
+      ...t,
+      body: '{"message":',
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expect(malformed.status).toBe(400);
+    const count = s.server.ctx.db.prepare('SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ?').get(w.general.id);
+    expect(count).toEqual({ n: 0 });
+  });
+});

@@ -1,0 +1,257 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Conversation } from '../../src/protocol/entities';
+import { ManualClock } from '../../server/clock';
+import { insertCommunity, insertConversation } from '../support/fixtures';
+import { call, signUp, startTestServer, type TestServer, TestSocket, type TestUser } from '../support/server';
+import { createGroup, expectNothingAbout, type Form, framesAbout, waitFor } from './conversations-support';
+
+const clock = new ManualClock();
+let s: TestServer;
+let alice: TestUser;
+let bob: TestUser;
+let outsider: TestUser;
+beforeAll(async () => {
+  s = await startTestServer({}, { clock });
+  alice = await signUp(s.url, 'Alice');
+  bob = await signUp(s.url, 'Bob');
+  outsider = await signUp(s.url, 'Outsider');
+});
+afterAll(() => s.close());
+
+const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1]);
+async function uploadAvatar(user: TestUser): Promise<{ id: number; url: string }> {
+  const form = new FormData();
+  form.append('image', new Blob([PNG], { type: 'image/png' }), 'a.png');
+  return (await call<{ image: { id: number; url: string } }>(s.url, 'POST', '/v1/images', { token: user.token, body: form })).data
+    .image;
+}
+
+const edit = (user: TestUser, id: number | string, form: Form) =>
+  call<{ conversation: Conversation }>(s.url, 'PUT', `/v2/conversations/${id}`, { token: user.token, form });
+const messageCount = (id: number) =>
+  (s.server.ctx.db.prepare('SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ?').get(id) as { n: number }).n;
+const row = (id: number) =>
+  s.server.ctx.db.prepare('SELECT name, description, image_file_id FROM conversations WHERE id = ?').get(id) as {
+    name: string;
+    description: string;
+    image_file_id: number | null;
+  };
+
+function channel() {
+  const community = insertCommunity(s.server.ctx.db, { name: 'Club', ownerId: alice.id, members: [bob.id] });
+  return insertConversation(s.server.ctx.db, {
+    members: [alice.id, bob.id],
+    admins: [alice.id],
+    name: 'Lobby',
+    isGroup: true,
+    groupType: 'channel',
+    communityId: community.id,
+  });
+}
+
+describe('PUT /v2/conversations/{id}', () => {
+  it('renames, describes and pictures a group, one system message per real change', async () => {
+    const g = await createGroup(s.url, alice, [bob], { name: 'Before' });
+    const renamed = await edit(alice, g.id, { name: '  After  ', description: 'About us' });
+    expect(renamed.data.conversation).toMatchObject({ name: 'After', description: 'About us' });
+    const events = renamed.data.conversation.messages.map((m) => [m.type, m.user_id, m.attachment?.event_type, m.attachment?.event]);
+    expect(events).toEqual([
+      ['system', alice.id, 'conversation_renamed', { name: 'After', description: 'About us', user_id: alice.id }],
+      ['system', alice.id, 'conversation_description_changed', { name: 'After', description: 'About us', user_id: alice.id }],
+    ]);
+
+    const image = await uploadAvatar(alice);
+    const pictured = await edit(alice, g.id, { image_id: image.id, name: 'After' });
+    expect(pictured.data.conversation.image.meta).toMatchObject({ url: image.url, is_default: false });
+    expect(pictured.data.conversation.last_message?.attachment?.event_type).toBe('conversation_picture_change');
+    expect(messageCount(g.id)).toBe(3);
+
+    const cleared = await edit(alice, g.id, { image_id: 0 });
+    expect(cleared.data.conversation.image.meta.is_default).toBe(true);
+    expect(messageCount(g.id)).toBe(4);
+  });
+
+  it('treats unchanged values as no-ops: no message, no event', async () => {
+    const g = await createGroup(s.url, alice, [bob], { name: 'Same', description: 'Same' });
+    const events = (s.server.ctx.db.prepare('SELECT COUNT(*) AS n FROM events').get() as { n: number }).n;
+    const res = await edit(alice, g.id, { name: ' Same ', description: 'Same' });
+    expect(res.status).toBe(200);
+    expect(messageCount(g.id)).toBe(0);
+    expect((s.server.ctx.db.prepare('SELECT COUNT(*) AS n FROM events').get() as { n: number }).n).toBe(events);
+  });
+
+  it('refuses non-admins, one-to-one chats and community channels with 403', async () => {
+    const g = await createGroup(s.url, alice, [bob], { name: 'Admins rule' });
+    const byMember = await edit(bob, g.id, { name: 'Mine now' });
+    expect(byMember.body).toEqual({ success: false, status: 403, message: 'Only admins can change group settings' });
+    expect(row(g.id).name).toBe('Admins rule');
+
+    const oneToOne = (await call<{ conversation: Conversation }>(s.url, 'POST', '/v2/conversations', {
+      token: alice.token,
+      form: { 'member[0][value]': bob.phone },
+    })).data.conversation;
+    expect((await edit(alice, oneToOne.id, { name: 'Us' })).status).toBe(403);
+    expect((await edit(alice, channel().id, { name: 'Renamed channel' })).body).toMatchObject({
+      status: 403,
+      message: 'Community channels are managed by their community',
+    });
+  });
+
+  it('gives a non-member 404 and changes nothing', async () => {
+    const g = await createGroup(s.url, alice, [bob], { name: 'Closed' });
+    const res = await edit(outsider, g.id, { name: 'Hijacked' });
+    expect(res.body).toEqual({ success: false, status: 404, message: 'Conversation not found' });
+    expect(row(g.id).name).toBe('Closed');
+  });
+
+  it('refuses bad input and writes nothing', async () => {
+    const g = await createGroup(s.url, alice, [bob], { name: 'Strict' });
+    const image = await uploadAvatar(outsider);
+    const cases: [Form | string, RegExp][] = [
+      [{ name: '' }, /Name cannot be empty/],
+      [{ name: 'x' }, /Name must be at least 2 characters/],
+      [{ name: 'x'.repeat(51) }, /Name must be at most 50 characters/],
+      [{ name: 'Fine', description: 'd'.repeat(501) }, /Description must be at most 500 characters/],
+      [{ image_id: 'abc' }, /image_id/],
+      [{ image_id: image.id }, /Unknown image/],
+      [{ image_id: 99999 }, /Unknown image/],
+      [{}, /Nothing to update/],
+      ['{"name": ', /not valid JSON/],
+    ];
+    for (const [form, message] of cases) {
+      const res =
+        typeof form === 'string'
+          ? await call(s.url, 'PUT', `/v2/conversations/${g.id}`, { token: alice.token, body: form, headers: { 'Content-Type': 'application/json' } })
+          : await edit(alice, g.id, form);
+      expect(res.status, JSON.stringify(form)).toBe(400);
+      if (!res.body.success) expect(res.body.message).toMatch(message);
+    }
+    expect(row(g.id)).toEqual({ name: 'Strict', description: '', image_file_id: null });
+    expect(messageCount(g.id)).toBe(0);
+  });
+
+  it('emits conversation_edit and the system message to members only', async () => {
+    const g = await createGroup(s.url, alice, [bob], { name: 'Watched' });
+    const bobSock = new TestSocket(s.url, bob.token);
+    const outSock = new TestSocket(s.url, outsider.token);
+    await Promise.all([bobSock.loaded(), outSock.loaded()]);
+    try {
+      await edit(alice, g.id, { name: 'Watched closely' });
+      const edited = await waitFor(bobSock, 'conversation_edit', g.id);
+      expect(edited.data.conversation).toMatchObject({ name: 'Watched closely', member: { is_admin: false } });
+      const message = await waitFor(bobSock, 'conversation_message', g.id);
+      expect(message.data.message.attachment).toMatchObject({ event_type: 'conversation_renamed', event: { name: 'Watched closely' } });
+      expect(framesAbout(bobSock, 'conversation_edit', g.id)).toHaveLength(1);
+      await expectNothingAbout(s.url, outsider, outSock, g.id);
+    } finally {
+      bobSock.close();
+      outSock.close();
+    }
+  });
+
+  it('answers 401 without a token', async () => {
+    expect((await call(s.url, 'PUT', '/v2/conversations/1', { form: { name: 'x' } })).status).toBe(401);
+  });
+});
+
+describe('PUT /v2/conversations/{id}/mute', () => {
+  const mute = (user: TestUser, id: number, json: unknown) =>
+    call<{ mute: { type: string; time_zone: string; until: string | null; muted: boolean } | null }>(
+      s.url,
+      'PUT',
+      `/v2/conversations/${id}/mute`,
+      { token: user.token, json },
+    );
+  const stored = (id: number, userId: number) =>
+    (s.server.ctx.db.prepare('SELECT mute FROM conversation_members WHERE conversation_id = ? AND user_id = ?').get(id, userId) as {
+      mute: string | null;
+    }).mute;
+
+  it('mutes for a duration or for ever, and unmutes', async () => {
+    const g = await createGroup(s.url, alice, [bob], { name: 'Noisy' });
+    const now = Math.floor(clock.now() / 1000);
+    const hour = await mute(bob, g.id, { type: '8h', time_zone: 'Europe/Stockholm' });
+    expect(hour.data.mute).toEqual({ type: '8h', time_zone: 'Europe/Stockholm', until: String(now + 8 * 3600), muted: true });
+    expect(JSON.parse(stored(g.id, bob.id) ?? 'null')).toMatchObject({ type: '8h', time_zone: 'Europe/Stockholm' });
+    expect(stored(g.id, alice.id)).toBeNull();
+
+    clock.advance(9 * 3_600_000);
+    const forever = await mute(bob, g.id, { type: 'forever' });
+    expect(forever.data.mute).toEqual({ type: 'forever', time_zone: 'UTC', until: null, muted: true });
+
+    const unmuted = await mute(bob, g.id, { type: 'unmute', time_zone: 'Asia/Jakarta' });
+    expect(unmuted.data.mute).toBeNull();
+    expect(stored(g.id, bob.id)).toBeNull();
+  });
+
+  it('refuses unknown types and time zones, and non-members', async () => {
+    const g = await createGroup(s.url, alice, [bob], { name: 'Quiet' });
+    expect((await mute(bob, g.id, { type: '3h' })).status).toBe(400);
+    expect((await mute(bob, g.id, {})).status).toBe(400);
+    expect((await mute(bob, g.id, { type: 7 })).status).toBe(400);
+    expect((await mute(bob, g.id, { type: '1h', time_zone: 'Mars/Olympus' })).body).toMatchObject({ status: 400, message: 'Unknown time zone' });
+    expect(stored(g.id, bob.id)).toBeNull();
+    expect((await mute(outsider, g.id, { type: '1h' })).body).toEqual({ success: false, status: 404, message: 'Conversation not found' });
+    const malformed = await call(s.url, 'PUT', `/v2/conversations/${g.id}/mute`, {
+      token: bob.token,
+      body: '{"type":',
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expect(malformed.status).toBe(400);
+    expect((await call(s.url, 'PUT', `/v2/conversations/${g.id}/mute`, { json: { type: '1h' } })).status).toBe(401);
+  });
+
+  it('lets a member mute a community channel', async () => {
+    const res = await mute(bob, channel().id, { type: '1w' });
+    expect(res.data.mute?.type).toBe('1w');
+  });
+});
+
+describe('POST /v2/conversations/{id}/delivery_settings', () => {
+  const deliver = (user: TestUser, id: number, json: unknown) =>
+    call<{ delivery_settings: { mode: string; smart_mode_options: { interval_minutes: number } | null } }>(
+      s.url,
+      'POST',
+      `/v2/conversations/${id}/delivery_settings`,
+      { token: user.token, json },
+    );
+  const stored = (id: number, userId: number) =>
+    (s.server.ctx.db
+      .prepare('SELECT delivery_settings AS d FROM conversation_members WHERE conversation_id = ? AND user_id = ?')
+      .get(id, userId) as { d: string | null }).d;
+
+  it('stores each mode, smart with its interval', async () => {
+    const g = await createGroup(s.url, alice, [bob], { name: 'Deliveries' });
+    for (const mode of ['all', 'silent', 'none']) {
+      const res = await deliver(bob, g.id, { mode });
+      expect(res.data.delivery_settings).toEqual({ mode, smart_mode_options: null });
+    }
+    const smartDefault = await deliver(bob, g.id, { mode: 'smart' });
+    expect(smartDefault.data.delivery_settings).toEqual({ mode: 'smart', smart_mode_options: { interval_minutes: 5 } });
+    const smart = await deliver(bob, g.id, { mode: 'smart', smart_mode_options: { interval_minutes: 30 } });
+    expect(smart.data.delivery_settings.smart_mode_options).toEqual({ interval_minutes: 30 });
+    expect(JSON.parse(stored(g.id, bob.id) ?? 'null')).toEqual({ mode: 'smart', smart_mode_options: { interval_minutes: 30 } });
+    expect(stored(g.id, alice.id)).toBeNull();
+  });
+
+  it('refuses bad modes and options, and non-members, writing nothing', async () => {
+    const g = await createGroup(s.url, alice, [bob], { name: 'Picky' });
+    const bad: unknown[] = [
+      {},
+      { mode: 'loud' },
+      { mode: 'all', smart_mode_options: { interval_minutes: 5 } },
+      { mode: 'smart', smart_mode_options: { interval_minutes: 0 } },
+      { mode: 'smart', smart_mode_options: { interval_minutes: 1441 } },
+      { mode: 'smart', smart_mode_options: { every: 5 } },
+      { mode: 'smart', smart_mode_options: 'often' },
+    ];
+    for (const json of bad) {
+      const res = await deliver(bob, g.id, json);
+      expect(res.status, JSON.stringify(json)).toBe(400);
+      expect(res.body.success).toBe(false);
+    }
+    expect(stored(g.id, bob.id)).toBeNull();
+    expect((await deliver(outsider, g.id, { mode: 'all' })).status).toBe(404);
+    expect((await call(s.url, 'POST', `/v2/conversations/${g.id}/delivery_settings`, { json: { mode: 'all' } })).status).toBe(401);
+  });
+});

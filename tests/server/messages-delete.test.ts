@@ -1,0 +1,218 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MessagesAnswer, WarningsAnswer } from '../../src/protocol/api';
+import { call, startTestServer, type TestServer, type TestUser } from '../support/server';
+import { actionsOf, conversation, count, received, sent, settle, socket, users } from './messages-support';
+
+let s: TestServer;
+let anna: TestUser;
+let bo: TestUser;
+let cay: TestUser;
+let out: TestUser;
+
+beforeAll(async () => {
+  s = await startTestServer();
+  [anna, bo, cay, out] = (await users(s, 'Anna', 'Bo', 'Cay', 'Out')) as [TestUser, TestUser, TestUser, TestUser];
+});
+afterAll(() => s.close());
+
+const del = (user: TestUser, conversationId: number, json: unknown) =>
+  call<WarningsAnswer>(s.url, 'POST', `/v2/conversations/${conversationId}/delete/messages`, {
+    token: user.token,
+    json,
+  });
+const hide = (user: TestUser, conversationId: number, json: unknown) =>
+  call<WarningsAnswer>(s.url, 'POST', `/v2/conversations/${conversationId}/hide_messages`, { token: user.token, json });
+const exists = (id: number) => count(s, 'SELECT COUNT(*) AS n FROM messages WHERE id = ?', id) === 1;
+const lastMessageId = (id: number) =>
+  (s.server.ctx.db.prepare('SELECT last_message_id FROM conversations WHERE id = ?').get(id) as {
+    last_message_id: number | null;
+  }).last_message_id;
+async function visibleTo(user: TestUser, id: number): Promise<number[]> {
+  const r = await call<MessagesAnswer>(s.url, 'GET', `/v2/conversations/${id}/messages`, { token: user.token });
+  return r.data.messages.map((m) => m.id);
+}
+
+describe('POST /v2/conversations/{id}/delete/messages', () => {
+  it('lets the owner delete for everybody in a one-to-one chat, and nobody else', async () => {
+    const id = conversation(s, { members: [anna.id, bo.id] });
+    const first = await sent(s, anna, id, 'first');
+    const second = await sent(s, anna, id, 'second');
+    await call(s.url, 'POST', `/v2/conversations/${id}/messages/${second}/reactions`, {
+      token: bo.token,
+      json: { reaction: '👍' },
+    });
+    await call(s.url, 'POST', `/v1/conversations/${id}/messages/${second}`, {
+      token: bo.token,
+      form: { read: 'true' },
+    });
+    const [sa, sb, so] = [await socket(s, anna), await socket(s, bo), await socket(s, out)];
+
+    const refused = await del(bo, id, { message_ids: [second] });
+    expect(refused.body).toEqual({ success: false, status: 403, message: 'You can only delete your own messages' });
+    expect(exists(second)).toBe(true);
+
+    const r = await del(anna, id, { message_ids: [second] });
+    expect(r.status).toBe(200);
+    expect(r.data).toEqual({ message_ids: [second], warnings: [] });
+    expect(exists(second)).toBe(false);
+    expect(count(s, 'SELECT COUNT(*) AS n FROM reactions WHERE message_id = ?', second)).toBe(0);
+    expect(count(s, 'SELECT COUNT(*) AS n FROM receipts WHERE message_id = ?', second)).toBe(0);
+    expect(lastMessageId(id)).toBe(first);
+    expect(await visibleTo(bo, id)).toEqual([first]);
+
+    await settle(s, [sa, anna], [sb, bo], [so, out]);
+    const stid = expect.stringMatching(/^msg_/);
+    for (const sock of [sa, sb]) {
+      expect(received(sock, 'conversation_message_delete')).toEqual([
+        { conversation_id: id, message_ids: [second], message_stids: [stid], hidden: false },
+      ]);
+    }
+    expect(actionsOf(so)).toEqual([]);
+
+    expect((await del(anna, id, { message_ids: [first] })).status).toBe(200);
+    expect(lastMessageId(id)).toBeNull();
+    for (const sock of [sa, sb, so]) sock.close();
+  });
+
+  it("lets group admins delete others' messages and reports what it could not do", async () => {
+    const id = conversation(s, { members: [anna.id, bo.id, cay.id], admins: [anna.id] });
+    const byBo = await sent(s, bo, id, 'bo');
+    const byCay = await sent(s, cay, id, 'cay');
+    const byAnna = await sent(s, anna, id, 'anna');
+
+    const mixed = await del(bo, id, { message_ids: [byBo, byCay, byAnna, 999_999, byBo] });
+    expect(mixed.data).toEqual({
+      message_ids: [byBo],
+      warnings: [
+        { message_id: byCay, reason: 'You can only delete your own messages' },
+        { message_id: byAnna, reason: 'You can only delete your own messages' },
+        { message_id: 999_999, reason: 'Message not found' },
+      ],
+    });
+    expect([exists(byBo), exists(byCay), exists(byAnna)]).toEqual([false, true, true]);
+
+    const admin = await del(anna, id, { message_ids: [byCay] });
+    expect(admin.data).toEqual({ message_ids: [byCay], warnings: [] });
+    expect(exists(byCay)).toBe(false);
+    expect(lastMessageId(id)).toBe(byAnna);
+  });
+
+  it('refuses system messages, unknown ids and bad bodies without changing anything', async () => {
+    const id = conversation(s, { members: [anna.id, bo.id, cay.id], admins: [anna.id] });
+    const other = conversation(s, { members: [cay.id, bo.id] });
+    const keep = await sent(s, anna, id, 'keep');
+    const elsewhere = await sent(s, cay, other, 'elsewhere');
+    const system = Number(
+      s.server.ctx.db
+        .prepare(
+          `INSERT INTO messages (stid, conversation_id, user_id, type, message, attachment, created_at, updated_at)
+           VALUES ('msg_systemdel1', ?, ?, 'system', '', '{"type":"event"}', 1, 1)`,
+        )
+        .run(id, anna.id).lastInsertRowid,
+    );
+    expect((await del(anna, id, { message_ids: [system] })).body).toMatchObject({
+      status: 403,
+      message: 'System messages cannot be deleted',
+    });
+    expect((await del(anna, id, { message_ids: [999_999, elsewhere] })).body).toEqual({
+      success: false,
+      status: 404,
+      message: 'Message not found',
+    });
+    const bad: unknown[] = [
+      {},
+      { message_ids: [] },
+      { message_ids: keep },
+      { message_ids: ['first'] },
+      { message_ids: [0] },
+      { message_ids: Array.from({ length: 101 }, (_, i) => i + 1) },
+      [keep],
+    ];
+    for (const json of bad) {
+      const r = await del(anna, id, json);
+      expect(r.status, JSON.stringify(json).slice(0, 60)).toBe(400);
+      expect(r.body.success).toBe(false);
+    }
+    const malformed = await call(s.url, 'POST', `/v2/conversations/${id}/delete/messages`, {
+      token: anna.token,
+      body: '{"message_ids": [',
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expect(malformed.status).toBe(400);
+    expect([exists(keep), exists(elsewhere), exists(system)]).toEqual([true, true, true]);
+  });
+
+  it('tells only the sender and admins about a deleted broadcast reply', async () => {
+    const id = conversation(s, { members: [anna.id, bo.id, cay.id], admins: [anna.id], broadcast: true });
+    const post = await sent(s, anna, id, 'news');
+    const reply = await sent(s, bo, id, 'reply', { quoted_message_id: post });
+    const [sa, sb, sc] = [await socket(s, anna), await socket(s, bo), await socket(s, cay)];
+    expect((await del(cay, id, { message_ids: [reply] })).status).toBe(404);
+    const r = await del(anna, id, { message_ids: [reply, post] });
+    expect(r.data.message_ids).toEqual([reply, post]);
+    await settle(s, [sa, anna], [sb, bo], [sc, cay]);
+    expect(received(sa, 'conversation_message_delete').map((e) => e.message_ids)).toEqual([[reply, post]]);
+    expect(received(sb, 'conversation_message_delete').map((e) => e.message_ids)).toEqual([[reply, post]]);
+    expect(received(sc, 'conversation_message_delete').map((e) => e.message_ids)).toEqual([[post]]);
+    for (const sock of [sa, sb, sc]) sock.close();
+  });
+});
+
+describe('POST /v2/conversations/{id}/hide_messages', () => {
+  it('hides messages for the caller alone and tells only the caller', async () => {
+    const id = conversation(s, { members: [anna.id, bo.id] });
+    const mine = await sent(s, bo, id, 'mine');
+    const theirs = await sent(s, anna, id, 'theirs');
+    const [sa, sb] = [await socket(s, anna), await socket(s, bo)];
+    const r = await hide(bo, id, { message_ids: [mine, theirs] });
+    expect(r.data).toEqual({ message_ids: [mine, theirs], warnings: [] });
+    expect(await visibleTo(bo, id)).toEqual([]);
+    expect(await visibleTo(anna, id)).toEqual([mine, theirs]);
+    await settle(s, [sa, anna], [sb, bo]);
+    expect(received(sb, 'conversation_message_delete')).toEqual([
+      {
+        conversation_id: id,
+        message_ids: [mine, theirs],
+        message_stids: [expect.stringMatching(/^msg_/), expect.stringMatching(/^msg_/)],
+        hidden: true,
+      },
+    ]);
+    expect(actionsOf(sa)).toEqual([]);
+    // Hidden already: nothing left to hide.
+    const again = await hide(bo, id, { message_ids: [mine] });
+    expect(again.body).toMatchObject({ status: 404, message: 'Message not found' });
+    expect(count(s, 'SELECT COUNT(*) AS n FROM hidden_messages WHERE user_id = ?', bo.id)).toBe(2);
+    sa.close();
+    sb.close();
+  });
+
+  it('keeps pinned messages, with a warning', async () => {
+    const id = conversation(s, { members: [anna.id, bo.id] });
+    const pinned = await sent(s, anna, id, 'pinned');
+    const plain = await sent(s, anna, id, 'plain');
+    s.server.ctx.db.prepare('UPDATE messages SET pinned = 1 WHERE id = ?').run(pinned);
+    const r = await hide(bo, id, { message_ids: [pinned, plain, 999_999] });
+    expect(r.data).toEqual({
+      message_ids: [plain],
+      warnings: [
+        { message_id: pinned, reason: 'Delete for me is unavailable for pinned messages' },
+        { message_id: 999_999, reason: 'Message not found' },
+      ],
+    });
+    expect((await hide(bo, id, { message_ids: [pinned] })).body).toEqual({
+      success: false,
+      status: 403,
+      message: 'Delete for me is unavailable for pinned messages',
+    });
+    expect(await visibleTo(bo, id)).toEqual([pinned]);
+  });
+
+  it('refuses bad bodies', async () => {
+    const id = conversation(s, { members: [anna.id, bo.id] });
+    const msg = await sent(s, anna, id, 'x');
+    for (const json of [{}, { message_ids: [] }, { message_ids: 'all' }, { message_ids: [-1] }, null]) {
+      expect((await hide(bo, id, json)).status, JSON.stringify(json)).toBe(400);
+    }
+    expect(count(s, 'SELECT COUNT(*) AS n FROM hidden_messages WHERE message_id = ?', msg)).toBe(0);
+  });
+});

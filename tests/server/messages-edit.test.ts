@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MessageAnswer } from '../../src/protocol/api';
+import { EDIT_WINDOW_MS } from '../../src/protocol/constants';
+import { ManualClock } from '../../server/clock';
+import { call, startTestServer, type TestServer, type TestUser } from '../support/server';
+import { actionsOf, conversation, received, sent, settle, socket, users } from './messages-support';
+
+let s: TestServer;
+const clock = new ManualClock();
+let anna: TestUser;
+let bo: TestUser;
+let cay: TestUser;
+let out: TestUser;
+
+beforeAll(async () => {
+  s = await startTestServer(undefined, { clock });
+  [anna, bo, cay, out] = (await users(s, 'Anna', 'Bo', 'Cay', 'Out')) as [TestUser, TestUser, TestUser, TestUser];
+});
+afterAll(() => s.close());
+
+const edit = (user: TestUser, conversationId: number, json: unknown) =>
+  call<MessageAnswer>(s.url, 'POST', `/v2/conversations/${conversationId}/edit_message`, { token: user.token, json });
+const stored = (id: number) =>
+  s.server.ctx.db.prepare('SELECT message, edited_at, updated_at FROM messages WHERE id = ?').get(id) as {
+    message: string;
+    edited_at: number;
+    updated_at: number;
+  };
+
+describe('POST /v2/conversations/{id}/edit_message', () => {
+  it("edits the owner's message, marks it edited and tells members only", async () => {
+    const id = conversation(s, { members: [anna.id, bo.id] });
+    const msg = await sent(s, anna, id, 'helo');
+    const [sb, so] = [await socket(s, bo), await socket(s, out)];
+    clock.advance(60_000);
+    const r = await edit(anna, id, { id: msg, text: '  hello  ' });
+    expect(r.status).toBe(200);
+    expect(r.data.message).toMatchObject({ id: msg, message: 'hello', edited_at: Math.floor(clock.now() / 1000) });
+    expect(stored(msg)).toEqual({ message: 'hello', edited_at: clock.now(), updated_at: clock.now() });
+    await settle(s, [sb, bo], [so, out]);
+    expect(received(sb, 'conversation_message_edited')).toEqual([{ conversation_id: id, message: r.data.message }]);
+    expect(actionsOf(so)).toEqual([]);
+    sb.close();
+    so.close();
+  });
+
+  it('refuses other people’s messages, and messages older than 45 minutes', async () => {
+    const id = conversation(s, { members: [anna.id, bo.id] });
+    const msg = await sent(s, anna, id, 'original');
+    expect((await edit(bo, id, { id: msg, text: 'hijack' })).body).toEqual({
+      success: false,
+      status: 403,
+      message: 'You can only edit your own messages',
+    });
+    clock.advance(EDIT_WINDOW_MS);
+    expect((await edit(anna, id, { id: msg, text: 'just in time' })).status).toBe(200);
+    clock.advance(1);
+    expect((await edit(anna, id, { id: msg, text: 'too late' })).body).toEqual({
+      success: false,
+      status: 403,
+      message: 'This message is too old to edit',
+    });
+    expect(stored(msg).message).toBe('just in time');
+  });
+
+  it('refuses bad input and writes nothing', async () => {
+    const id = conversation(s, { members: [anna.id, bo.id] });
+    const other = conversation(s, { members: [bo.id, cay.id] });
+    const msg = await sent(s, anna, id, 'keep me');
+    const elsewhere = await sent(s, bo, other, 'not in this chat');
+    const cases: [unknown, number][] = [
+      [{ id: msg, text: '   ' }, 400],
+      [{ id: msg, text: 'x'.repeat(10_001) }, 400],
+      [{ id: msg }, 400],
+      [{ text: 'no id' }, 400],
+      [{ id: 'first', text: 'x' }, 400],
+      [{ id: msg, text: { value: 'x' } }, 400],
+      [{ id: 999_999, text: 'x' }, 404],
+      [{ id: elsewhere, text: 'x' }, 404],
+      ['just a string', 400],
+    ];
+    for (const [json, status] of cases) {
+      const r = await edit(anna, id, json);
+      expect(r.status, JSON.stringify(json).slice(0, 60)).toBe(status);
+      expect(r.body.success).toBe(false);
+    }
+    const malformed = await call(s.url, 'POST', `/v2/conversations/${id}/edit_message`, {
+      token: anna.token,
+      body: '{"id":',
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expect(malformed.status).toBe(400);
+    expect(stored(msg)).toMatchObject({ message: 'keep me', edited_at: 0 });
+    expect(stored(elsewhere)).toMatchObject({ message: 'not in this chat', edited_at: 0 });
+  });
+
+  it('refuses system messages', async () => {
+    const id = conversation(s, { members: [anna.id, bo.id, cay.id], admins: [anna.id] });
+    const row = s.server.ctx.db
+      .prepare(
+        `INSERT INTO messages (stid, conversation_id, user_id, type, message, attachment, created_at, updated_at)
+         VALUES ('msg_systemtest1', ?, ?, 'system', '', '{"type":"event"}', ?, ?)`,
+      )
+      .run(id, anna.id, clock.now(), clock.now());
+    const r = await edit(anna, id, { id: Number(row.lastInsertRowid), text: 'rewrite history' });
+    expect(r.body).toMatchObject({ status: 403, message: 'System messages cannot be edited' });
+  });
+
+  it("tells only the sender and admins about an edited broadcast reply", async () => {
+    const id = conversation(s, { members: [anna.id, bo.id, cay.id], admins: [anna.id], broadcast: true });
+    const post = await sent(s, anna, id, 'news');
+    const reply = await sent(s, bo, id, 'thanks', { quoted_message_id: post });
+    const [sa, sc] = [await socket(s, anna), await socket(s, cay)];
+    expect((await edit(bo, id, { id: reply, text: 'thank you' })).status).toBe(200);
+    await settle(s, [sa, anna], [sc, cay]);
+    expect(received(sa, 'conversation_message_edited').map((e) => e.message.message)).toEqual(['thank you']);
+    expect(actionsOf(sc)).toEqual([]);
+    // Cay cannot even find it to edit.
+    expect((await edit(cay, id, { id: reply, text: 'x' })).status).toBe(404);
+    sa.close();
+    sc.close();
+  });
+});

@@ -1,0 +1,94 @@
+import type { MessageAnswer } from '../../src/protocol/api';
+import type { EventAction, EventFrame, EventPayloads, ServerFrame } from '../../src/protocol/socket';
+import { type ConversationFixture, insertConversation } from '../support/fixtures';
+import { call, signUp, type TestServer, TestSocket, type TestUser } from '../support/server';
+
+/** Helpers shared by the messages*.test.ts files. */
+
+export async function users(s: TestServer, ...names: string[]): Promise<TestUser[]> {
+  const out: TestUser[] = [];
+  for (const name of names) out.push(await signUp(s.url, name));
+  return out;
+}
+
+export function conversation(s: TestServer, f: ConversationFixture): number {
+  return insertConversation(s.server.ctx.db, { now: s.server.ctx.clock.now(), ...f }).id;
+}
+
+let clientIds = 0;
+/** A client_id that differs between calls (1..10000), so sends are not taken for retries by accident. */
+export const freshClientId = () => (clientIds++ % 10_000) + 1;
+
+export async function send(
+  s: TestServer,
+  user: TestUser,
+  conversationId: number,
+  text: string,
+  extra: Record<string, unknown> = {},
+) {
+  return call<MessageAnswer>(s.url, 'POST', `/v2/conversations/${conversationId}/messages`, {
+    token: user.token,
+    json: { client_id: freshClientId(), message: text, ...extra },
+  });
+}
+
+/** Sends and returns the stored message's id, failing loudly when the send was refused. */
+export async function sent(s: TestServer, user: TestUser, conversationId: number, text: string, extra = {}) {
+  return (await send(s, user, conversationId, text, extra)).data.message.id;
+}
+
+export function count(s: TestServer, sql: string, ...args: unknown[]): number {
+  return (s.server.ctx.db.prepare(sql).get(...args) as { n: number }).n;
+}
+
+export async function socket(s: TestServer, user: TestUser): Promise<TestSocket> {
+  const sock = new TestSocket(s.url, user.token);
+  await sock.loaded();
+  return sock;
+}
+
+let marks = 0;
+/**
+ * Waits until every socket has received everything the server sent it so far: an ephemeral marker frame
+ * goes to each user after all earlier frames on the same connection, so once it arrives, an event that
+ * has not arrived was never sent.
+ */
+export async function settle(s: TestServer, ...pairs: [TestSocket, TestUser][]): Promise<void> {
+  const tag = `settle-${++marks}`;
+  s.server.ctx.events.ephemeral(
+    pairs.map(([, u]) => u.id),
+    'user_presence',
+    { user_id: 0, online: true, last_seen: tag },
+  );
+  await Promise.all(
+    pairs.map(([sock]) => sock.next((f) => f.action === 'user_presence' && f.data.last_seen === tag)),
+  );
+}
+
+/** The payloads of one action a socket has received, in order. */
+export function received<A extends EventAction>(sock: TestSocket, action: A): EventPayloads[A][] {
+  return sock.frames
+    .filter((f: ServerFrame): f is Extract<EventFrame, { action: A }> => f.action === action)
+    .map((f) => f.data as EventPayloads[A]);
+}
+
+/** Smallest bytes the server's sniffer takes for a PNG. */
+export const PNG_BYTES = new Uint8Array([
+  0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0,
+  0, 0, 0x90, 0x77, 0x53, 0xde,
+]);
+
+export async function uploadPng(s: TestServer, user: TestUser): Promise<string> {
+  const form = new FormData();
+  form.append('file', new Blob([PNG_BYTES], { type: 'image/png' }), 'dot.png');
+  const answer = await call<{ file: { id: string } }>(s.url, 'POST', '/v2/filestorage/file', {
+    token: user.token,
+    body: form,
+  });
+  return answer.data.file.id;
+}
+
+/** The state-changing actions a socket received (presence, including settle's markers, left out). */
+export function actionsOf(sock: TestSocket): string[] {
+  return sock.actions().filter((a) => a !== 'user_presence');
+}
