@@ -141,10 +141,11 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
     ctx,
     hub,
     async listen() {
-      const address = await app.listen({ port: config.port, host: config.host });
+      await app.listen({ port: config.port, host: config.host });
       hub.attach(app.server);
       const port = (app.server.address() as { port: number }).port;
-      return address.includes('0.0.0.0') ? `http://localhost:${port}` : `http://127.0.0.1:${port}`;
+      const wildcard = config.host === '0.0.0.0' || config.host === '::';
+      return `http://${wildcard ? 'localhost' : config.host}:${port}`;
     },
     async close() {
       if (closed) return;

@@ -1,21 +1,20 @@
 import type { FastifyInstance } from 'fastify';
 import type { CommentAnswer, CommentsAnswer, PostAnswer, PostsAnswer } from '../../src/protocol/api';
-import { HEADER_IDEMPOTENCY_KEY } from '../../src/protocol/api';
-import { CLIENT_ID_MAX, CLIENT_ID_MIN, COMMENTS_PAGE_SIZE, POSTS_PAGE_SIZE } from '../../src/protocol/constants';
+import { COMMENTS_PAGE_SIZE, POSTS_PAGE_SIZE } from '../../src/protocol/constants';
 import type { ServerContext } from '../context';
 import { checkPageQuery } from '../domain/channelPaging';
 import { listComments, listPosts } from '../domain/channelPosts';
 import { addComment } from '../domain/comments';
-import { INVALID_PARAMETERS, findVisibleChannel, requireChannelMember } from '../domain/communityAccess';
+import { findVisibleChannel, requireChannelMember } from '../domain/communityAccess';
 import { sendMessage } from '../domain/messages';
 import { me } from '../http/auth';
 import { badRequest } from '../http/errors';
 import { ok } from '../http/reply';
+import { idempotencyKey, messageContentProperties, nullableId, positiveId } from '../http/messageSchemas';
 import {
   type PageQuerystring,
   idParams,
   pageProperties,
-  positiveId,
   rejectInvalid,
   toPageQuery,
 } from './communitySchemas';
@@ -35,37 +34,7 @@ interface PostBody {
   quoted_message_id?: number | null;
 }
 
-/** The same bound as the message send call's Idempotency-Key. */
-const IDEMPOTENCY_KEY_MAX = 100;
-
-// Lists of types, not anyOf: with coerceTypes on, anyOf would turn null into 0 in its first branch.
-const nullableId = { ...positiveId, type: ['integer', 'null'] } as const;
-
-const postBody = {
-  type: 'object',
-  properties: {
-    message: { type: 'string' },
-    client_id: { type: 'integer', minimum: CLIENT_ID_MIN, maximum: CLIENT_ID_MAX },
-    attachment: {
-      type: ['object', 'null'],
-      required: ['type', 'files'],
-      properties: {
-        type: { type: 'string', enum: ['image', 'video'] },
-        files: {
-          type: 'array',
-          minItems: 1,
-          maxItems: 1,
-          items: {
-            type: 'object',
-            required: ['id'],
-            properties: { id: { type: 'string', minLength: 1, maxLength: 200 } },
-          },
-        },
-      },
-    },
-    quoted_message_id: nullableId,
-  },
-} as const;
+const postBody = { type: 'object', properties: messageContentProperties } as const;
 
 interface CommentBody {
   post_id: number;
@@ -83,14 +52,6 @@ const commentBody = {
     parent_comment_id: nullableId,
   },
 } as const;
-
-function idempotencyKey(raw: string | string[] | undefined): string | null {
-  if (raw === undefined) return null;
-  if (typeof raw !== 'string' || raw.length === 0 || raw.length > IDEMPOTENCY_KEY_MAX) {
-    throw badRequest(INVALID_PARAMETERS);
-  }
-  return raw;
-}
 
 /** Posts and comments of a channel: reading and writing both need channel membership. */
 export function registerChannelPostRoutes(app: FastifyInstance, ctx: ServerContext): void {
@@ -130,7 +91,7 @@ export function registerChannelPostRoutes(app: FastifyInstance, ctx: ServerConte
         text: body.message ?? '',
         attachment: body.attachment && file ? { type: body.attachment.type, fileId: file.id } : null,
         quotedId: body.quoted_message_id ?? null,
-        idempotencyKey: idempotencyKey(request.headers[HEADER_IDEMPOTENCY_KEY.toLowerCase()]),
+        idempotencyKey: idempotencyKey(request),
       });
       return ok<PostAnswer>({ post: message });
     },

@@ -7,7 +7,8 @@ import { setCommentReaction, setPostReaction } from '../domain/channelReactions'
 import { me } from '../http/auth';
 import { badRequest } from '../http/errors';
 import { ok } from '../http/reply';
-import { idParams, positiveId, rejectInvalid } from './communitySchemas';
+import { positiveId } from '../http/messageSchemas';
+import { idParams, rejectInvalid } from './communitySchemas';
 
 const reaction = { type: 'string', minLength: 1, maxLength: REACTION_MAX_UNITS } as const;
 

@@ -3,6 +3,7 @@ import { MESSAGE_PAGE_MAX } from '../../src/protocol/constants';
 import { INVALID_PARAMETERS } from '../domain/communityAccess';
 import type { PageQuery } from '../domain/channelPaging';
 import { badRequest } from '../http/errors';
+import { positiveId } from '../http/messageSchemas';
 
 /**
  * The community and channel routes validate with `attachValidation` and answer every schema failure
@@ -17,8 +18,6 @@ export const idParams = {
   required: ['id'],
   properties: { id: { type: 'string', minLength: 1, maxLength: 64 } },
 } as const;
-
-export const positiveId = { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } as const;
 
 export const pageProperties = {
   limit: { type: 'integer', minimum: 1, maximum: MESSAGE_PAGE_MAX },

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type {
   PostCommentAnswer,
   DlrsAnswer,
@@ -6,8 +6,7 @@ import type {
   MessagesAnswer,
   WarningsAnswer,
 } from '../../src/protocol/api';
-import { HEADER_BEFORE, HEADER_IDEMPOTENCY_KEY, HEADER_MESSAGE_COUNT } from '../../src/protocol/api';
-import { CLIENT_ID_MAX, CLIENT_ID_MIN } from '../../src/protocol/constants';
+import { HEADER_BEFORE, HEADER_MESSAGE_COUNT } from '../../src/protocol/api';
 import type { ServerContext } from '../context';
 import { requireMembership } from '../domain/access';
 import { addComment } from '../domain/comments';
@@ -22,10 +21,16 @@ import type { ConversationRow } from '../domain/rows';
 import { me } from '../http/auth';
 import { badRequest, notFound } from '../http/errors';
 import { ok } from '../http/reply';
+import {
+  idempotencyKey,
+  type MessageContentBody,
+  messageContentProperties,
+  nullableId,
+  positiveId,
+} from '../http/messageSchemas';
 
 /** A message sent with post_id becomes a comment on that channel post; the answer names its author too. */
 
-export const IDEMPOTENCY_KEY_MAX = 100;
 export const MESSAGE_IDS_MAX = 100;
 
 interface ConversationParams {
@@ -35,43 +40,16 @@ interface MessageParams extends ConversationParams {
   msgId: string;
 }
 
-interface SendBody {
+interface SendBody extends MessageContentBody {
   client_id: number;
-  message?: string;
-  attachment?: { type: 'image' | 'video'; files: { id: string }[] } | null;
-  quoted_message_id?: number | null;
   post_id?: number | null;
 }
 
-const positiveId = { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } as const;
 
 const sendSchema = {
   type: 'object',
   required: ['client_id'],
-  properties: {
-    client_id: { type: 'integer', minimum: CLIENT_ID_MIN, maximum: CLIENT_ID_MAX },
-    message: { type: 'string' },
-    attachment: {
-      type: ['object', 'null'],
-      required: ['type', 'files'],
-      properties: {
-        type: { type: 'string', enum: ['image', 'video'] },
-        files: {
-          type: 'array',
-          minItems: 1,
-          maxItems: 1,
-          items: {
-            type: 'object',
-            required: ['id'],
-            properties: { id: { type: 'string', minLength: 1, maxLength: 200 } },
-          },
-        },
-      },
-    },
-    // A list of types, not anyOf: with coerceTypes on, anyOf would turn null into 0 in its first branch.
-    quoted_message_id: { ...positiveId, type: ['integer', 'null'] },
-    post_id: { ...positiveId, type: ['integer', 'null'] },
-  },
+  properties: { ...messageContentProperties, post_id: nullableId },
 } as const;
 
 const editSchema = {
@@ -108,15 +86,6 @@ function messageIdParam(ctx: ServerContext, conversation: ConversationRow, raw: 
     .get(key.stid, conversation.id);
   if (!row) throw notFound('Message not found');
   return row.id;
-}
-
-function idempotencyKey(request: FastifyRequest): string | null {
-  const raw = request.headers[HEADER_IDEMPOTENCY_KEY.toLowerCase()];
-  if (raw === undefined || raw === '') return null;
-  if (typeof raw !== 'string' || raw.length > IDEMPOTENCY_KEY_MAX) {
-    throw badRequest(`Idempotency-Key must be at most ${IDEMPOTENCY_KEY_MAX} characters`);
-  }
-  return raw;
 }
 
 export function registerMessageRoutes(app: FastifyInstance, ctx: ServerContext): void {
