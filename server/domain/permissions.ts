@@ -18,7 +18,8 @@ export function checkCanSend(
   const communityAdmin = isCommunityAdmin(db, conversation.community_id, member.user_id);
   const admin = member.is_admin === 1 || communityAdmin;
   if (conversation.is_community_announcements === 1) {
-    if (!(admin && (member.can_create_posts === 1 || member.is_admin === 1 || communityAdmin))) {
+    // Spec §6: only admins who also hold the create_posts permission.
+    if (!(admin && member.can_create_posts === 1)) {
       throw forbidden('Only community admins can send announcements.');
     }
     return { audience: null };

@@ -162,7 +162,9 @@ export function serializeConversation(
     db
       .prepare<[number], { n: number }>('SELECT COUNT(*) AS n FROM conversation_members WHERE conversation_id = ?')
       .get(row.id)?.n ?? 0;
-  const hidePhones = row.group_type !== 'normal' && !isAdmin;
+  // Numbers are private in channels, and in groups unless the group shows them to all (broadcast groups
+  // do, spec §9); admins, who add people by number, always see them.
+  const hidePhones = (row.group_type !== 'normal' || (row.is_group === 1 && row.show_numbers_to_all !== 1)) && !isAdmin;
   const users: ConversationUser[] = db
     .prepare<[number, number], UserRow & { is_admin_member: number }>(
       `SELECT u.*, cm.is_admin AS is_admin_member FROM conversation_members cm JOIN users u ON u.id = cm.user_id
@@ -209,7 +211,7 @@ export function serializeConversation(
     member: {
       is_owner: member?.is_owner === 1,
       is_admin: isAdmin,
-      permissions: { create_posts: member?.can_create_posts === 1 || isAdmin },
+      permissions: { create_posts: member?.can_create_posts === 1 },
     },
     admins,
     member_count: memberCount,

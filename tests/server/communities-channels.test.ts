@@ -196,7 +196,7 @@ describe('posts', () => {
     expect(created.data.post.attachment).toMatchObject({ type: 'image', mime: 'image/png', name: 'dot.png' });
   });
 
-  it('lets only admins post announcements, and only admins write in read-only channels or reply', async () => {
+  it('lets only admins with create_posts post announcements, and only admins write in read-only channels or reply', async () => {
     const w = await makeWorld(s, 'rules');
     const send = (token: string, channelId: number, json: unknown) =>
       call<{ post: Message }>(s.url, 'POST', `/v1/channels/${channelId}/posts`, { token, json });
@@ -204,7 +204,12 @@ describe('posts', () => {
     const denied = await send(w.member.token, w.announcements.id, { message: 'Hi all' });
     expect(denied.body).toEqual({ success: false, status: 403, message: 'Only community admins can send announcements.' });
     expect((await send(w.owner.token, w.announcements.id, { message: 'Welcome' })).status).toBe(200);
-    // The community admin is no channel admin here, but community admins may announce (spec §6).
+    // A community admin without the create_posts permission may not announce (spec §6).
+    const noPermission = await send(w.admin.token, w.announcements.id, { message: 'Rules updated' });
+    expect(noPermission.body).toMatchObject({ status: 403, message: 'Only community admins can send announcements.' });
+    s.server.ctx.db
+      .prepare('UPDATE conversation_members SET can_create_posts = 1 WHERE conversation_id = ? AND user_id = ?')
+      .run(w.announcements.id, w.admin.id);
     expect((await send(w.admin.token, w.announcements.id, { message: 'Rules updated' })).status).toBe(200);
 
     const readOnly = await send(w.member.token, w.readOnly.id, { message: 'May I?' });

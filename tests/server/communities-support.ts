@@ -43,6 +43,8 @@ export async function makeWorld(s: TestServer, tag: string): Promise<CommunityWo
       name,
       members: everyone,
       admins: [owner.id],
+      // The owner may post announcements; the community admin is an admin without create_posts.
+      canCreatePosts: [owner.id],
       isGroup: true,
       groupType: extra.announcements ? 'feed' : 'channel',
       communityId: community.id,
