@@ -1,6 +1,6 @@
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
@@ -13,7 +13,7 @@ import { openDatabase } from './db/database';
 import { userForToken } from './http/auth';
 import { ApiError, unauthorized } from './http/errors';
 import { apiNotFound, installErrorHandlers } from './http/errorHandler';
-import { parseForm } from './http/form';
+import { FormTooLargeError, parseForm } from './http/form';
 import { EventLog } from './realtime/events';
 import { SocketHub } from './realtime/hub';
 import { registerRoutes } from './routes';
@@ -39,9 +39,13 @@ export interface BuildOptions {
 const API_PREFIXES = ['/v1/', '/v2/', '/files/'];
 const isApiPath = (url: string) => API_PREFIXES.some((p) => url.startsWith(p)) || url === '/ws';
 
-/** A URL with any token query parameter masked, for logs. */
+/**
+ * What the log keeps of a URL: the path alone. A query may carry a token under any spelling of its key
+ * (`%74oken=` decodes to `token=`), so none of it is logged.
+ */
 export function redactUrl(url: string): string {
-  return url.replace(/([?&](?:token|pin)=)[^&]*/gi, '$1[redacted]');
+  const query = url.indexOf('?');
+  return query === -1 ? url : `${url.slice(0, query)}?[query removed]`;
 }
 
 export async function buildServer(config: ServerConfig, options: BuildOptions = {}): Promise<BuiltServer> {
@@ -58,6 +62,11 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
             },
           },
     bodyLimit: 1024 * 1024,
+    // A URL Fastify cannot decode is answered in the API's envelope, without echoing the URL (it may hold a token).
+    frameworkErrors: (error, _request, reply) => {
+      const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 400;
+      void (reply as FastifyReply).status(status).send({ success: false, status, message: 'Bad request' });
+    },
     // The client sends ids as strings in forms; coerce them like query strings.
     ajv: { customOptions: { coerceTypes: true, removeAdditional: false, allErrors: false } },
   });
@@ -97,8 +106,9 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
     try {
       done(null, parseForm(body as string));
-    } catch {
-      done(new ApiError(400, 'The form body could not be read.'), undefined);
+    } catch (error) {
+      const message = error instanceof FormTooLargeError ? error.message : 'The form body could not be read.';
+      done(new ApiError(400, message), undefined);
     }
   });
   await app.register(multipart, {
@@ -107,7 +117,10 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
 
   app.decorateRequest('authUser', undefined);
   app.addHook('onRequest', async (request) => {
-    if (!isApiPath(request.url) || request.url.startsWith('/files/')) return;
+    // Decided by the matched route, not the raw URL: `/%761/me` routes to /v1/me but does not start with /v1/.
+    const route = request.routeOptions.url;
+    const protectedPath = route !== undefined ? /^\/v[12]\//.test(route) : isApiPath(request.url);
+    if (!protectedPath || request.url.startsWith('/files/')) return;
     if (request.routeOptions.config?.public) return;
     const token = request.headers[HEADER_AUTH_TOKEN.toLowerCase()];
     const user = userForToken(db, typeof token === 'string' ? token : undefined);

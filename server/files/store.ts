@@ -30,6 +30,8 @@ export interface UploadRules {
 /** A broken or cut-short multipart body is the client's fault: a 400, never a 500. */
 export function asClientError(error: unknown): unknown {
   if (error instanceof ApiError) return error;
+  // A file-system failure (ENOSPC, EACCES…) is the server's: it stays a logged 500.
+  if ((error as NodeJS.ErrnoException).syscall !== undefined) return error;
   const status = (error as { statusCode?: number }).statusCode;
   if (status !== undefined && status >= 400 && status < 500) return error;
   return badRequest('The upload was cut short or is malformed.');

@@ -10,6 +10,13 @@ export interface FormObject {
 const FORBIDDEN = new Set(['__proto__', 'prototype', 'constructor']);
 const MAX_DEPTH = 4;
 const MAX_INDEX = 1000;
+/** More pairs than any form of spec §7 needs (256 members × 4 fields + settings); the rest is refused. */
+export const MAX_PAIRS = 2000;
+
+export class FormTooLargeError extends Error {}
+
+/** Next free index per node for `a[]=` appends, so appending stays linear. */
+const nextIndex = new WeakMap<FormObject, number>();
 
 function splitKey(key: string): string[] | null {
   const first = key.indexOf('[');
@@ -28,8 +35,10 @@ function splitKey(key: string): string[] | null {
 
 export function parseForm(body: string): FormObject {
   const root: FormObject = Object.create(null) as FormObject;
+  let pairs = 0;
   for (const pair of body.split('&')) {
     if (pair === '') continue;
+    if (++pairs > MAX_PAIRS) throw new FormTooLargeError(`A form may have at most ${MAX_PAIRS} fields`);
     const eq = pair.indexOf('=');
     const rawKey = eq === -1 ? pair : pair.slice(0, eq);
     const rawValue = eq === -1 ? '' : pair.slice(eq + 1);
@@ -58,9 +67,11 @@ function assign(target: FormObject, parts: string[], value: string): void {
   const last = parts[parts.length - 1] as string;
   if (last === '') {
     // `a[]=1&a[]=2`: append under the next free index.
-    let i = 0;
+    let i = nextIndex.get(node) ?? 0;
     while (node[String(i)] !== undefined) i++;
+    if (i > MAX_INDEX) return;
     node[String(i)] = value;
+    nextIndex.set(node, i + 1);
   } else {
     node[last] = value;
   }

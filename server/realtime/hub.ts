@@ -69,7 +69,13 @@ export class SocketHub implements DeliveryTarget {
 
   private upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
     if (this.closing) return this.reject(socket, 503, 'Service Unavailable');
-    const url = new URL(request.url ?? '/', 'http://localhost');
+    let url: URL;
+    try {
+      url = new URL(request.url ?? '/', 'http://localhost');
+    } catch {
+      // A malformed request target must not reach the process's uncaught-exception path.
+      return this.reject(socket, 400, 'Bad Request');
+    }
     if (url.pathname !== '/ws') return this.reject(socket, 404, 'Not Found');
     const protocol = url.searchParams.get('protocol');
     if (protocol !== null && protocol !== String(PROTOCOL_VERSION)) {
