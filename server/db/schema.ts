@@ -182,4 +182,20 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (user_id, seq)
   ) WITHOUT ROWID;
   `,
+  // 2: comments follow the client_id rule of messages (design.md §4); a message's attachment file can be
+  // found by its URL, so deleting the last message that uses a file can delete the file.
+  `
+  ALTER TABLE comments ADD COLUMN client_id INTEGER;
+  ALTER TABLE comments ADD COLUMN fingerprint TEXT;
+  CREATE UNIQUE INDEX comments_idempotency
+    ON comments(channel_id, user_id, client_id, fingerprint) WHERE client_id IS NOT NULL;
+  CREATE INDEX messages_attachment_url
+    ON messages(json_extract(attachment, '$.url')) WHERE attachment IS NOT NULL;
+  `,
+  // 3: a random identity of this database, so a client whose event ids came from another one (a reset
+  // data directory) is told to sync instead of being replayed someone else's history.
+  `
+  CREATE TABLE server_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+  INSERT INTO server_meta (key, value) VALUES ('epoch', lower(hex(randomblob(8))));
+  `,
 ];

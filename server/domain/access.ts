@@ -1,15 +1,18 @@
 import type { Db } from '../db/database';
 import { badRequest, forbidden, notFound } from '../http/errors';
-import { parseIdOrStid } from './ids';
+import { findByIdOrStid } from './ids';
 import type { ConversationRow, MemberRow } from './rows';
-import { loadMember } from './serialize';
 
 export function findConversation(db: Db, raw: string): ConversationRow | undefined {
-  const key = parseIdOrStid(raw);
-  if (!key) throw badRequest('Invalid conversation ID provided');
-  return 'id' in key
-    ? db.prepare<[number], ConversationRow>('SELECT * FROM conversations WHERE id = ?').get(key.id)
-    : db.prepare<[string], ConversationRow>('SELECT * FROM conversations WHERE stid = ?').get(key.stid);
+  const row = findByIdOrStid<ConversationRow>(db, 'conversations', raw);
+  if (row === null) throw badRequest('Invalid conversation ID provided');
+  return row;
+}
+
+export function loadMember(db: Db, conversationId: number, userId: number): MemberRow | undefined {
+  return db
+    .prepare<[number, number], MemberRow>('SELECT * FROM conversation_members WHERE conversation_id = ? AND user_id = ?')
+    .get(conversationId, userId);
 }
 
 /**
@@ -34,22 +37,34 @@ export function memberIds(db: Db, conversationId: number): number[] {
     .map((r) => r.user_id);
 }
 
+/** The conversation's admins, by id. */
 export function adminIds(db: Db, conversationId: number): number[] {
   return db
     .prepare<[number], { user_id: number }>(
-      'SELECT user_id FROM conversation_members WHERE conversation_id = ? AND is_admin = 1',
+      'SELECT user_id FROM conversation_members WHERE conversation_id = ? AND is_admin = 1 ORDER BY user_id',
     )
     .all(conversationId)
     .map((r) => r.user_id);
 }
 
-/** Whether the user is an admin of the conversation's community (spec §6 "community owners/admins"). */
-export function isCommunityAdmin(db: Db, communityId: number | null, userId: number): boolean {
-  if (communityId == null) return false;
-  const row = db
-    .prepare<[number, number], { is_admin: number; is_owner: number }>(
+export interface CommunityMembership {
+  is_admin: number;
+  is_owner: number;
+}
+
+export function communityMembership(db: Db, communityId: number, userId: number): CommunityMembership | undefined {
+  return db
+    .prepare<[number, number], CommunityMembership>(
       'SELECT is_admin, is_owner FROM community_members WHERE community_id = ? AND user_id = ?',
     )
     .get(communityId, userId);
-  return row ? row.is_admin === 1 || row.is_owner === 1 : false;
+}
+
+/** Owners count as admins (spec §6 "community owners/admins"). */
+export const isCommunityAdminRow = (m: CommunityMembership | undefined): boolean =>
+  m !== undefined && (m.is_admin === 1 || m.is_owner === 1);
+
+/** Whether the user is an admin of the conversation's community (spec §6 "community owners/admins"). */
+export function isCommunityAdmin(db: Db, communityId: number | null, userId: number): boolean {
+  return communityId != null && isCommunityAdminRow(communityMembership(db, communityId, userId));
 }

@@ -1,9 +1,9 @@
 import type { CommentsAnswer, PostsAnswer } from '../../src/protocol/api';
 import type { ServerContext } from '../context';
-import { notFound } from '../http/errors';
 import type { CommentRow } from './comments';
-import { participants, serializeComments } from './comments';
+import { participants, POST_NOT_FOUND, requireComment, serializeComments } from './comments';
 import { type PageQuery, pageRows } from './channelPaging';
+import { requireVisibleMessage } from './messages';
 import type { ConversationRow, MemberRow, MessageRow } from './rows';
 import { serializeMessages } from './serialize';
 import { visibleMessagesSql } from './visibility';
@@ -14,28 +14,6 @@ const visibleArgs = (channel: ConversationRow, member: MemberRow) => [
   member.user_id,
   member.is_admin,
 ];
-
-/** A post of the channel that the member may see, or a 404. */
-export function requirePost(
-  ctx: ServerContext,
-  channel: ConversationRow,
-  member: MemberRow,
-  postId: number,
-): MessageRow {
-  const row = ctx.db
-    .prepare<number[], MessageRow>(`SELECT m.* FROM messages m WHERE ${visibleMessagesSql('m')} AND m.id = ?`)
-    .get(...visibleArgs(channel, member), postId);
-  if (!row) throw notFound('Post not found');
-  return row;
-}
-
-export function requireComment(ctx: ServerContext, post: MessageRow, commentId: number): CommentRow {
-  const row = ctx.db
-    .prepare<[number, number], CommentRow>('SELECT * FROM comments WHERE id = ? AND post_id = ?')
-    .get(commentId, post.id);
-  if (!row) throw notFound('Comment not found');
-  return row;
-}
 
 export function listPosts(ctx: ServerContext, channel: ConversationRow, member: MemberRow, q: PageQuery): PostsAnswer {
   const rows = pageRows<MessageRow>(
@@ -64,7 +42,7 @@ export function listComments(
   member: MemberRow,
   input: { postId: number; parentCommentId: number | undefined; page: PageQuery },
 ): CommentsAnswer {
-  const post = requirePost(ctx, channel, member, input.postId);
+  const post = requireVisibleMessage(ctx.db, channel.id, member, input.postId, POST_NOT_FOUND);
   if (input.parentCommentId !== undefined) requireComment(ctx, post, input.parentCommentId);
   const byParent = input.parentCommentId === undefined ? 'c.parent_comment_id IS NULL' : 'c.parent_comment_id = ?';
   const args = input.parentCommentId === undefined ? [post.id] : [post.id, input.parentCommentId];

@@ -2,19 +2,14 @@ import { COMMUNITY_COUNTRIES } from '../../src/protocol/constants';
 import type { Db } from '../db/database';
 import type { AuthUser } from '../http/auth';
 import { badRequest, forbidden, notFound } from '../http/errors';
-import { parseIdOrStid } from './ids';
+import { communityMembership, loadMember } from './access';
+import { findByIdOrStid } from './ids';
 import type { CommunityRow, ConversationRow, MemberRow } from './rows';
-import { loadMember } from './serialize';
 
 /** The spec §5 text for any malformed community or channel input. */
 export const INVALID_PARAMETERS = 'Invalid parameters provided';
 export const COMMUNITY_NOT_FOUND = 'Community not found';
 export const CHANNEL_NOT_FOUND = 'No channel data available';
-
-export interface CommunityMembership {
-  is_admin: number;
-  is_owner: number;
-}
 
 /** Spec §9 country gating: communities exist only for users of the listed countries. */
 export function requireCommunityCountry(user: AuthUser): void {
@@ -22,17 +17,6 @@ export function requireCommunityCountry(user: AuthUser): void {
     throw forbidden('Communities are not available in your country');
   }
 }
-
-export function communityMembership(db: Db, communityId: number, userId: number): CommunityMembership | undefined {
-  return db
-    .prepare<[number, number], CommunityMembership>(
-      'SELECT is_admin, is_owner FROM community_members WHERE community_id = ? AND user_id = ?',
-    )
-    .get(communityId, userId);
-}
-
-export const isCommunityAdminRow = (m: CommunityMembership | undefined): boolean =>
-  m !== undefined && (m.is_admin === 1 || m.is_owner === 1);
 
 /**
  * Whether the viewer may see the community at all: it belongs to their country, and it is public or
@@ -48,12 +32,8 @@ export function canSeeCommunity(db: Db, community: CommunityRow, viewer: AuthUse
  * join a private community is refused as such (403) rather than as unknown.
  */
 export function findCommunityOfCountry(db: Db, raw: string, viewer: AuthUser): CommunityRow {
-  const key = parseIdOrStid(raw);
-  if (!key) throw badRequest(INVALID_PARAMETERS);
-  const row =
-    'id' in key
-      ? db.prepare<[number], CommunityRow>('SELECT * FROM communities WHERE id = ?').get(key.id)
-      : db.prepare<[string], CommunityRow>('SELECT * FROM communities WHERE stid = ?').get(key.stid);
+  const row = findByIdOrStid<CommunityRow>(db, 'communities', raw);
+  if (row === null) throw badRequest(INVALID_PARAMETERS);
   if (!row || row.country_code !== viewer.country_code) throw notFound(COMMUNITY_NOT_FOUND);
   return row;
 }
@@ -71,12 +51,8 @@ export interface ChannelContext {
 
 /** A channel (or announcements feed) of a community the viewer may see; 404 otherwise. */
 export function findVisibleChannel(db: Db, raw: string, viewer: AuthUser): ChannelContext {
-  const key = parseIdOrStid(raw);
-  if (!key) throw badRequest(INVALID_PARAMETERS);
-  const channel =
-    'id' in key
-      ? db.prepare<[number], ConversationRow>('SELECT * FROM conversations WHERE id = ?').get(key.id)
-      : db.prepare<[string], ConversationRow>('SELECT * FROM conversations WHERE stid = ?').get(key.stid);
+  const channel = findByIdOrStid<ConversationRow>(db, 'conversations', raw);
+  if (channel === null) throw badRequest(INVALID_PARAMETERS);
   if (!channel || channel.community_id == null || channel.group_type === 'normal') throw notFound(CHANNEL_NOT_FOUND);
   const community = db
     .prepare<[number], CommunityRow>('SELECT * FROM communities WHERE id = ?')

@@ -1,15 +1,8 @@
 import type { ServerContext } from '../context';
 import { badRequest, forbidden } from '../http/errors';
-import { memberIds } from './access';
-import {
-  type ChannelContext,
-  announcementsChannel,
-  communityChannels,
-  communityMembership,
-  isCommunityAdminRow,
-} from './communityAccess';
+import { communityMembership, isCommunityAdminRow, loadMember, memberIds } from './access';
+import { type ChannelContext, announcementsChannel, communityChannels } from './communityAccess';
 import type { CommunityRow, ConversationRow } from './rows';
-import { loadMember } from './serialize';
 
 /**
  * Puts the user in a channel. Community admins join as channel admins, so the conversation answers tell

@@ -1,9 +1,10 @@
 import type { Channel, Community } from '../../src/protocol/entities';
 import type { Db } from '../db/database';
-import { announcementsChannel, communityMembership, isCommunityAdminRow } from './communityAccess';
+import { communityMembership, isCommunityAdminRow, loadMember } from './access';
+import { announcementsChannel } from './communityAccess';
 import { epochSeconds } from './ids';
 import type { CommunityRow, ConversationRow } from './rows';
-import { imageMeta, loadMember } from './serialize';
+import { imageMeta } from './serialize';
 
 /** A community as `viewerId` sees it: whether they are in it and whether they administer it. */
 export function serializeCommunity(db: Db, row: CommunityRow, viewerId: number): Community {

@@ -25,14 +25,13 @@ export const editBodySchema = {
 /**
  * Renames a group, changes its description or picture (spec §6: admins only). Each real change posts
  * its system message; one conversation_edit follows. Unchanged values change nothing and tell no one.
- * Answers whether anything changed.
  */
 export function editConversation(
   ctx: ServerContext,
   conversation: ConversationRow,
   member: MemberRow,
   body: EditConversationBody,
-): boolean {
+): void {
   const { db } = ctx;
   requireGroup(conversation, 'A one-to-one chat has no group settings');
   requireAdmin(member, 'Only admins can change group settings');
@@ -55,7 +54,7 @@ export function editConversation(
   if (name !== conversation.name) changes.push('conversation_renamed');
   if (description !== conversation.description) changes.push('conversation_description_changed');
   if (imageId !== conversation.image_file_id) changes.push('conversation_picture_change');
-  if (changes.length === 0) return false;
+  if (changes.length === 0) return;
 
   ctx.events.transaction(() => {
     db.prepare('UPDATE conversations SET name = ?, description = ?, image_file_id = ? WHERE id = ?').run(
@@ -69,5 +68,4 @@ export function editConversation(
     }
     emitConversationEdit(ctx, conversation.id, memberIds(db, conversation.id));
   });
-  return true;
 }

@@ -40,13 +40,16 @@ export function validDescription(raw: string): string {
   return description;
 }
 
-/** The Message-Count header: absent means `fallback`; anything but a whole number in 0..max is a 400. */
-export function messageCountHeader(raw: string | string[] | undefined, fallback: number, max: number): number {
+/**
+ * The Message-Count header, the one parser for every route that takes it: absent or blank means
+ * `fallback`; anything but a whole number in min..max is a 400.
+ */
+export function messageCountHeader(raw: string | string[] | undefined, fallback: number, min: number, max: number): number {
   if (raw === undefined) return fallback;
   const value = Array.isArray(raw) ? raw.join(',') : raw.trim();
   if (value === '') return fallback;
-  if (!/^\d{1,4}$/.test(value) || Number(value) > max) {
-    throw badRequest(`Message-Count must be a whole number from 0 to ${max}`);
+  if (!/^\d{1,4}$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw badRequest(`Message-Count must be a whole number from ${min} to ${max}`);
   }
   return Number(value);
 }

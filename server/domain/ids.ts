@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Db } from '../db/database';
 
 /** String ids (`stid`) are random, so they reveal neither counts nor order. */
 export function newStid(prefix: string): string {
@@ -10,6 +11,21 @@ export function parseIdOrStid(raw: string): { id: number } | { stid: string } | 
   if (/^\d{1,15}$/.test(raw)) return { id: Number(raw) };
   if (/^[a-z]{1,4}_[A-Za-z0-9_-]{6,32}$/.test(raw)) return { stid: raw };
   return null;
+}
+
+/** The tables whose rows a path may name by `id` or `stid`. */
+export type KeyedTable = 'conversations' | 'communities' | 'users';
+
+/**
+ * The row a path segment names by numeric id or stid: undefined when there is none, null when the
+ * segment is neither (the caller answers that with its own 400).
+ */
+export function findByIdOrStid<Row>(db: Db, table: KeyedTable, raw: string): Row | undefined | null {
+  const key = parseIdOrStid(raw);
+  if (!key) return null;
+  return 'id' in key
+    ? db.prepare<[number], Row>(`SELECT * FROM ${table} WHERE id = ?`).get(key.id)
+    : db.prepare<[string], Row>(`SELECT * FROM ${table} WHERE stid = ?`).get(key.stid);
 }
 
 /** Epoch seconds as a string, the wire form of created_at (spec §3). */

@@ -2,24 +2,21 @@ import type { ServerContext } from '../context';
 import type { Db } from '../db/database';
 import type { AuthUser } from '../http/auth';
 import { badRequest, forbidden, notFound } from '../http/errors';
-import { adminIds, memberIds, requireAdmin } from './access';
+import { adminIds, loadMember, memberIds, requireAdmin } from './access';
 import { emitAddUser, emitConversationEdit, postChangeEvent } from './conversationEvents';
 import { requireGroup } from './conversationRules';
+import { findByIdOrStid } from './ids';
 import { materializeMembers, type MemberField, resolveMembers } from './membersResolve';
-import type { ConversationRow, MemberRow } from './rows';
-import { loadMember, loadUser } from './serialize';
+import type { ConversationRow, MemberRow, UserRow } from './rows';
+import { loadUser } from './serialize';
 
 const nicknameOf = (db: Db, userId: number) => loadUser(db, userId)?.nickname ?? '';
 
-/** A user named in a path: a numeric id or a stid. */
+/** A user named in a path by numeric id or stid. An unknown one is 0: simply not a member. */
 export function parseUserKey(db: Db, raw: string): number {
-  if (/^\d{1,15}$/.test(raw)) return Number(raw);
-  if (/^[a-z]{1,4}_[A-Za-z0-9_-]{6,32}$/.test(raw)) {
-    const row = db.prepare<[string], { id: number }>('SELECT id FROM users WHERE stid = ?').get(raw);
-    // An unknown stid is simply not a member; the caller learns nothing more.
-    return row?.id ?? 0;
-  }
-  throw badRequest('Invalid user ID provided');
+  const row = findByIdOrStid<UserRow>(db, 'users', raw);
+  if (row === null) throw badRequest('Invalid user ID provided');
+  return row?.id ?? 0;
 }
 
 function requireTarget(db: Db, conversationId: number, userId: number): MemberRow {
@@ -30,7 +27,9 @@ function requireTarget(db: Db, conversationId: number, userId: number): MemberRo
 
 /**
  * Adds members to a group (spec §6: any member may, unless the group allows invites by admins only).
- * People already in the group are skipped. Answers the ids actually added.
+ * People already in the group are skipped. One `user_added` message reports the whole call: `event`
+ * has `user_ids` (everybody added, in order), and `user_id` and `name` of the first of them.
+ * Answers the ids actually added.
  */
 export function addMembers(
   ctx: ServerContext,
@@ -57,11 +56,14 @@ export function addMembers(
     );
     for (const m of fresh) insert.run(conversation.id, m.userId, m.isAdmin ? 1 : 0, now);
     const added = fresh.map((m) => m.userId);
-    // The newcomers learn of the chat first, then everybody gets the "added" messages in order.
+    // The newcomers learn of the chat first, then everybody gets the one "added" message.
     emitAddUser(ctx, conversation.id, added, memberIds(db, conversation.id));
-    for (const userId of added) {
-      postChangeEvent(ctx, conversation.id, member.user_id, 'user_added', { user_id: userId, name: nicknameOf(db, userId) });
-    }
+    const first = added[0] as number;
+    postChangeEvent(ctx, conversation.id, member.user_id, 'user_added', {
+      user_id: first,
+      user_ids: added,
+      name: nicknameOf(db, first),
+    });
     return added;
   });
 }

@@ -1,10 +1,14 @@
+import { unlink } from 'node:fs/promises';
+import path from 'node:path';
 import type { WarningsAnswer } from '../../src/protocol/api';
+import type { Attachment } from '../../src/protocol/entities';
 import type { ServerContext } from '../context';
 import type { Db } from '../db/database';
 import { forbidden, notFound } from '../http/errors';
 import { isCommunityAdmin } from './access';
 import { audienceOf } from './messages';
 import type { ConversationRow, MemberRow, MessageRow } from './rows';
+import { fileUrl } from './serialize';
 import { visibleMessagesSql } from './visibility';
 
 export const NOT_FOUND_REASON = 'Message not found';
@@ -52,17 +56,62 @@ function triage(
   return { rows, warnings };
 }
 
+/** Where a failed file removal is reported; a pino/Fastify logger fits. */
+export interface WarnLog {
+  warn(details: object, message: string): void;
+}
+
+/** The uploaded file an attachment points at (its name under the files directory), if any. */
+function attachmentFile(row: MessageRow): string | null {
+  if (!row.attachment) return null;
+  const url = (JSON.parse(row.attachment) as Partial<Attachment>).url;
+  const prefix = fileUrl('');
+  return typeof url === 'string' && url.startsWith(prefix) ? url.slice(prefix.length) : null;
+}
+
+/**
+ * Of the given attachment files, deletes the rows of those no remaining message uses and returns their
+ * names. Call inside the transaction that deleted the messages; remove the files from disk after it commits.
+ */
+function dropUnusedFiles(db: Db, names: Iterable<string>): string[] {
+  const used = db.prepare<[string], { n: number }>(
+    "SELECT 1 AS n FROM messages WHERE attachment IS NOT NULL AND json_extract(attachment, '$.url') = ? LIMIT 1",
+  );
+  const drop = db.prepare("DELETE FROM files WHERE name = ? AND purpose = 'attachment'");
+  const dropped: string[] = [];
+  for (const name of new Set(names)) {
+    if (used.get(fileUrl(name))) continue;
+    if (drop.run(name).changes > 0) dropped.push(name);
+  }
+  return dropped;
+}
+
+/** Removes files from disk; a failure is logged (without the name, which is the file's capability) and ignored. */
+async function unlinkFiles(filesDir: string, names: string[], log: WarnLog): Promise<void> {
+  await Promise.all(
+    names.map((name) =>
+      unlink(path.join(filesDir, name)).catch((error: unknown) => {
+        log.warn({ code: (error as { code?: string }).code }, 'could not remove a deleted attachment file');
+      }),
+    ),
+  );
+}
+
 /**
  * Delete for everybody (spec §6 "Delete"): the owner may; in groups, admins (and community admins in
  * channels) may delete others' messages; in one-to-one chats only the owner. System messages stay.
- * Each member is told about the deleted messages they could see.
+ * Each member is told about the deleted messages they could see. Attachment files no remaining message
+ * uses are deleted too: their rows with the messages (so /files/{name} answers 404 at once), the files
+ * on disk after the commit. Must not be called inside another transaction (the files would go even if
+ * it rolled back).
  */
-export function deleteForEverybody(
+export async function deleteForEverybody(
   ctx: ServerContext,
   conversation: ConversationRow,
   member: MemberRow,
   ids: number[],
-): WarningsAnswer {
+  log: WarnLog,
+): Promise<WarningsAnswer> {
   const { db } = ctx;
   const groupAdmin =
     conversation.is_group === 1 &&
@@ -72,7 +121,7 @@ export function deleteForEverybody(
     if (row.user_id !== member.user_id && !groupAdmin) return NOT_OWNER_REASON;
     return null;
   });
-  return ctx.events.transaction(() => {
+  const { answer, unusedFiles } = ctx.events.transaction(() => {
     // Who saw what is read before the rows go.
     const perUser = new Map<number, MessageRow[]>();
     for (const row of rows) {
@@ -80,6 +129,10 @@ export function deleteForEverybody(
     }
     const ids = rows.map((r) => r.id);
     db.prepare(`DELETE FROM messages WHERE id IN (${ids.map(() => '?').join(',')})`).run(...ids);
+    const unusedFiles = dropUnusedFiles(
+      db,
+      rows.map(attachmentFile).filter((name): name is string => name !== null),
+    );
     const current = db
       .prepare<[number], { last_message_id: number | null }>('SELECT last_message_id FROM conversations WHERE id = ?')
       .get(conversation.id);
@@ -111,8 +164,10 @@ export function deleteForEverybody(
         hidden: false,
       });
     }
-    return { message_ids: ids, warnings };
+    return { answer: { message_ids: ids, warnings }, unusedFiles };
   });
+  await unlinkFiles(ctx.filesDir, unusedFiles, log);
+  return answer;
 }
 
 /** Delete for me: hides visible messages from the caller alone, pinned ones excepted (spec §6). */

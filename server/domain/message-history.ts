@@ -1,20 +1,9 @@
 import type { Message } from '../../src/protocol/entities';
-import { MESSAGE_PAGE_MAX, MESSAGE_PAGE_SIZE } from '../../src/protocol/constants';
 import type { Db } from '../db/database';
 import { badRequest } from '../http/errors';
 import type { ConversationRow, MemberRow, MessageRow } from './rows';
 import { serializeMessages } from './serialize';
 import { visibleMessagesSql } from './visibility';
-
-/** The Message-Count header: absent means the page size of spec §9; anything else must be 1..100. */
-export function parseMessageCount(raw: string | string[] | undefined): number {
-  if (raw === undefined) return MESSAGE_PAGE_SIZE;
-  const n = typeof raw === 'string' && /^\d{1,3}$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
-  if (!(n >= 1 && n <= MESSAGE_PAGE_MAX)) {
-    throw badRequest(`Message-Count must be a whole number from 1 to ${MESSAGE_PAGE_MAX}`);
-  }
-  return n;
-}
 
 /** The Before header: absent means "the latest"; otherwise a message id. */
 export function parseBefore(raw: string | string[] | undefined): number | null {

@@ -29,12 +29,23 @@ export function audienceOf(db: Db, row: { conversation_id: number; user_id: numb
   return memberIds(db, row.conversation_id);
 }
 
-/** A message of the conversation that `viewer` may see, or a 404. */
-export function requireVisibleMessage(db: Db, conversationId: number, member: MemberRow, messageId: number): MessageRow {
+export const MESSAGE_NOT_FOUND = 'Message not found';
+
+/**
+ * A message of the conversation that `member` may see, or a 404 with `notFoundText`. The one lookup for
+ * messages and channel posts alike (a post is a message of its channel).
+ */
+export function requireVisibleMessage(
+  db: Db,
+  conversationId: number,
+  member: MemberRow,
+  messageId: number,
+  notFoundText: string = MESSAGE_NOT_FOUND,
+): MessageRow {
   const row = db
-    .prepare<(number)[], MessageRow>(`SELECT m.* FROM messages m WHERE ${visibleMessagesSql('m')} AND m.id = ?`)
+    .prepare<number[], MessageRow>(`SELECT m.* FROM messages m WHERE ${visibleMessagesSql('m')} AND m.id = ?`)
     .get(conversationId, member.user_id, member.user_id, member.is_admin, messageId);
-  if (!row) throw notFound('Message not found');
+  if (!row) throw notFound(notFoundText);
   return row;
 }
 
@@ -59,15 +70,14 @@ function buildAttachment(db: Db, ownerId: number, input: NonNullable<SendInput['
 }
 
 /**
- * The idempotency rule (design.md §4, documented in the README): a send is a retry of an earlier one when
- * the same sender, conversation and client_id come with the same Idempotency-Key, or, without one, the
- * same content. A retry returns the stored message and emits nothing; two different messages that drew
- * the same client_id are both kept.
+ * The idempotency rule (design.md §4, docs/server.md): a send is a retry of an earlier one when the same
+ * sender, conversation and client_id come with the same Idempotency-Key, or, without one, the same
+ * content. A retry returns the stored message (or comment) and emits nothing; two different messages
+ * that drew the same client_id are both kept. This is the value stored next to client_id.
  */
-function fingerprint(input: SendInput): string {
-  if (input.idempotencyKey) return `k:${input.idempotencyKey}`;
-  const content = JSON.stringify([input.text, input.attachment?.fileId ?? null, input.quotedId]);
-  return `c:${createHash('sha256').update(content).digest('hex')}`;
+export function retryFingerprint(idempotencyKey: string | null, content: unknown[]): string {
+  if (idempotencyKey) return `k:${idempotencyKey}`;
+  return `c:${createHash('sha256').update(JSON.stringify(content)).digest('hex')}`;
 }
 
 /** Stores a message (or finds the one a retry repeats) and tells its audience. */
@@ -79,7 +89,10 @@ export function sendMessage(ctx: ServerContext, input: SendInput): { message: Me
   if (text === '' && !input.attachment) throw badRequest('A message needs text or an attachment');
   const { audience } = checkCanSend(db, conversation, member, { quoted: input.quotedId != null });
   if (input.quotedId != null) requireVisibleMessage(db, conversation.id, member, input.quotedId);
-  const print = input.clientId != null ? fingerprint(input) : null;
+  const print =
+    input.clientId != null
+      ? retryFingerprint(input.idempotencyKey, [input.text, input.attachment?.fileId ?? null, input.quotedId])
+      : null;
   if (print) {
     const existing = db
       .prepare<[number, number, number, string], MessageRow>(

@@ -7,19 +7,24 @@ import type {
   User,
 } from '../../src/protocol/entities';
 import type { Db } from '../db/database';
+import { adminIds, loadMember } from './access';
 import { epochSeconds } from './ids';
-import type { ConversationRow, MemberRow, MessageRow, UserRow } from './rows';
+import type { ConversationRow, MessageRow, UserRow } from './rows';
 import { visibleMessagesSql } from './visibility';
 
 /** Public URL of a stored file, by its server-made name. */
 export const fileUrl = (name: string) => `/files/${name}`;
 
-export function imageMeta(db: Db, fileId: number | null): ImageMeta {
-  if (fileId == null) return { url: '', thumbnail: '', is_default: true };
-  const row = db.prepare<[number], { name: string }>('SELECT name FROM files WHERE id = ?').get(fileId);
-  if (!row) return { url: '', thumbnail: '', is_default: true };
-  const url = fileUrl(row.name);
+/** The image meta of a stored file by its server-made name; no file means the default picture. */
+export function imageMetaOf(name: string | null | undefined): ImageMeta {
+  if (name == null) return { url: '', thumbnail: '', is_default: true };
+  const url = fileUrl(name);
   return { url, thumbnail: url, is_default: false };
+}
+
+export function imageMeta(db: Db, fileId: number | null): ImageMeta {
+  if (fileId == null) return imageMetaOf(null);
+  return imageMetaOf(db.prepare<[number], { name: string }>('SELECT name FROM files WHERE id = ?').get(fileId)?.name);
 }
 
 export function serializeUser(db: Db, row: UserRow): User {
@@ -112,25 +117,89 @@ export function loadConversation(db: Db, id: number): ConversationRow | undefine
   return db.prepare<[number], ConversationRow>('SELECT * FROM conversations WHERE id = ?').get(id);
 }
 
-export function loadMember(db: Db, conversationId: number, userId: number): MemberRow | undefined {
-  return db
-    .prepare<[number, number], MemberRow>('SELECT * FROM conversation_members WHERE conversation_id = ? AND user_id = ?')
-    .get(conversationId, userId);
-}
-
 /** At most this many members are listed in a conversation answer; member_count is always exact. */
 export const MEMBER_LIST_LIMIT = 500;
 
 /**
- * A conversation as `viewer` sees it: their role, unread count, and the latest `messageCount` messages
- * visible to them (oldest first).
+ * What a conversation looks like to everybody alike: its members (up to MEMBER_LIST_LIMIT, numbers
+ * shown), admins, member count, owner and picture. Built with a fixed number of queries whatever the
+ * group's size, once per answer or event, then viewed per receiver by `viewConversation`.
  */
-export function serializeConversation(
+export interface ConversationSnapshot {
+  row: ConversationRow;
+  users: ConversationUser[];
+  admins: number[];
+  memberCount: number;
+  ownerStid: string;
+  image: ImageMeta;
+  /** `users` with every phone number blanked, made on first need. */
+  hiddenUsers?: ConversationUser[];
+}
+
+export function conversationSnapshot(db: Db, row: ConversationRow): ConversationSnapshot {
+  const users: ConversationUser[] = db
+    .prepare<
+      [number, number],
+      { id: number; stid: string; nickname: string; phone_nr: string; image_name: string | null; is_admin: number }
+    >(
+      `SELECT u.id, u.stid, u.nickname, u.phone_nr, f.name AS image_name, cm.is_admin
+       FROM conversation_members cm JOIN users u ON u.id = cm.user_id LEFT JOIN files f ON f.id = u.image_file_id
+       WHERE cm.conversation_id = ? ORDER BY cm.is_admin DESC, cm.joined_at, u.id LIMIT ?`,
+    )
+    .all(row.id, MEMBER_LIST_LIMIT)
+    .map((u) => ({
+      user: { id: u.id, user_id: u.id, stid: u.stid, nickname: u.nickname, phone_nr: u.phone_nr, image: { meta: imageMetaOf(u.image_name) } },
+      is_admin: u.is_admin === 1,
+    }));
+  const memberCount =
+    users.length < MEMBER_LIST_LIMIT
+      ? users.length
+      : (db
+          .prepare<[number], { n: number }>('SELECT COUNT(*) AS n FROM conversation_members WHERE conversation_id = ?')
+          .get(row.id)?.n ?? 0);
+  const ownerStid =
+    row.owner_id != null
+      ? (db.prepare<[number], { stid: string }>('SELECT stid FROM users WHERE id = ?').get(row.owner_id)?.stid ?? '')
+      : '';
+  return { row, users, admins: adminIds(db, row.id), memberCount, ownerStid, image: imageMeta(db, row.image_file_id) };
+}
+
+/**
+ * The member list as `viewerId` sees it. Numbers are private in channels, and in groups unless the
+ * group shows them to all (broadcast groups do, spec §9); admins, who add people by number, always see
+ * them, and everybody sees their own.
+ */
+function usersFor(snapshot: ConversationSnapshot, viewerId: number, viewerIsAdmin: boolean): ConversationUser[] {
+  const { row, users } = snapshot;
+  const hidePhones = (row.group_type !== 'normal' || (row.is_group === 1 && row.show_numbers_to_all !== 1)) && !viewerIsAdmin;
+  if (!hidePhones) return users;
+  snapshot.hiddenUsers ??= users.map((u) => ({ ...u, user: { ...u.user, phone_nr: '' } }));
+  const own = users.findIndex((u) => u.user.id === viewerId);
+  if (own < 0) return snapshot.hiddenUsers;
+  const list = snapshot.hiddenUsers.slice();
+  list[own] = users[own] as ConversationUser;
+  return list;
+}
+
+/** A one-to-one chat is named after the other person, as each side sees it. */
+function conversationName(snapshot: ConversationSnapshot, viewerId: number): string {
+  const { row } = snapshot;
+  if (row.is_group === 1 || row.name !== '') return row.name;
+  const other = snapshot.users.find((u) => u.user.id !== viewerId)?.user;
+  return other ? other.nickname || other.phone_nr : row.name;
+}
+
+/**
+ * A conversation as `viewerId` sees it: their role, unread count, and the latest `messageCount`
+ * messages visible to them (oldest first). A fixed number of queries per viewer.
+ */
+export function viewConversation(
   db: Db,
-  row: ConversationRow,
+  snapshot: ConversationSnapshot,
   viewerId: number,
   messageCount: number,
 ): Conversation {
+  const { row, image } = snapshot;
   const member = loadMember(db, row.id, viewerId);
   const isAdmin = member?.is_admin === 1;
   const visibility = visibleMessagesSql('m');
@@ -138,63 +207,29 @@ export function serializeConversation(
   const latest =
     messageCount > 0
       ? db
-          .prepare<(number)[], MessageRow>(
-            `SELECT m.* FROM messages m WHERE ${visibility} ORDER BY m.id DESC LIMIT ?`,
-          )
+          .prepare<number[], MessageRow>(`SELECT m.* FROM messages m WHERE ${visibility} ORDER BY m.id DESC LIMIT ?`)
           .all(...args, messageCount)
           .reverse()
       : [];
   const lastRow =
     latest[latest.length - 1] ??
     db
-      .prepare<(number)[], MessageRow>(`SELECT m.* FROM messages m WHERE ${visibility} ORDER BY m.id DESC LIMIT 1`)
+      .prepare<number[], MessageRow>(`SELECT m.* FROM messages m WHERE ${visibility} ORDER BY m.id DESC LIMIT 1`)
       .get(...args);
   const messages = serializeMessages(db, row, latest);
   const lastMessage = lastRow ? (messages[messages.length - 1] ?? serializeMessages(db, row, [lastRow])[0]) : null;
   const unread = member
     ? (db
-        .prepare<(number)[], { n: number }>(
+        .prepare<number[], { n: number }>(
           `SELECT COUNT(*) AS n FROM messages m WHERE ${visibility} AND m.id > ? AND m.user_id != ?`,
         )
         .get(...args, member.last_read_message_id, viewerId)?.n ?? 0)
     : 0;
-  const memberCount =
-    db
-      .prepare<[number], { n: number }>('SELECT COUNT(*) AS n FROM conversation_members WHERE conversation_id = ?')
-      .get(row.id)?.n ?? 0;
-  // Numbers are private in channels, and in groups unless the group shows them to all (broadcast groups
-  // do, spec §9); admins, who add people by number, always see them.
-  const hidePhones = (row.group_type !== 'normal' || (row.is_group === 1 && row.show_numbers_to_all !== 1)) && !isAdmin;
-  const users: ConversationUser[] = db
-    .prepare<[number, number], UserRow & { is_admin_member: number }>(
-      `SELECT u.*, cm.is_admin AS is_admin_member FROM conversation_members cm JOIN users u ON u.id = cm.user_id
-       WHERE cm.conversation_id = ? ORDER BY cm.is_admin DESC, cm.joined_at, u.id LIMIT ?`,
-    )
-    .all(row.id, MEMBER_LIST_LIMIT)
-    .map((u) => ({
-      user: {
-        id: u.id,
-        user_id: u.id,
-        stid: u.stid,
-        nickname: u.nickname,
-        phone_nr: hidePhones && u.id !== viewerId ? '' : u.phone_nr,
-        image: { meta: imageMeta(db, u.image_file_id) },
-      },
-      is_admin: u.is_admin_member === 1,
-    }));
-  const admins = db
-    .prepare<[number], { user_id: number }>(
-      'SELECT user_id FROM conversation_members WHERE conversation_id = ? AND is_admin = 1 ORDER BY user_id',
-    )
-    .all(row.id)
-    .map((a) => a.user_id);
-  const owner = row.owner_id != null ? loadUser(db, row.owner_id) : undefined;
-  const image = imageMeta(db, row.image_file_id);
   const flag = (v: number) => (v === 1 ? '1' : '0') as '0' | '1';
   return {
     id: row.id,
     stid: row.stid,
-    name: conversationName(db, row, viewerId),
+    name: conversationName(snapshot, viewerId),
     description: row.description,
     image: { meta: image },
     avatar: { meta: image },
@@ -207,21 +242,21 @@ export function serializeConversation(
       user_notifications_to_all: flag(row.user_notifications_to_all),
       all_invite: flag(row.all_invite),
     },
-    users,
+    users: usersFor(snapshot, viewerId, isAdmin),
     member: {
       is_owner: member?.is_owner === 1,
       is_admin: isAdmin,
       permissions: { create_posts: member?.can_create_posts === 1 },
     },
-    admins,
-    member_count: memberCount,
+    admins: snapshot.admins,
+    member_count: snapshot.memberCount,
     messages,
     last_message: lastMessage ?? null,
     last_message_time: lastRow ? epochSeconds(lastRow.created_at) : '0',
     created_at: epochSeconds(row.created_at),
     unread_message_count: unread,
     is_unread: unread > 0,
-    owner_stid: owner?.stid ?? '',
+    owner_stid: snapshot.ownerStid,
     community_id: row.community_id,
     is_community_announcements: row.is_community_announcements === 1,
     is_demo: row.is_demo === 1,
@@ -230,14 +265,12 @@ export function serializeConversation(
   };
 }
 
-/** A one-to-one chat is named after the other person, as each side sees it. */
-function conversationName(db: Db, row: ConversationRow, viewerId: number): string {
-  if (row.is_group === 1 || row.name !== '') return row.name;
-  const other = db
-    .prepare<[number, number], { nickname: string; phone_nr: string }>(
-      `SELECT u.nickname, u.phone_nr FROM conversation_members cm JOIN users u ON u.id = cm.user_id
-       WHERE cm.conversation_id = ? AND cm.user_id != ? LIMIT 1`,
-    )
-    .get(row.id, viewerId);
-  return other ? other.nickname || other.phone_nr : row.name;
+/** A conversation as `viewerId` sees it (see `viewConversation`), for a single receiver. */
+export function serializeConversation(db: Db, row: ConversationRow, viewerId: number, messageCount: number): Conversation {
+  return viewConversation(db, conversationSnapshot(db, row), viewerId, messageCount);
+}
+
+/** Conversation `id`, freshly loaded, as `viewerId` sees it: the answer of most conversation calls. */
+export function conversationView(db: Db, id: number, viewerId: number, messageCount: number): Conversation {
+  return serializeConversation(db, loadConversation(db, id) as ConversationRow, viewerId, messageCount);
 }

@@ -12,7 +12,6 @@ export const badRequest = (message: string) => new ApiError(400, message);
 export const unauthorized = (message = 'Unauthorized') => new ApiError(401, message);
 export const forbidden = (message: string) => new ApiError(403, message);
 export const notFound = (message: string) => new ApiError(404, message);
-export const conflict = (message: string) => new ApiError(409, message);
 export const tooLarge = (message: string) => new ApiError(413, message);
 export const unsupportedType = (message: string) => new ApiError(415, message);
 export const tooManyRequests = (message: string) => new ApiError(429, message);

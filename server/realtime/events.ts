@@ -32,6 +32,8 @@ export class EventLog {
     );
     this.insert = db.prepare('INSERT INTO events (user_id, seq, action, data, created_at) VALUES (?, ?, ?, ?, ?)');
     this.prune = db.prepare('DELETE FROM events WHERE user_id = ? AND seq <= ?');
+    this.epoch =
+      db.prepare<[], { value: string }>("SELECT value FROM server_meta WHERE key = 'epoch'").get()?.value ?? '';
   }
 
   attach(target: DeliveryTarget): void {
@@ -77,14 +79,23 @@ export class EventLog {
 
   /**
    * What a client that last saw `lastId` missed: the frames in order, or needSync when they are gone
-   * (pruned, or the client's id is from a different database).
+   * (pruned, or the client's id is from a different database: larger than ours, or another epoch).
    */
-  replay(userId: number, lastId: number): { needSync: boolean; frames: EventFrame[]; current: number } {
+  /** The random identity of this database (migration 3). */
+  readonly epoch: string;
+
+  replay(
+    userId: number,
+    lastId: number,
+    clientEpoch: string | null = null,
+  ): { needSync: boolean; frames: EventFrame[]; current: number } {
     const current =
       this.db.prepare<[number], { event_seq: number }>('SELECT event_seq FROM users WHERE id = ?').get(userId)
         ?.event_seq ?? 0;
     if (lastId === 0) return { needSync: false, frames: [], current };
-    if (lastId > current) return { needSync: true, frames: [], current };
+    if (lastId > current || (clientEpoch !== null && clientEpoch !== this.epoch)) {
+      return { needSync: true, frames: [], current };
+    }
     const oldest = this.db
       .prepare<[number], { s: number | null }>('SELECT MIN(seq) AS s FROM events WHERE user_id = ?')
       .get(userId)?.s;

@@ -86,10 +86,11 @@ export class SocketHub implements DeliveryTarget {
     if (Number.isNaN(lastId)) return this.reject(socket, 400, 'Bad Request');
     const user = userForToken(this.options.db, url.searchParams.get('token') ?? undefined);
     if (!user) return this.reject(socket, 401, 'Unauthorized');
-    this.wss.handleUpgrade(request, socket, head, (ws) => this.open(ws, user.id, lastId));
+    const epoch = url.searchParams.get('epoch');
+    this.wss.handleUpgrade(request, socket, head, (ws) => this.open(ws, user.id, lastId, epoch));
   }
 
-  private open(socket: WebSocket, userId: number, lastId: number): void {
+  private open(socket: WebSocket, userId: number, lastId: number, epoch: string | null): void {
     const connection: Connection = { socket, userId, pingTimer: undefined, pongDeadline: undefined };
     const set = this.byUser.get(userId) ?? new Set<Connection>();
     const firstForUser = set.size === 0;
@@ -97,10 +98,13 @@ export class SocketHub implements DeliveryTarget {
     this.byUser.set(userId, set);
 
     // Replay and registration happen in the same tick, so no event falls between them.
-    const { needSync, frames, current } = this.options.events.replay(userId, lastId);
+    const { needSync, frames, current } = this.options.events.replay(userId, lastId, epoch);
     this.send(socket, { action: 'ping', interval: this.options.pingIntervalMs / 1000 });
     for (const frame of frames) this.send(socket, frame);
-    this.send(socket, { action: 'socket_loaded', data: { need_sync: needSync, last_message_id: current } });
+    this.send(socket, {
+      action: 'socket_loaded',
+      data: { need_sync: needSync, last_message_id: current, epoch: this.options.events.epoch },
+    });
 
     this.schedulePing(connection);
     socket.on('message', (raw) => this.onMessage(connection, raw.toString()));

@@ -5,6 +5,7 @@ import { NICKNAME_MAX } from '../../src/protocol/constants';
 import type { ServerContext } from '../context';
 import { COUNTRIES, normalizePhone } from '../domain/countries';
 import { newStid } from '../domain/ids';
+import { announceProfileChange } from '../domain/profileChange';
 import type { UserRow } from '../domain/rows';
 import { loadUser, serializeUser } from '../domain/serialize';
 import { hashToken, me, newToken } from '../http/auth';
@@ -38,6 +39,20 @@ export function validNickname(raw: string): string {
   if (nickname === '') throw badRequest('Please enter a nickname');
   if ([...nickname].length > NICKNAME_MAX) throw badRequest(`Nickname must be at most ${NICKNAME_MAX} characters`);
   return nickname;
+}
+
+/**
+ * Runs `update` on the user's row and tells the people who share a chat with them what changed, in one
+ * transaction. Answers the row after the change.
+ */
+function updateProfile(ctx: ServerContext, userId: number, update: () => void): UserRow {
+  return ctx.events.transaction(() => {
+    const before = loadUser(ctx.db, userId) as UserRow;
+    update();
+    const after = loadUser(ctx.db, userId) as UserRow;
+    announceProfileChange(ctx, before, after);
+    return after;
+  });
 }
 
 export function registerAuthRoutes(app: FastifyInstance, ctx: ServerContext): void {
@@ -172,8 +187,10 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: ServerContext): vo
       }
       if (Object.keys(fields).length === 0) throw badRequest('Nothing to update');
       const sets = Object.keys(fields).map((k) => `${k} = ?`);
-      db.prepare(`UPDATE users SET ${sets.join(', ')} WHERE id = ?`).run(...Object.values(fields), userId);
-      return ok<AccountAnswer>({ account: serializeUser(db, loadUser(db, userId) as UserRow) });
+      const after = updateProfile(ctx, userId, () =>
+        db.prepare(`UPDATE users SET ${sets.join(', ')} WHERE id = ?`).run(...Object.values(fields), userId),
+      );
+      return ok<AccountAnswer>({ account: serializeUser(db, after) });
     },
   );
 
@@ -186,8 +203,11 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: ServerContext): vo
     },
     async (request) => {
       const userId = me(request).id;
-      db.prepare('UPDATE users SET nickname = ? WHERE id = ?').run(validNickname(request.body.name), userId);
-      return ok<AccountAnswer>({ account: serializeUser(db, loadUser(db, userId) as UserRow) });
+      const nickname = validNickname(request.body.name);
+      const after = updateProfile(ctx, userId, () =>
+        db.prepare('UPDATE users SET nickname = ? WHERE id = ?').run(nickname, userId),
+      );
+      return ok<AccountAnswer>({ account: serializeUser(db, after) });
     },
   );
 }

@@ -10,7 +10,13 @@ import { sendMessage } from '../domain/messages';
 import { me } from '../http/auth';
 import { badRequest } from '../http/errors';
 import { ok } from '../http/reply';
-import { idempotencyKey, messageContentProperties, nullableId, positiveId } from '../http/messageSchemas';
+import {
+  idempotencyKey,
+  type MessageContentBody,
+  messageContentProperties,
+  nullableId,
+  positiveId,
+} from '../http/messageSchemas';
 import {
   type PageQuerystring,
   idParams,
@@ -19,27 +25,20 @@ import {
   toPageQuery,
 } from './communitySchemas';
 
-/** The answer of POST /v1/channels/{id}/posts (the spec shows none): the stored post. */
-
 /**
  * The create-post payload, which the spec does not show: the JSON of sending a message to
  * /v2/conversations/{id}/messages (message, client_id, attachment {type, files: [{id}]} with the `id` of
  * /v2/filestorage/file, quoted_message_id), except that client_id is optional. The same client_id rule
- * and Idempotency-Key header apply.
+ * and Idempotency-Key header apply. The answer is the stored post.
  */
-interface PostBody {
-  message?: string;
-  client_id?: number;
-  attachment?: { type: 'image' | 'video'; files: { id: string }[] } | null;
-  quoted_message_id?: number | null;
-}
-
 const postBody = { type: 'object', properties: messageContentProperties } as const;
 
 interface CommentBody {
   post_id: number;
   message?: unknown;
   parent_comment_id?: number | null;
+  /** Optional; with it the client_id rule of messages applies (a retry answers the stored comment). */
+  client_id?: number;
 }
 
 const commentBody = {
@@ -50,6 +49,7 @@ const commentBody = {
     // Checked by the handler, so a bad message gets the spec's own text (§5), not the generic one.
     message: {},
     parent_comment_id: nullableId,
+    client_id: messageContentProperties.client_id,
   },
 } as const;
 
@@ -74,7 +74,7 @@ export function registerChannelPostRoutes(app: FastifyInstance, ctx: ServerConte
     },
   );
 
-  app.post<{ Params: { id: string }; Body: PostBody }>(
+  app.post<{ Params: { id: string }; Body: MessageContentBody }>(
     '/v1/channels/:id/posts',
     { attachValidation: true, schema: { params: idParams, body: postBody } },
     async (request) => {
@@ -136,15 +136,17 @@ export function registerChannelPostRoutes(app: FastifyInstance, ctx: ServerConte
       rejectInvalid(request);
       const viewer = me(request);
       const { channel } = findVisibleChannel(db, request.params.id, viewer);
-      requireChannelMember(db, channel, viewer.id);
+      const member = requireChannelMember(db, channel, viewer.id);
       const { message } = request.body;
       if (typeof message !== 'string') throw badRequest('Invalid message provided');
       const { comment } = addComment(ctx, {
         channel,
+        member,
         postId: request.body.post_id,
         parentCommentId: request.body.parent_comment_id ?? null,
-        userId: viewer.id,
         text: message,
+        clientId: request.body.client_id ?? null,
+        idempotencyKey: idempotencyKey(request),
       });
       return ok<CommentAnswer>({ comment });
     },

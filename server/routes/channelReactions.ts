@@ -3,7 +3,9 @@ import type { CommentAnswer, PostAnswer } from '../../src/protocol/api';
 import type { ServerContext } from '../context';
 import { INVALID_PARAMETERS, findVisibleChannel, requireChannelMember } from '../domain/communityAccess';
 import { isValidReaction, REACTION_MAX_UNITS } from '../../src/protocol/reactions';
-import { setCommentReaction, setPostReaction } from '../domain/channelReactions';
+import { setCommentReaction } from '../domain/channelReactions';
+import { POST_NOT_FOUND } from '../domain/comments';
+import { setReaction } from '../domain/reactions';
 import { me } from '../http/auth';
 import { badRequest } from '../http/errors';
 import { ok } from '../http/reply';
@@ -31,7 +33,7 @@ function validReaction(value: string): string {
 
 /**
  * Post and comment reactions of a channel. The add and delete calls answer the post (or comment) with
- * its reactions after the change.
+ * its reactions after the change. Post reactions are message reactions (same rule, cap and event).
  */
 export function registerChannelReactionRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const { db } = ctx;
@@ -49,7 +51,7 @@ export function registerChannelReactionRoutes(app: FastifyInstance, ctx: ServerC
         const emoji = validReaction(request.body.reaction);
         const { channel } = findVisibleChannel(db, request.params.id, viewer);
         const member = requireChannelMember(db, channel, viewer.id);
-        const post = setPostReaction(ctx, channel, member, { postId: request.body.post_id, reaction: emoji, on });
+        const post = setReaction(ctx, channel, member, request.body.post_id, emoji, on, POST_NOT_FOUND);
         return ok<PostAnswer>({ post });
       },
     );

@@ -10,8 +10,7 @@ import { requireMembership } from '../domain/access';
 import { CONVERSATION_MESSAGE_COUNT, type Flag, flagSchema, isOn } from '../domain/conversationRules';
 import { addMembers, deleteGroup, parseUserKey, removeMember, setAdmin } from '../domain/membersChange';
 import { type MemberField, memberListSchema } from '../domain/membersResolve';
-import type { ConversationRow } from '../domain/rows';
-import { loadConversation, serializeConversation } from '../domain/serialize';
+import { conversationView } from '../domain/serialize';
 import { me } from '../http/auth';
 import { badRequest } from '../http/errors';
 import { ok } from '../http/reply';
@@ -21,8 +20,7 @@ type UserParams = { Params: { id: string; userId: string } };
 
 export function registerConversationMemberRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const { db } = ctx;
-  const view = (id: number, viewerId: number) =>
-    serializeConversation(db, loadConversation(db, id) as ConversationRow, viewerId, CONVERSATION_MESSAGE_COUNT);
+  const view = (id: number, viewerId: number) => conversationView(db, id, viewerId, CONVERSATION_MESSAGE_COUNT);
 
   app.post<IdParams & { Body: { member?: MemberField[] } }>(
     '/v2/conversations/:id/users',

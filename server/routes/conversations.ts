@@ -29,7 +29,7 @@ import {
 } from '../domain/conversationRules';
 import { memberListSchema } from '../domain/membersResolve';
 import type { ConversationRow } from '../domain/rows';
-import { loadConversation, serializeConversation } from '../domain/serialize';
+import { conversationView, serializeConversation } from '../domain/serialize';
 import { me } from '../http/auth';
 import { ok } from '../http/reply';
 import { registerConversationMemberRoutes } from './conversationMembers';
@@ -60,18 +60,12 @@ const createBodySchema = {
   },
 } as const;
 
-/** The conversation as `viewerId` sees it, with the latest `count` messages: the answer of most calls here. */
-function conversationAnswer(ctx: ServerContext, id: number, viewerId: number, count = CONVERSATION_MESSAGE_COUNT) {
-  const row = loadConversation(ctx.db, id) as ConversationRow;
-  return ok<ConversationAnswer>({ conversation: serializeConversation(ctx.db, row, viewerId, count) });
-}
-
 export function registerConversationRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const { db } = ctx;
 
   app.get('/v2/conversations', async (request) => {
     const userId = me(request).id;
-    const count = messageCountHeader(request.headers[MESSAGE_COUNT], LIST_MESSAGE_COUNT, LIST_MESSAGE_COUNT_MAX);
+    const count = messageCountHeader(request.headers[MESSAGE_COUNT], LIST_MESSAGE_COUNT, 0, LIST_MESSAGE_COUNT_MAX);
     const rows = db
       .prepare<[number], ConversationRow>(
         `SELECT c.* FROM conversations c
@@ -89,6 +83,7 @@ export function registerConversationRoutes(app: FastifyInstance, ctx: ServerCont
     const count = messageCountHeader(
       request.headers[MESSAGE_COUNT],
       CONVERSATION_MESSAGE_COUNT,
+      0,
       CONVERSATION_MESSAGE_COUNT_MAX,
     );
     const { conversation } = requireMembership(db, request.params.id, userId);
@@ -101,10 +96,9 @@ export function registerConversationRoutes(app: FastifyInstance, ctx: ServerCont
     async (request) => {
       const caller = me(request);
       const { id, created } = createConversation(ctx, caller, request.body ?? {});
-      const row = loadConversation(db, id) as ConversationRow;
       // `created` is false when an existing one-to-one chat between the two was returned instead.
       return ok<CreatedConversationAnswer>({
-        conversation: serializeConversation(db, row, caller.id, CONVERSATION_MESSAGE_COUNT),
+        conversation: conversationView(db, id, caller.id, CONVERSATION_MESSAGE_COUNT),
         created,
       });
     },
@@ -117,7 +111,7 @@ export function registerConversationRoutes(app: FastifyInstance, ctx: ServerCont
       const userId = me(request).id;
       const { conversation, member } = requireMembership(db, request.params.id, userId);
       editConversation(ctx, conversation, member, request.body ?? {});
-      return conversationAnswer(ctx, conversation.id, userId);
+      return ok<ConversationAnswer>({ conversation: conversationView(db, conversation.id, userId, CONVERSATION_MESSAGE_COUNT) });
     },
   );
 

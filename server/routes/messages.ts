@@ -7,13 +7,15 @@ import type {
   WarningsAnswer,
 } from '../../src/protocol/api';
 import { HEADER_BEFORE, HEADER_MESSAGE_COUNT } from '../../src/protocol/api';
+import { MESSAGE_PAGE_MAX, MESSAGE_PAGE_SIZE } from '../../src/protocol/constants';
 import type { ServerContext } from '../context';
 import { requireMembership } from '../domain/access';
 import { addComment } from '../domain/comments';
 import { parseIdOrStid } from '../domain/ids';
 import { deleteForEverybody, hideForMe } from '../domain/message-delete';
 import { editMessage } from '../domain/message-edit';
-import { messagesPage, parseBefore, parseMessageCount } from '../domain/message-history';
+import { messagesPage, parseBefore } from '../domain/message-history';
+import { messageCountHeader } from '../domain/conversationRules';
 import { sendMessage } from '../domain/messages';
 import { setReaction } from '../domain/reactions';
 import { receiptsOnOwnMessages, recordReceipt } from '../domain/receipts';
@@ -29,8 +31,6 @@ import {
   positiveId,
 } from '../http/messageSchemas';
 
-/** A message sent with post_id becomes a comment on that channel post; the answer names its author too. */
-
 export const MESSAGE_IDS_MAX = 100;
 
 interface ConversationParams {
@@ -42,9 +42,9 @@ interface MessageParams extends ConversationParams {
 
 interface SendBody extends MessageContentBody {
   client_id: number;
+  /** Makes the message a comment on that channel post; the answer names its author too. */
   post_id?: number | null;
 }
-
 
 const sendSchema = {
   type: 'object',
@@ -92,7 +92,12 @@ export function registerMessageRoutes(app: FastifyInstance, ctx: ServerContext):
   const { db } = ctx;
 
   app.get<{ Params: ConversationParams }>('/v2/conversations/:id/messages', async (request) => {
-    const count = parseMessageCount(request.headers[HEADER_MESSAGE_COUNT.toLowerCase()]);
+    const count = messageCountHeader(
+      request.headers[HEADER_MESSAGE_COUNT.toLowerCase()],
+      MESSAGE_PAGE_SIZE,
+      1,
+      MESSAGE_PAGE_MAX,
+    );
     const before = parseBefore(request.headers[HEADER_BEFORE.toLowerCase()]);
     const { conversation, member } = requireMembership(db, request.params.id, me(request).id);
     return ok<MessagesAnswer>({ messages: messagesPage(db, conversation, member, count, before) });
@@ -108,15 +113,18 @@ export function registerMessageRoutes(app: FastifyInstance, ctx: ServerContext):
       if (body.post_id != null) {
         if (body.attachment) throw badRequest('A comment cannot carry an attachment');
         if (body.quoted_message_id != null) throw badRequest('A comment cannot quote a message');
-        const added = addComment(ctx, {
+        const { comment, participants, created } = addComment(ctx, {
           channel: conversation,
+          member,
           postId: body.post_id,
           parentCommentId: null,
-          userId: member.user_id,
           text: body.message ?? '',
+          clientId: body.client_id,
+          idempotencyKey: key,
         });
-        reply.status(201);
-        return ok<PostCommentAnswer>(added);
+        // As for messages: 201 for a new comment, 200 for a retry of one already stored.
+        reply.status(created ? 201 : 200);
+        return ok<PostCommentAnswer>({ comment, participants });
       }
       const file = body.attachment?.files[0];
       const { message, created } = sendMessage(ctx, {
@@ -183,7 +191,9 @@ export function registerMessageRoutes(app: FastifyInstance, ctx: ServerContext):
     { schema: { body: messageIdsSchema } },
     async (request) => {
       const { conversation, member } = requireMembership(db, request.params.id, me(request).id);
-      return ok<WarningsAnswer>(deleteForEverybody(ctx, conversation, member, request.body.message_ids));
+      return ok<WarningsAnswer>(
+        await deleteForEverybody(ctx, conversation, member, request.body.message_ids, request.log),
+      );
     },
   );
 

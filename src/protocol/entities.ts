@@ -115,6 +115,8 @@ export interface Attachment {
     name?: string;
     description?: string;
     user_id?: number;
+    /** user_added: everybody the one add call added (user_id is the first of them). */
+    user_ids?: number[];
     old_nickname?: string;
     new_nickname?: string;
   };

@@ -8,7 +8,35 @@ export interface PingFrame {
 
 export interface SocketLoadedFrame {
   action: 'socket_loaded';
-  data: { need_sync: boolean; last_message_id: number };
+  /**
+   * `epoch` names the server's database: a client keeps it beside its last event id and sends it back as
+   * the `epoch` query parameter, so ids from another database are never replayed against this one.
+   */
+  data: { need_sync: boolean; last_message_id: number; epoch: string };
+}
+
+/** `reactions_changed` for a message or a channel post: `reactions` is its full list after the change. */
+export interface MessageReactionsChanged {
+  conversation_id: number;
+  message_id: number;
+  message_stid: string;
+  reactions: Reaction[];
+  comment_id?: never;
+  post_id?: never;
+}
+
+/**
+ * `reactions_changed` for a comment on a channel post: `reactions` is the comment's full list. It names
+ * no message, so a client keyed by message_stid cannot mistake it for the post's; tell the two apart by
+ * `comment_id`.
+ */
+export interface CommentReactionsChanged {
+  conversation_id: number;
+  post_id: number;
+  comment_id: number;
+  reactions: Reaction[];
+  message_id?: never;
+  message_stid?: never;
 }
 
 export interface EventPayloads {
@@ -17,14 +45,7 @@ export interface EventPayloads {
   conversation_add_user: { conversation_id: number; user_ids: number[]; conversation: Conversation };
   deleted_conversation: { conversation_id: number };
   conversation_removed_user: { conversation_id: number; user_id: number };
-  reactions_changed: {
-    conversation_id: number;
-    message_id: number;
-    message_stid: string;
-    reactions: Reaction[];
-    /** Set when the reactions are those of a comment on the post `message_id`; `reactions` are the comment's. */
-    comment_id?: number;
-  };
+  reactions_changed: MessageReactionsChanged | CommentReactionsChanged;
   conversation_message_delete: {
     conversation_id: number;
     message_ids: number[];

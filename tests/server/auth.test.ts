@@ -1,5 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, nextPhone, signUp, startTestServer, TEST_PIN, type TestServer } from '../support/server';
+import type { Attachment, Conversation } from '../../src/protocol/entities';
+import { insertCommunity, insertConversation } from '../support/fixtures';
+import {
+  call,
+  nextPhone,
+  signUp,
+  startTestServer,
+  TEST_PIN,
+  type TestServer,
+  TestSocket,
+  type TestUser,
+} from '../support/server';
+import { createGroup, expectNothingAbout, framesAbout, waitFor } from './conversations-support';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -126,5 +138,138 @@ describe('PIN limits', () => {
     for (let i = 0; i < 6; i++) statuses.push((await call(s.url, 'POST', '/v1/auth/pin', { form: { phone_nr: phone } })).status);
     expect(statuses.slice(0, 5)).toEqual([200, 200, 200, 200, 200]);
     expect(statuses[5]).toBe(429);
+  });
+});
+
+describe('profile changes', () => {
+  const systemEvents = (conversationId: number) =>
+    (
+      s.server.ctx.db
+        .prepare("SELECT user_id, attachment FROM messages WHERE conversation_id = ? AND type = 'system' ORDER BY id")
+        .all(conversationId) as { user_id: number; attachment: string }[]
+    ).map((r) => ({ user_id: r.user_id, ...(JSON.parse(r.attachment) as Attachment) }));
+  const oneToOne = async (a: TestUser, phone: string) =>
+    (await call<{ conversation: Conversation }>(s.url, 'POST', '/v2/conversations', { token: a.token, form: { 'member[0][value]': phone } }))
+      .data.conversation;
+  const putMe = (user: TestUser, form: Record<string, string | number>) =>
+    call<{ account: { nickname: string; image: { meta: { url: string } } } }>(s.url, 'PUT', '/v1/me', { token: user.token, form });
+  const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1]);
+
+  it('posts one user_renamed message per group and edits one-to-one chats for the other side', async () => {
+    const rita = await signUp(s.url, 'Rita');
+    const fred = await signUp(s.url, 'Fred');
+    const olga = await signUp(s.url, 'Olga');
+    const outsider = await signUp(s.url, 'Outsider');
+    const mine = await createGroup(s.url, rita, [fred, olga]);
+    const theirs = await createGroup(s.url, fred, [rita]);
+    const chat = await oneToOne(rita, fred.phone);
+    const community = insertCommunity(s.server.ctx.db, { name: 'Club', ownerId: fred.id, members: [rita.id] });
+    const channel = insertConversation(s.server.ctx.db, {
+      members: [fred.id, rita.id],
+      admins: [fred.id],
+      name: 'Lobby',
+      isGroup: true,
+      groupType: 'channel',
+      communityId: community.id,
+    });
+    const fredSock = new TestSocket(s.url, fred.token);
+    const outSock = new TestSocket(s.url, outsider.token);
+    await Promise.all([fredSock.loaded(), outSock.loaded()]);
+    try {
+      const res = await putMe(rita, { nickname: '  Rita B  ' });
+      expect(res.data.account.nickname).toBe('Rita B');
+      const renamed = { type: 'event', event_type: 'user_renamed', event: { user_id: rita.id, old_nickname: 'Rita', new_nickname: 'Rita B' } };
+      expect(systemEvents(mine.id).filter((e) => e.event_type === 'user_renamed')).toEqual([{ user_id: rita.id, ...renamed }]);
+      expect(systemEvents(theirs.id).filter((e) => e.event_type === 'user_renamed')).toEqual([{ user_id: rita.id, ...renamed }]);
+      expect(systemEvents(chat.id)).toEqual([]);
+      expect(systemEvents(channel.id)).toEqual([]);
+
+      for (const g of [mine, theirs]) {
+        expect((await waitFor(fredSock, 'conversation_message', g.id)).data.message.attachment).toEqual(renamed);
+      }
+      // The chat is named after Rita on Fred's side; Rita's own view of it does not change.
+      const edit = await waitFor(fredSock, 'conversation_edit', chat.id);
+      expect(edit.data.conversation.name).toBe('Rita B');
+      expect(edit.data.conversation.users.find((u) => u.user.id === rita.id)?.user.nickname).toBe('Rita B');
+      // Groups learn the new name from the message alone, with no conversation_edit each.
+      expect(framesAbout(fredSock, 'conversation_edit', mine.id)).toEqual([]);
+      expect(framesAbout(fredSock, 'conversation_edit', theirs.id)).toEqual([]);
+      expect(framesAbout(fredSock, 'conversation_message', channel.id)).toEqual([]);
+      await expectNothingAbout(s.url, outsider, outSock, mine.id);
+
+      // Registering again is a rename too; the same name again changes nothing.
+      await call(s.url, 'POST', '/v2/me/register', { token: rita.token, json: { name: 'Rita C' } }).then((r) => r.data);
+      expect(systemEvents(mine.id).filter((e) => e.event_type === 'user_renamed').map((e) => e.event)).toEqual([
+        renamed.event,
+        { user_id: rita.id, old_nickname: 'Rita B', new_nickname: 'Rita C' },
+      ]);
+      await putMe(rita, { nickname: 'Rita C' }).then((r) => r.data);
+      await call(s.url, 'POST', '/v2/me/register', { token: rita.token, json: { name: 'Rita C' } }).then((r) => r.data);
+      expect(systemEvents(mine.id)).toHaveLength(2);
+      // Frames reach Fred in order: once the edit of a later real rename is in, any from the no-ops would be too.
+      await putMe(rita, { nickname: 'Rita D' }).then((r) => r.data);
+      await fredSock.next((f) => f.action === 'conversation_edit' && f.data.conversation.name === 'Rita D');
+      expect(framesAbout(fredSock, 'conversation_edit', chat.id).map((f) => f.data.conversation.name)).toEqual([
+        'Rita B',
+        'Rita C',
+        'Rita D',
+      ]);
+    } finally {
+      fredSock.close();
+      outSock.close();
+    }
+  });
+
+  it('posts nothing for a first nickname, and renames the one-to-one chats it names', async () => {
+    const anna = await signUp(s.url, 'Anna');
+    const phone = nextPhone();
+    const group = await createGroup(s.url, anna, [phone]);
+    const chat = await oneToOne(anna, phone);
+    expect(chat.name).toBe(phone);
+    const annaSock = new TestSocket(s.url, anna.token);
+    await annaSock.loaded();
+    try {
+      await call(s.url, 'POST', '/v1/auth/pin', { form: { phone_nr: phone } }).then((r) => r.data);
+      const { token } = (
+        await call<{ token: string }>(s.url, 'POST', '/v1/auth/pin/confirm', { form: { phone_nr: phone, pin: TEST_PIN } })
+      ).data;
+      await call(s.url, 'POST', '/v2/me/register', { token, json: { name: 'Newbie' } }).then((r) => r.data);
+      expect((await waitFor(annaSock, 'conversation_edit', chat.id)).data.conversation.name).toBe('Newbie');
+      expect(systemEvents(group.id).filter((e) => e.event_type === 'user_renamed')).toEqual([]);
+      expect(framesAbout(annaSock, 'conversation_message', group.id)).toEqual([]);
+    } finally {
+      annaSock.close();
+    }
+  });
+
+  it('tells the people sharing a chat of a new picture with conversation_edit, posting nothing', async () => {
+    const pia = await signUp(s.url, 'Pia');
+    const fred = await signUp(s.url, 'Fred');
+    const outsider = await signUp(s.url, 'Outsider');
+    const group = await createGroup(s.url, fred, [pia]);
+    const chat = await oneToOne(fred, pia.phone);
+    const form = new FormData();
+    form.append('image', new Blob([PNG], { type: 'image/png' }), 'a.png');
+    const image = (await call<{ image: { id: number; url: string } }>(s.url, 'POST', '/v1/images', { token: pia.token, body: form }))
+      .data.image;
+    const fredSock = new TestSocket(s.url, fred.token);
+    const outSock = new TestSocket(s.url, outsider.token);
+    await Promise.all([fredSock.loaded(), outSock.loaded()]);
+    try {
+      const messagesBefore = [systemEvents(group.id).length, systemEvents(chat.id).length];
+      expect((await putMe(pia, { image_id: image.id })).data.account.image.meta.url).toBe(image.url);
+      for (const c of [group, chat]) {
+        const edit = await waitFor(fredSock, 'conversation_edit', c.id);
+        expect(edit.data.conversation.users.find((u) => u.user.id === pia.id)?.user.image.meta).toMatchObject({
+          url: image.url,
+          is_default: false,
+        });
+      }
+      expect([systemEvents(group.id).length, systemEvents(chat.id).length]).toEqual(messagesBefore);
+      await expectNothingAbout(s.url, outsider, outSock, group.id);
+    } finally {
+      fredSock.close();
+      outSock.close();
+    }
   });
 });

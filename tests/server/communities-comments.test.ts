@@ -3,6 +3,7 @@ import type { CommentAnswer, CommentsAnswer, PostsAnswer } from '../../src/proto
 import type { Message } from '../../src/protocol/entities';
 import type { ServerFrame } from '../../src/protocol/socket';
 import { call, startTestServer, type TestServer, TestSocket } from '../support/server';
+import { REACTIONS_PER_USER_MAX } from '../../server/domain/reactions';
 import { makeWorld, post } from './communities-support';
 
 let s: TestServer;
@@ -60,6 +61,75 @@ describe('post comments', () => {
 
     const posts = await call<PostsAnswer>(s.url, 'GET', `/v1/channels/${w.general.id}/posts`, { token: w.member.token });
     expect(posts.data.posts[0]?.discussion).toEqual({ comments_count: 3 });
+  });
+
+  it('names a participant without a nickname with an empty name, never their phone number', async () => {
+    const w = await makeWorld(s, 'cnick');
+    const postId = await post(s, w.owner.token, w.general.id, 'Who are you?');
+    s.server.ctx.db.prepare("UPDATE users SET nickname = '' WHERE id = ?").run(w.member.id);
+    const added = await comment(w.member.token, w.general.id, { post_id: postId, message: 'Nobody' });
+    expect(added.status).toBe(200);
+    const listed = await call<CommentsAnswer>(s.url, 'GET', `/v1/channels/${w.general.id}/post_comments?post_id=${postId}`, {
+      token: w.owner.token,
+    });
+    expect(listed.data.participants).toEqual([{ user_id: w.member.id, name: '', avatar: '' }]);
+    expect(JSON.stringify(listed.body)).not.toContain(w.member.phone);
+  });
+
+  it('keeps a retried comment with a client_id to one comment and tells nobody twice', async () => {
+    const w = await makeWorld(s, 'cretry');
+    const postId = await post(s, w.owner.token, w.general.id, 'Retry me');
+    const owner = new TestSocket(s.url, w.owner.token);
+    await owner.loaded();
+    const comments = () =>
+      (s.server.ctx.db.prepare('SELECT COUNT(*) AS n FROM comments WHERE post_id = ?').get(postId) as { n: number }).n;
+    const json = { post_id: postId, message: 'Only once', client_id: 42 };
+    const first = await comment(w.member.token, w.general.id, json);
+    const retry = await comment(w.member.token, w.general.id, json);
+    expect([first.status, retry.status]).toEqual([200, 200]);
+    expect(retry.data.comment).toEqual(first.data.comment);
+    expect(comments()).toBe(1);
+    // Another parent, other text or no client_id at all: new comments.
+    const reply = { ...json, parent_comment_id: first.data.comment.comment_id };
+    expect((await comment(w.member.token, w.general.id, reply)).data.comment.comment_id).not.toBe(
+      first.data.comment.comment_id,
+    );
+    await comment(w.member.token, w.general.id, { ...json, message: 'Another' });
+    await comment(w.member.token, w.general.id, { post_id: postId, message: 'Only once' });
+    await comment(w.member.token, w.general.id, { post_id: postId, message: 'Only once' });
+    expect(comments()).toBe(5);
+    const invalid = await comment(w.member.token, w.general.id, { ...json, client_id: 0 });
+    expect(invalid.body).toEqual({ success: false, status: 400, message: 'Invalid parameters provided' });
+
+    await comment(w.member.token, w.general.id, { post_id: postId, message: 'Done' });
+    await owner.next((f) => f.action === 'channel_post_comment_added' && f.data.comment.message === 'Done');
+    const added = owner.frames.filter((f) => f.action === 'channel_post_comment_added');
+    expect(added).toHaveLength(6);
+    owner.close();
+  });
+
+  it('finds the post the one way every post call does: a post hidden by the caller is not found', async () => {
+    const w = await makeWorld(s, 'chide');
+    const postId = await post(s, w.owner.token, w.general.id, 'Hide me');
+    const hidden = await call(s.url, 'POST', `/v2/conversations/${w.general.id}/hide_messages`, {
+      token: w.member.token,
+      json: { message_ids: [postId] },
+    });
+    expect(hidden.status).toBe(200);
+    const notFound = { success: false, status: 404, message: 'Post not found' };
+    expect((await comment(w.member.token, w.general.id, { post_id: postId, message: 'x' })).body).toEqual(notFound);
+    const asMessage = await call(s.url, 'POST', `/v2/conversations/${w.general.id}/messages`, {
+      token: w.member.token,
+      json: { client_id: 1, message: 'x', post_id: postId },
+    });
+    expect(asMessage.body).toEqual(notFound);
+    const reaction = await call(s.url, 'POST', `/v1/channels/${w.general.id}/add_post_reaction`, {
+      token: w.member.token,
+      json: { post_id: postId, reaction: '👍' },
+    });
+    expect(reaction.body).toEqual(notFound);
+    // Others still see it and comment on it.
+    expect((await comment(w.admin.token, w.general.id, { post_id: postId, message: 'y' })).status).toBe(200);
   });
 
   it('pages comments before, after and around a comment', async () => {
@@ -222,13 +292,12 @@ describe('post and comment reactions', () => {
     });
     expect(added.data.comment.reactions).toMatchObject([{ reaction: '❤️', users: [{ user_id: w.member.id }] }]);
     const frame = await owner.next((f) => f.action === 'reactions_changed');
-    expect(frame).toMatchObject({
-      data: {
-        conversation_id: w.general.id,
-        message_id: postId,
-        comment_id: c.comment_id,
-        reactions: [{ reaction: '❤️' }],
-      },
+    // The comment's own shape: no message_id/message_stid, so it cannot overwrite the post's reactions.
+    expect(reactionsOf(frame)).toEqual({
+      conversation_id: w.general.id,
+      post_id: postId,
+      comment_id: c.comment_id,
+      reactions: added.data.comment.reactions,
     });
     const listPath = `/v1/channels/${w.general.id}/post_comments?post_id=${postId}`;
     const listed = await call<CommentsAnswer>(s.url, 'GET', listPath, { token: w.owner.token });
@@ -243,6 +312,31 @@ describe('post and comment reactions', () => {
     expect(outsider.actions()).toEqual([]);
     owner.close();
     outsider.close();
+  });
+
+  it(`caps post and comment reactions at ${REACTIONS_PER_USER_MAX} per user, like message reactions`, async () => {
+    const w = await makeWorld(s, 'rcap');
+    const postId = await post(s, w.owner.token, w.general.id, 'Popular');
+    const c = (await comment(w.member.token, w.general.id, { post_id: postId, message: 'Also' })).data.comment;
+    const emoji = ['😀', '😁', '😂', '🤣', '😃', '😄', '😅', '😆', '😉', '😊', '😋'];
+    const r = (route: string, json: Record<string, unknown>) =>
+      call(s.url, 'POST', `/v1/channels/${w.general.id}/${route}`, { token: w.member.token, json });
+    for (const [route, target] of [
+      ['add_post_reaction', { post_id: postId }],
+      ['add_comment_reaction', { post_id: postId, comment_id: c.comment_id }],
+    ] as const) {
+      for (const reaction of emoji.slice(0, REACTIONS_PER_USER_MAX)) {
+        expect([route, reaction, (await r(route, { ...target, reaction })).status]).toEqual([route, reaction, 200]);
+      }
+      const over = await r(route, { ...target, reaction: emoji[REACTIONS_PER_USER_MAX] });
+      expect([route, over.status]).toEqual([route, 400]);
+      // Re-adding one already there is still fine.
+      expect((await r(route, { ...target, reaction: emoji[0] })).status).toBe(200);
+    }
+    const mine = (table: string, key: string, id: number) =>
+      (s.server.ctx.db.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE ${key} = ?`).get(id) as { n: number }).n;
+    expect(mine('reactions', 'message_id', postId)).toBe(REACTIONS_PER_USER_MAX);
+    expect(mine('comment_reactions', 'comment_id', c.comment_id)).toBe(REACTIONS_PER_USER_MAX);
   });
 
   it('refuses reactions from non-members, on unknown posts and comments, and with bad parameters', async () => {
@@ -293,8 +387,11 @@ describe('post and comment reactions', () => {
     const foreign = await r('add_comment_reaction', w.member.token, { ...onComment, comment_id: other.comment_id });
     expect(foreign.body).toMatchObject({ status: 404, message: 'Comment not found' });
     const rows = s.server.ctx.db
-      .prepare('SELECT (SELECT COUNT(*) FROM reactions) + (SELECT COUNT(*) FROM comment_reactions) AS n')
-      .get();
+      .prepare(
+        `SELECT (SELECT COUNT(*) FROM reactions WHERE message_id IN (?, ?))
+           + (SELECT COUNT(*) FROM comment_reactions WHERE comment_id IN (?, ?)) AS n`,
+      )
+      .get(postId, otherPost, c.comment_id, other.comment_id);
     expect(rows).toEqual({ n: 0 });
   });
 });

@@ -1,8 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Conversation } from '../../src/protocol/entities';
 import { ManualClock } from '../../server/clock';
+import { newStid } from '../../server/domain/ids';
+import type { ConversationRow } from '../../server/domain/rows';
+import { loadConversation, serializeConversation } from '../../server/domain/serialize';
 import { insertCommunity, insertConversation } from '../support/fixtures';
-import { call, signUp, startTestServer, type TestServer, type TestUser } from '../support/server';
+import { call, nextPhone, signUp, startTestServer, type TestServer, type TestUser } from '../support/server';
 import { createGroup } from './conversations-support';
 
 const clock = new ManualClock();
@@ -118,5 +121,63 @@ describe('GET /v2/conversations/{id}', () => {
 
   it('answers 401 without a token', async () => {
     expect((await call(s.url, 'GET', '/v2/conversations/1')).status).toBe(401);
+  });
+});
+
+describe('cost', () => {
+  /** `n` users with a picture each, straight into the database. */
+  function usersWithPictures(n: number): number[] {
+    const db = s.server.ctx.db;
+    return Array.from({ length: n }, (_, i) => {
+      const file = db
+        .prepare(
+          `INSERT INTO files (name, owner_id, purpose, mime, kind, size, original_name, created_at)
+           VALUES (?, ?, 'avatar', 'image/png', 'image', 1, 'a.png', 0)`,
+        )
+        .run(newStid('f'), alice.id).lastInsertRowid;
+      return Number(
+        db
+          .prepare('INSERT INTO users (stid, phone_nr, country_code, nickname, image_file_id, created_at) VALUES (?, ?, ?, ?, ?, 0)')
+          .run(newStid('u'), nextPhone(), '46', `Member ${i}`, file).lastInsertRowid,
+      );
+    });
+  }
+  const groupOf = (size: number) =>
+    insertConversation(s.server.ctx.db, { members: [alice.id, ...usersWithPictures(size - 1)], admins: [alice.id], name: 'Sized', isGroup: true }).id;
+  /** How many statements `fn` prepares: every query of the server prepares its statement where it runs. */
+  async function queries(fn: () => unknown): Promise<number> {
+    const spy = vi.spyOn(s.server.ctx.db, 'prepare');
+    try {
+      await fn();
+      return spy.mock.calls.length;
+    } finally {
+      spy.mockRestore();
+    }
+  }
+
+  it('serializes a conversation with the same number of queries whatever its size', async () => {
+    const counts = [];
+    for (const size of [3, 40]) {
+      const row = loadConversation(s.server.ctx.db, groupOf(size)) as ConversationRow;
+      await rename(alice, row.id, 'Sized again');
+      counts.push(await queries(() => serializeConversation(s.server.ctx.db, row, alice.id, 20)));
+      const conversation = serializeConversation(s.server.ctx.db, row, alice.id, 20);
+      expect(conversation.users).toHaveLength(size);
+      const others = conversation.users.filter((u) => u.user.id !== alice.id);
+      expect(others.every((u) => u.user.image.meta.url.startsWith('/files/'))).toBe(true);
+      expect(conversation.users.filter((u) => u.is_admin).map((u) => u.user.id)).toEqual(conversation.admins);
+    }
+    expect(counts[1]).toBe(counts[0]);
+  });
+
+  it('tells each member of a group a change with a fixed number of queries per member', async () => {
+    const cost = async (size: number) => {
+      const id = groupOf(size);
+      return queries(() => rename(alice, id, `Renamed ${size}`));
+    };
+    const [three, four, forty] = [await cost(3), await cost(4), await cost(40)];
+    const perMember = four - three;
+    expect(perMember).toBeLessThanOrEqual(5);
+    expect(forty).toBe(three + 37 * perMember);
   });
 });

@@ -1,7 +1,9 @@
+import { existsSync, unlinkSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MessagesAnswer, WarningsAnswer } from '../../src/protocol/api';
 import { call, startTestServer, type TestServer, type TestUser } from '../support/server';
-import { actionsOf, conversation, count, received, sent, settle, socket, users } from './messages-support';
+import { actionsOf, conversation, count, received, sent, settle, socket, uploadPng, users } from './messages-support';
 
 let s: TestServer;
 let anna: TestUser;
@@ -155,6 +157,52 @@ describe('POST /v2/conversations/{id}/delete/messages', () => {
     expect(received(sb, 'conversation_message_delete').map((e) => e.message_ids)).toEqual([[reply, post]]);
     expect(received(sc, 'conversation_message_delete').map((e) => e.message_ids)).toEqual([[post]]);
     for (const sock of [sa, sb, sc]) sock.close();
+  });
+});
+
+describe('attachments of messages deleted for everybody', () => {
+  it('removes the file (row and disk) once no remaining message uses it', async () => {
+    const id = conversation(s, { members: [anna.id, bo.id] });
+    const fileId = await uploadPng(s, anna);
+    const onDisk = path.join(s.server.ctx.filesDir, fileId);
+    const attachment = { type: 'image', files: [{ id: fileId }] };
+    const first = await sent(s, anna, id, 'look', { attachment });
+    const second = await sent(s, anna, id, 'again', { attachment });
+    const download = async () => {
+      const r = await fetch(`${s.url}/files/${fileId}`);
+      await r.arrayBuffer();
+      return r.status;
+    };
+    expect(await download()).toBe(200);
+
+    // Still used by the second message: it stays.
+    expect((await del(anna, id, { message_ids: [first] })).status).toBe(200);
+    expect(await download()).toBe(200);
+    expect(existsSync(onDisk)).toBe(true);
+
+    expect((await del(anna, id, { message_ids: [second] })).status).toBe(200);
+    expect(await download()).toBe(404);
+    expect(count(s, 'SELECT COUNT(*) AS n FROM files WHERE name = ?', fileId)).toBe(0);
+    expect(existsSync(onDisk)).toBe(false);
+  });
+
+  it('answers the delete even when the file is already gone from disk', async () => {
+    const id = conversation(s, { members: [anna.id, bo.id] });
+    const fileId = await uploadPng(s, anna);
+    const msg = await sent(s, anna, id, '', { attachment: { type: 'image', files: [{ id: fileId }] } });
+    unlinkSync(path.join(s.server.ctx.filesDir, fileId));
+    const r = await del(anna, id, { message_ids: [msg] });
+    expect(r.status).toBe(200);
+    expect(r.data.message_ids).toEqual([msg]);
+    expect(count(s, 'SELECT COUNT(*) AS n FROM files WHERE name = ?', fileId)).toBe(0);
+  });
+
+  it('keeps the file when the message is only hidden for the caller', async () => {
+    const id = conversation(s, { members: [anna.id, bo.id] });
+    const fileId = await uploadPng(s, anna);
+    const msg = await sent(s, anna, id, '', { attachment: { type: 'image', files: [{ id: fileId }] } });
+    expect((await hide(anna, id, { message_ids: [msg] })).status).toBe(200);
+    expect(count(s, 'SELECT COUNT(*) AS n FROM files WHERE name = ?', fileId)).toBe(1);
   });
 });
 

@@ -26,11 +26,12 @@ const reactionsIn = () => count(s, 'SELECT COUNT(*) AS n FROM reactions');
 
 describe('reaction validation', () => {
   it('takes one emoji, flags and keycaps included', () => {
-    const valid = ['👍', '👍🏽', '❤️', '🇸🇪', '🇮🇩', '👨‍👩‍👧‍👦', '🏴󠁧󠁢󠁥󠁮󠁧󠁿', '1️⃣', '🎉'];
+    const valid = ['👍', '👍🏽', '❤️', '🇸🇪', '🇮🇩', '👨‍👩‍👧‍👦', '🏴󠁧󠁢󠁥󠁮󠁧󠁿', '1️⃣', '🎉', '🏳️‍🌈', '🧑🏽‍🤝‍🧑🏻', '#️⃣'];
     for (const ok of valid) {
       expect(isValidReaction(ok), ok).toBe(true);
     }
-    for (const bad of ['', 'a', 'ok', '👍👍', 'a👍', '👍 ', ' ', '🇸', '<b>', '1', 5, null]) {
+    const marked = ['😀\u0301\u0302\u0303', '👍\u0300', '👍\uFE0E', '👍🏽🏽', '👍\u200D', '😀\u20E3', '1\u20E3\u0301', '🏴\u{E0067}'];
+    for (const bad of ['', 'a', 'ok', '👍👍', 'a👍', '👍 ', ' ', '🇸', '<b>', '1', 5, null, ...marked]) {
       expect(isValidReaction(bad), String(bad)).toBe(false);
     }
   });
@@ -86,6 +87,7 @@ describe('POST and DELETE /v2/conversations/{id}/messages/{msgId}/reactions', ()
       { reaction: 'lol' },
       { reaction: '👍👍' },
       { reaction: '😀'.repeat(9) },
+      { reaction: '😀\u0301\u0302\u0303' },
       { reaction: 5 },
       {},
       { reaction: { e: '👍' } },

@@ -274,4 +274,44 @@ describe('POST /v2/conversations/{id}/messages', () => {
     sa.close();
     so.close();
   });
+
+  it('keeps a retried comment (post_id) to one comment, answering 200 and telling nobody', async () => {
+    const community = insertCommunity(s.server.ctx.db, { name: 'Desa', ownerId: anna.id, members: [bo.id] });
+    const id = conversation(s, {
+      members: [anna.id, bo.id],
+      admins: [anna.id],
+      isGroup: true,
+      groupType: 'channel',
+      communityId: community.id,
+    });
+    const postId = await sent(s, anna, id, 'A post');
+    const sa = await socket(s, anna);
+    const comment = (json: Record<string, unknown>, headers: Record<string, string> = {}) =>
+      call<{ comment: Comment; participants: Participant[] }>(s.url, 'POST', `/v2/conversations/${id}/messages`, {
+        token: bo.token,
+        json: { post_id: postId, ...json },
+        headers,
+      });
+    const comments = () => count(s, 'SELECT COUNT(*) AS n FROM comments WHERE post_id = ?', postId);
+
+    const first = await comment({ client_id: 7, message: 'Once' });
+    const retry = await comment({ client_id: 7, message: 'Once' });
+    expect([first.status, retry.status]).toEqual([201, 200]);
+    expect(retry.data).toEqual(first.data);
+    expect(comments()).toBe(1);
+    // The same client_id with other text is another comment; so is the same text under a new key.
+    expect((await comment({ client_id: 7, message: 'Twice' })).status).toBe(201);
+    const keyed = await comment({ client_id: 8, message: 'k' }, { 'Idempotency-Key': 'outbox-c1' });
+    const keyedRetry = await comment({ client_id: 8, message: 'k' }, { 'Idempotency-Key': 'outbox-c1' });
+    const newKey = await comment({ client_id: 8, message: 'k' }, { 'Idempotency-Key': 'outbox-c2' });
+    expect([keyed.status, keyedRetry.status, newKey.status]).toEqual([201, 200, 201]);
+    expect(keyedRetry.data.comment.comment_id).toBe(keyed.data.comment.comment_id);
+    expect(newKey.data.comment.comment_id).not.toBe(keyed.data.comment.comment_id);
+    expect(comments()).toBe(4);
+    expect(count(s, 'SELECT comments_count AS n FROM messages WHERE id = ?', postId)).toBe(4);
+
+    await settle(s, [sa, anna]);
+    expect(received(sa, 'channel_post_comment_added')).toHaveLength(4);
+    sa.close();
+  });
 });

@@ -58,7 +58,10 @@ describe('websocket handshake', () => {
     const sock = new TestSocket(s.url, user.token);
     const loaded = await sock.loaded();
     expect(sock.frames[0]).toEqual({ action: 'ping', interval: 10 });
-    expect(loaded).toEqual({ action: 'socket_loaded', data: { need_sync: false, last_message_id: 0 } });
+    expect(loaded).toEqual({
+      action: 'socket_loaded',
+      data: { need_sync: false, last_message_id: 0, epoch: expect.stringMatching(/^[0-9a-f]{16}$/) },
+    });
     sock.close();
   });
 });
@@ -143,6 +146,20 @@ describe('replay after a reconnect', () => {
     const sock = new TestSocket(s.url, erik.token, 999_999);
     expect(await sock.loaded()).toMatchObject({ data: { need_sync: true } });
     sock.close();
+  });
+
+  it('answers need_sync for a lower id from another database, told apart by the epoch', async () => {
+    const probe = new TestSocket(s.url, erik.token);
+    const { data } = (await probe.loaded()) as Extract<ServerFrame, { action: 'socket_loaded' }>;
+    probe.close();
+    const same = new TestSocket(s.url, erik.token, data.last_message_id - 1, {}, data.epoch);
+    expect(await same.loaded()).toMatchObject({ data: { need_sync: false } });
+    expect(messageTexts(same.frames).length).toBe(1);
+    same.close();
+    const other = new TestSocket(s.url, erik.token, data.last_message_id - 1, {}, '0123456789abcdef');
+    expect(await other.loaded()).toMatchObject({ data: { need_sync: true } });
+    expect(messageTexts(other.frames)).toEqual([]);
+    other.close();
   });
 
   it('delivers to every open connection of a user', async () => {

@@ -123,8 +123,9 @@ export class TestSocket {
   readonly ws: WebSocket;
   readonly closed: Promise<number>;
 
-  constructor(base: string, token: string, lastId = 0, options: { answerPings?: boolean } = {}) {
-    const url = `${base.replace(/^http/, 'ws')}/ws?token=${encodeURIComponent(token)}&last_message_id=${lastId}&protocol=7&deviceType=webclient`;
+  constructor(base: string, token: string, lastId = 0, options: { answerPings?: boolean } = {}, epoch?: string) {
+    const epochParam = epoch ? `&epoch=${encodeURIComponent(epoch)}` : '';
+    const url = `${base.replace(/^http/, 'ws')}/ws?token=${encodeURIComponent(token)}&last_message_id=${lastId}&protocol=7&deviceType=webclient${epochParam}`;
     this.ws = new WebSocket(url);
     this.closed = new Promise((resolve) => this.ws.on('close', (code) => resolve(code)));
     this.ws.on('error', () => undefined);
