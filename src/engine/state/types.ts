@@ -1,0 +1,117 @@
+import type { Conversation, Message } from '../../protocol/entities';
+import type { EventFrame } from '../../protocol/socket';
+
+/**
+ * The engine's shared state (design.md §3): what is the same in every tab. Normalised by id so a socket
+ * event touches one entry and the UI re-renders only the rows whose data changed. Plain data only:
+ * it crosses worker ports and is persisted.
+ */
+export interface EngineState {
+  /** The signed-in user's id, or null when signed out. */
+  selfId: number | null;
+  /** Conversations by id, as the server last described them; `messages` is always [] here. */
+  conversations: Readonly<Record<number, Conversation>>;
+  /** Every loaded message by id. */
+  messages: Readonly<Record<number, Message>>;
+  /** The loaded run of each conversation's history: ascending message ids, and whether older ones exist. */
+  windows: Readonly<Record<number, MessageWindow>>;
+  /** Spec §3 unread records, by conversation id. */
+  unread: Readonly<Record<number, UnreadRecord>>;
+  /** Receipts other people sent for the signed-in user's messages, by message id. */
+  receipts: Readonly<Record<number, ReceiptMarks>>;
+  /** Receipts this user has sent or scheduled, `${conversationId}:${messageId}:${kind}`: each is sent once, ever. */
+  sentReceipts: Readonly<Record<string, true>>;
+  /** The last websocket event id applied, and the server database it came from (docs/server.md). */
+  lastEventId: number;
+  epoch: string;
+  /** Online state of people the user shares a chat with, from `user_presence` (not replayed, not persisted). */
+  presence: Readonly<Record<number, Presence>>;
+}
+
+export interface Presence {
+  online: boolean;
+  /** Epoch seconds as the server sent it. */
+  lastSeen: string;
+}
+
+export interface MessageWindow {
+  ids: readonly number[];
+  hasOlder: boolean;
+}
+
+/** Spec §3: a conversation is unread when lastReadMessageId < lastReceivedMessageId. */
+export interface UnreadRecord {
+  conversationId: number;
+  lastReadMessageId: number;
+  lastReceivedMessageId: number;
+}
+
+export interface ReceiptMarks {
+  delivered: readonly number[];
+  read: readonly number[];
+}
+
+export type ReceiptKind = 'delivered' | 'read';
+
+/** What the reducer needs to know about the world beyond the state: who is looking at what. */
+export interface ReduceContext {
+  /** Conversations open in a visible, focused tab (spec §4 "if that chat is open"). */
+  openConversations: ReadonlySet<number>;
+  now: number;
+}
+
+/** Inputs of the reducer: server events and the results of the engine's own calls. */
+export type EngineEvent =
+  | { type: 'socket'; frame: EventFrame }
+  | { type: 'socketLoaded'; needSync: boolean; lastEventId: number; epoch: string }
+  | { type: 'signedIn'; selfId: number }
+  | { type: 'signedOut' }
+  | { type: 'conversationsLoaded'; conversations: Conversation[] }
+  | { type: 'conversationLoaded'; conversation: Conversation }
+  | { type: 'conversationRemoved'; conversationId: number }
+  /** A page of history: `older` when it was loaded with Before (prepended), else the latest page (replaces). */
+  | { type: 'messagesLoaded'; conversationId: number; messages: Message[]; older: boolean; pageSize: number }
+  /** The server's answer to our own send, edit or reaction: the message as stored. */
+  | { type: 'messageStored'; message: Message }
+  | { type: 'messagesDeleted'; conversationId: number; messageIds: number[] }
+  | { type: 'conversationOpened'; conversationId: number }
+  /** The UI saw at least half of a message (spec §4). */
+  | { type: 'messageVisible'; conversationId: number; messageId: number };
+
+/** What the reducer asks the engine to do; the reducer itself has no effects. */
+export type EngineEffect =
+  /** Send a receipt after `delayMs` (0 = now); the key is already in sentReceipts. */
+  | { type: 'sendReceipt'; conversationId: number; messageId: number; kind: ReceiptKind; delayMs: number }
+  | { type: 'refetchConversations' }
+  | { type: 'refetchConversation'; conversationId: number }
+  /** need_sync, or a gap in event ids: reload the list and every open conversation. */
+  | { type: 'sync' }
+  /** The signed-in user left or was removed: tabs showing this conversation go back to the list. */
+  | { type: 'conversationGone'; conversationId: number }
+  /** A new message from someone else arrived: the engine decides whether a notification is due. */
+  | { type: 'incomingMessage'; conversationId: number; message: Message };
+
+export interface ReduceResult {
+  state: EngineState;
+  effects: EngineEffect[];
+}
+
+export const READ_RECEIPT_DELAY_MS = 500;
+
+export function initialState(): EngineState {
+  return {
+    selfId: null,
+    conversations: {},
+    messages: {},
+    windows: {},
+    unread: {},
+    receipts: {},
+    sentReceipts: {},
+    lastEventId: 0,
+    epoch: '',
+    presence: {},
+  };
+}
+
+export const receiptKey = (conversationId: number, messageId: number, kind: ReceiptKind) =>
+  `${conversationId}:${messageId}:${kind}`;

@@ -1,0 +1,88 @@
+import { type IDBPDatabase, openDB } from 'idb';
+import type { EngineStorage, StorageOp, StoreName } from './storage';
+
+export const STORE_NAMES: readonly StoreName[] = [
+  'session',
+  'settings',
+  'drafts',
+  'countries',
+  'conversations',
+  'messages',
+  'unread',
+  'receipts',
+  'outbox',
+  'meta',
+];
+
+/** Raise when the stores change; `upgrade` below creates what a version adds. */
+export const SCHEMA_VERSION = 1;
+
+export interface IdbStorageOptions {
+  name?: string;
+  version?: number;
+  /**
+   * A newer tab wants to upgrade the database: this connection has already closed itself so the upgrade
+   * is not blocked, and the engine should ask its tabs to reload.
+   */
+  onVersionChange?: () => void;
+}
+
+/** The engine's store in IndexedDB (through idb): one object store per StoreName, out-of-line string keys. */
+export class IdbStorage implements EngineStorage {
+  private constructor(private readonly db: IDBPDatabase) {}
+
+  static async open(options: IdbStorageOptions = {}): Promise<IdbStorage> {
+    let storage: IdbStorage | undefined;
+    const db = await openDB(options.name ?? 'messenger-engine', options.version ?? SCHEMA_VERSION, {
+      upgrade(database) {
+        for (const name of STORE_NAMES) {
+          if (!database.objectStoreNames.contains(name)) database.createObjectStore(name);
+        }
+      },
+      blocking() {
+        storage?.db.close();
+        options.onVersionChange?.();
+      },
+    });
+    storage = new IdbStorage(db);
+    return storage;
+  }
+
+  async get<T>(store: StoreName, key: string): Promise<T | undefined> {
+    return (await this.db.get(store, key)) as T | undefined;
+  }
+
+  async getAll<T>(store: StoreName): Promise<{ key: string; value: T }[]> {
+    const tx = this.db.transaction(store, 'readonly');
+    const [keys, values] = await Promise.all([tx.store.getAllKeys(), tx.store.getAll()]);
+    await tx.done;
+    return keys.map((key, i) => ({ key: String(key), value: values[i] as T }));
+  }
+
+  async writeBatch(ops: readonly StorageOp[]): Promise<void> {
+    if (ops.length === 0) return;
+    const stores = [...new Set(ops.map((op) => op.store))];
+    const tx = this.db.transaction(stores, 'readwrite');
+    // The transaction's outcome is read from tx.done; each request's own promise only needs settling.
+    const settle = (request: Promise<unknown>) => void request.catch(() => undefined);
+    try {
+      // Requests are queued in order on one transaction; IndexedDB runs them in that order.
+      for (const op of ops) {
+        const store = tx.objectStore(op.store);
+        if (op.type === 'put') settle(store.put(op.value, op.key));
+        else if (op.type === 'delete') settle(store.delete(op.key));
+        else settle(store.clear());
+      }
+    } catch (error) {
+      // A value that cannot be cloned throws synchronously: abort, so nothing of the batch is kept.
+      tx.abort();
+      await tx.done.catch(() => undefined);
+      throw error;
+    }
+    await tx.done;
+  }
+
+  async close(): Promise<void> {
+    this.db.close();
+  }
+}

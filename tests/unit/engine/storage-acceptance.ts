@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import type { EngineStorage } from '../../../src/engine/storage/storage';
+
+/**
+ * The acceptance suite every EngineStorage adapter must pass (design.md §5, after automerge-repo's
+ * runStorageAdapterTests). Each adapter's test file calls it with a factory for a fresh, empty store.
+ */
+export function runStorageAdapterTests(name: string, open: () => Promise<EngineStorage>): void {
+  describe(`${name} storage adapter`, () => {
+    it('reads back what a batch wrote, and nothing for an unknown key', async () => {
+      const s = await open();
+      await s.writeBatch([
+        { store: 'conversations', type: 'put', key: '1', value: { id: 1, name: 'Anna' } },
+        { store: 'conversations', type: 'put', key: '2', value: { id: 2, name: 'Erik' } },
+      ]);
+      expect(await s.get('conversations', '1')).toEqual({ id: 1, name: 'Anna' });
+      expect(await s.get('conversations', '3')).toBeUndefined();
+      expect(await s.get('messages', '1')).toBeUndefined();
+      await s.close();
+    });
+
+    it('keeps stores apart and lists a store in key order', async () => {
+      const s = await open();
+      await s.writeBatch([
+        { store: 'drafts', type: 'put', key: 'b', value: 'second' },
+        { store: 'drafts', type: 'put', key: 'a', value: 'first' },
+        { store: 'meta', type: 'put', key: 'a', value: 42 },
+      ]);
+      expect(await s.getAll('drafts')).toEqual([
+        { key: 'a', value: 'first' },
+        { key: 'b', value: 'second' },
+      ]);
+      expect(await s.getAll('meta')).toEqual([{ key: 'a', value: 42 }]);
+      await s.close();
+    });
+
+    it('applies puts, deletes and clears in order within one batch', async () => {
+      const s = await open();
+      await s.writeBatch([
+        { store: 'unread', type: 'put', key: '1', value: 1 },
+        { store: 'unread', type: 'put', key: '2', value: 2 },
+        { store: 'unread', type: 'delete', key: '1' },
+        { store: 'outbox', type: 'put', key: 'x', value: 'x' },
+        { store: 'outbox', type: 'clear' },
+        { store: 'outbox', type: 'put', key: 'y', value: 'y' },
+      ]);
+      expect(await s.getAll('unread')).toEqual([{ key: '2', value: 2 }]);
+      expect(await s.getAll('outbox')).toEqual([{ key: 'y', value: 'y' }]);
+      await s.close();
+    });
+
+    it('stores copies: changing a value after writing or reading it changes nothing stored', async () => {
+      const s = await open();
+      const value = { list: [1, 2] };
+      await s.writeBatch([{ store: 'settings', type: 'put', key: 'app', value }]);
+      value.list.push(3);
+      const read = await s.get<{ list: number[] }>('settings', 'app');
+      read?.list.push(4);
+      expect(await s.get('settings', 'app')).toEqual({ list: [1, 2] });
+      await s.close();
+    });
+
+    it('writes nothing of a batch that holds a value it cannot store', async () => {
+      const s = await open();
+      await expect(
+        s.writeBatch([
+          { store: 'meta', type: 'put', key: 'ok', value: 1 },
+          { store: 'meta', type: 'put', key: 'bad', value: { fn: () => 1 } },
+        ]),
+      ).rejects.toThrow();
+      expect(await s.get('meta', 'ok')).toBeUndefined();
+      await s.close();
+    });
+  });
+}
