@@ -32,20 +32,18 @@ export class IdbStorage implements EngineStorage {
   private constructor(private readonly db: IDBPDatabase) {}
 
   static async open(options: IdbStorageOptions = {}): Promise<IdbStorage> {
-    let storage: IdbStorage | undefined;
     const db = await openDB(options.name ?? 'messenger-engine', options.version ?? SCHEMA_VERSION, {
       upgrade(database) {
         for (const name of STORE_NAMES) {
           if (!database.objectStoreNames.contains(name)) database.createObjectStore(name);
         }
       },
-      blocking() {
-        storage?.db.close();
+      blocking(_current, _blocked, event) {
+        (event.target as IDBDatabase).close();
         options.onVersionChange?.();
       },
     });
-    storage = new IdbStorage(db);
-    return storage;
+    return new IdbStorage(db);
   }
 
   async get<T>(store: StoreName, key: string): Promise<T | undefined> {
