@@ -1,0 +1,108 @@
+/**
+ * THE contract between the UI and the engine (design.md §2, §5): the UI, the browser console
+ * (`window.engine`) and the tests all use this interface. Commands return promises and reject with an
+ * EngineError (the server's message, else the fallback text of spec §8); queries are observables.
+ * Everything that crosses it is plain data, so it survives a worker port.
+ */
+import type { Observable } from 'rxjs';
+import type { WarningsAnswer } from '../protocol/api';
+import type { Country, Message } from '../protocol/entities';
+import type { OutboxEntry } from './outbox';
+import type { RestClient } from './rest/client';
+import type { AppSettings, NotifyPermission } from './rules';
+import type { ConnectionState } from './socket/connection';
+import type { ConversationListItem } from './state/conversationList';
+import type { MessageWindowView } from './state/messageWindow';
+
+export type { EngineError } from './errors';
+export { isEngineError } from './errors';
+export type { OutboxEntry } from './outbox';
+export type { AppSettings, NotifyPermission } from './rules';
+export type { ConnectionState } from './socket/connection';
+export type { ConversationListItem, LastMessagePreview } from './state/conversationList';
+export type { MessageWindowView } from './state/messageWindow';
+
+/** Spec §4 session states. */
+export type SessionView =
+  | { status: 'unauthenticated' }
+  | { status: 'needsNickname'; userId: number; phone: string; countryCode: string }
+  | { status: 'ready'; userId: number; nickname: string; phone: string; countryCode: string };
+
+/** What one tab tells the engine about itself; the engine combines every tab's. */
+export interface TabState {
+  visible: boolean;
+  focused: boolean;
+  openConversationId: number | null;
+}
+
+/** A notification the engine asks exactly one tab to show (design.md §4). */
+export interface NotificationRequest {
+  conversationId: number;
+  messageId: number;
+  title: string;
+  /** Empty when previews are off (spec §3 notificationsShowPreview). */
+  body: string;
+  playSound: boolean;
+}
+
+export interface HostOverrides {
+  apiBase: string | null;
+  wsBase: string | null;
+}
+
+/** The REST calls of spec §7 by name, for `call` (console scripting and calls without a dedicated command). */
+export type RestCallName = {
+  [K in keyof RestClient]: RestClient[K] extends (...args: never[]) => Promise<unknown> ? K : never;
+}[keyof RestClient];
+
+export interface EngineApi {
+  // Queries.
+  session(): Observable<SessionView>;
+  connection(): Observable<ConnectionState>;
+  conversations(): Observable<readonly ConversationListItem[]>;
+  conversation(conversationId: number): Observable<ConversationListItem | null>;
+  messages(conversationId: number): Observable<MessageWindowView>;
+  outbox(): Observable<readonly OutboxEntry[]>;
+  settings(): Observable<AppSettings>;
+  /** Conversations the signed-in user left or was removed from: tabs showing one go back to the list. */
+  removedConversations(): Observable<number>;
+  /** Notifications this tab should show: each message's goes to exactly one tab. */
+  notifications(tabId: string): Observable<NotificationRequest>;
+
+  // Session.
+  requestPin(phone: string): Promise<void>;
+  confirmPin(phone: string, pin: string): Promise<SessionView>;
+  register(nickname: string): Promise<SessionView>;
+  logout(): Promise<void>;
+  countries(): Promise<Country[]>;
+
+  // Conversations and messages.
+  refreshConversations(): Promise<void>;
+  /** Loads the latest page, marks the chat read (spec §4) and sends the read receipt for its last message. */
+  openConversation(conversationId: number): Promise<void>;
+  /** Loads the next older page; resolves false when there is none. */
+  loadOlderMessages(conversationId: number): Promise<boolean>;
+  /** The UI saw at least half of this message (spec §4): a read receipt is due once. */
+  markVisible(conversationId: number, messageId: number): void;
+  sendMessage(conversationId: number, input: { text: string; quotedMessageId?: number }): Promise<OutboxEntry>;
+  retrySend(localId: string): Promise<void>;
+  discardSend(localId: string): Promise<void>;
+  editMessage(conversationId: number, messageId: number, text: string): Promise<Message>;
+  deleteMessages(conversationId: number, messageIds: number[]): Promise<WarningsAnswer>;
+  hideMessages(conversationId: number, messageIds: number[]): Promise<WarningsAnswer>;
+  react(conversationId: number, messageId: number, emoji: string, on: boolean): Promise<Message>;
+  /** Spec §4: own, not a system message, within 45 minutes. */
+  canEdit(messageId: number): Promise<boolean>;
+  /** The message the Up arrow edits in an empty input: the latest own editable one, or null. */
+  editTarget(conversationId: number): Promise<number | null>;
+
+  // Settings and tabs.
+  updateSettings(patch: Partial<AppSettings>): Promise<AppSettings>;
+  setHostOverrides(overrides: HostOverrides): Promise<void>;
+  setNotificationPermission(permission: NotifyPermission): void;
+  setTabState(tabId: string, state: TabState): void;
+  closeTab(tabId: string): void;
+
+  /** Any REST call of spec §7 by name, e.g. `call('getCommunities', { onlyJoined: true })`. */
+  call<K extends RestCallName>(name: K, ...args: Parameters<RestClient[K]>): ReturnType<RestClient[K]>;
+}

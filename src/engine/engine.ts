@@ -1,0 +1,526 @@
+import { BehaviorSubject, distinctUntilChanged, filter, map, type Observable, Subject } from 'rxjs';
+import type { WarningsAnswer } from '../protocol/api';
+import type { Country, Message, User } from '../protocol/entities';
+import type {
+  EngineApi,
+  HostOverrides,
+  NotificationRequest,
+  RestCallName,
+  SessionView,
+  TabState,
+} from './api';
+import { type EngineClock, realClock } from './clock';
+import { Outbox, type OutboxEntry } from './outbox';
+import { loadState, persistOps, STATE_STORES } from './persistence';
+import { createRestClient, fetchTransport, type HttpTransport, type RestClient } from './rest';
+import {
+  type AppSettings,
+  applySettings,
+  canEdit,
+  editTarget,
+  normalizeSettings,
+  notificationBody,
+  type NotifyPermission,
+  shouldNotify,
+} from './rules';
+import { type ConnectionState, SocketConnection, type SocketFactory } from './socket';
+import {
+  createConversationListSelector,
+  createMessageWindowSelector,
+  type ConversationListItem,
+  type MessageWindowView,
+  reduce,
+  selectConversation,
+} from './state';
+import { type EngineEffect, type EngineEvent, type EngineState, initialState } from './state/types';
+import type { EngineStorage, StorageOp } from './storage/storage';
+import { TabRegistry } from './tabs';
+
+export interface EngineOptions {
+  storage: EngineStorage;
+  /** Where the API lives by default (the page's origin in the browser). */
+  apiBase: string;
+  transport?: HttpTransport;
+  socketFactory?: SocketFactory;
+  clock?: EngineClock;
+  log?: (message: string, detail?: unknown) => void;
+}
+
+interface StoredAuth {
+  token: string;
+  userId: number;
+  account: User | null;
+}
+
+/** Writes of a burst of events are gathered this long, then written in one transaction. */
+export const PERSIST_DELAY_MS = 50;
+
+const toWs = (httpBase: string) => httpBase.replace(/^http/, 'ws');
+
+/**
+ * The client engine (design.md §1, §3): session, REST, socket, state, store, outbox and receipts, behind
+ * EngineApi. One instance serves every tab of a browser profile.
+ */
+export class Engine implements EngineApi {
+  private readonly clock: EngineClock;
+  private readonly log: (message: string, detail?: unknown) => void;
+  private readonly state$ = new BehaviorSubject<EngineState>(initialState());
+  private readonly auth$ = new BehaviorSubject<StoredAuth | null>(null);
+  private readonly settings$ = new BehaviorSubject<AppSettings>(normalizeSettings(null));
+  private readonly removed$ = new Subject<number>();
+  private readonly notify$ = new Subject<{ tabId: string; request: NotificationRequest }>();
+  private readonly tabs = new TabRegistry();
+  private readonly rest: RestClient;
+  private readonly socket: SocketConnection;
+  private readonly outboxQueue: Outbox;
+  private hosts: HostOverrides = { apiBase: null, wsBase: null };
+  private permission: NotifyPermission = 'default';
+  private persisted: EngineState = initialState();
+  private persistTimer: unknown = null;
+  private pendingWrite: Promise<void> = Promise.resolve();
+  private countriesCache: Country[] | null = null;
+  private readonly listSelector = createConversationListSelector();
+
+  constructor(private readonly options: EngineOptions) {
+    this.clock = options.clock ?? realClock;
+    this.log = options.log ?? ((message, detail) => console.warn(message, detail ?? ''));
+    this.rest = createRestClient({
+      transport: options.transport ?? fetchTransport,
+      session: () => ({ apiBase: this.apiBase(), token: this.auth$.value?.token ?? null }),
+      clientToken: 'web',
+      onUnauthorized: () => void this.signOut(),
+    });
+    this.socket = new SocketConnection({
+      params: () => {
+        const s = this.state$.value;
+        return {
+          wsBase: this.hosts.wsBase ?? toWs(this.apiBase()),
+          token: this.auth$.value?.token ?? null,
+          lastEventId: s.lastEventId,
+          epoch: s.epoch || null,
+        };
+      },
+      onFrame: (delivery) => {
+        this.dispatch(delivery);
+        if (delivery.type === 'socket' && delivery.frame.action === 'conversation_message') {
+          void this.outboxQueue.settle(delivery.frame.data.message);
+        }
+      },
+      ...(options.socketFactory ? { factory: options.socketFactory } : {}),
+      clock: this.clock,
+    });
+    this.socket.state$.pipe(filter((s) => s === 'online')).subscribe(() => this.outboxQueue.kick());
+    this.outboxQueue = new Outbox({
+      storage: options.storage,
+      rest: () => this.rest,
+      clock: this.clock,
+      userId: () => this.auth$.value?.userId ?? null,
+      onStored: (message) => this.dispatch({ type: 'messageStored', message }),
+    });
+  }
+
+  /** Restores the stored session, state, settings and outbox, then connects when signed in. */
+  async start(): Promise<void> {
+    const { storage } = this.options;
+    const [auth, settings, hosts] = await Promise.all([
+      storage.get<StoredAuth>('session', 'auth'),
+      storage.get<Partial<AppSettings>>('settings', 'app'),
+      storage.get<HostOverrides>('meta', 'hosts'),
+    ]);
+    if (hosts) this.hosts = hosts;
+    this.settings$.next(normalizeSettings(settings));
+    const state = await loadState(storage);
+    this.persisted = state;
+    this.state$.next(state);
+    await this.outboxQueue.load();
+    if (auth) {
+      this.auth$.next(auth);
+      this.socket.start();
+      void this.refreshConversations().catch((e: unknown) => this.log('conversation list refresh failed', e));
+      void this.refreshAccount();
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.socket.stop();
+    await this.flush();
+  }
+
+  /** Writes what is waiting to be persisted now (tests, and before a worker goes away). */
+  async flush(): Promise<void> {
+    if (this.persistTimer !== null) {
+      this.clock.clearTimeout(this.persistTimer);
+      this.persistTimer = null;
+      this.writeState();
+    }
+    await this.pendingWrite;
+  }
+
+  // Queries.
+
+  session(): Observable<SessionView> {
+    return this.auth$.pipe(
+      map((auth) => this.sessionView(auth)),
+      distinctUntilChanged((a, b) => JSON.stringify(a) === JSON.stringify(b)),
+    );
+  }
+
+  connection(): Observable<ConnectionState> {
+    return this.socket.state$;
+  }
+
+  conversations(): Observable<readonly ConversationListItem[]> {
+    return this.state$.pipe(map(this.listSelector), distinctUntilChanged());
+  }
+
+  conversation(conversationId: number): Observable<ConversationListItem | null> {
+    return this.state$.pipe(
+      map((s) => selectConversation(s, conversationId)),
+      distinctUntilChanged(
+        (a, b) => a?.conversation === b?.conversation && a?.unreadCount === b?.unreadCount && a?.preview === b?.preview,
+      ),
+    );
+  }
+
+  messages(conversationId: number): Observable<MessageWindowView> {
+    return this.state$.pipe(map(createMessageWindowSelector(conversationId)), distinctUntilChanged());
+  }
+
+  outbox(): Observable<readonly OutboxEntry[]> {
+    return this.outboxQueue.entries;
+  }
+
+  settings(): Observable<AppSettings> {
+    return this.settings$;
+  }
+
+  removedConversations(): Observable<number> {
+    return this.removed$;
+  }
+
+  notifications(tabId: string): Observable<NotificationRequest> {
+    return this.notify$.pipe(
+      filter((n) => n.tabId === tabId),
+      map((n) => n.request),
+    );
+  }
+
+  // Session.
+
+  async requestPin(phone: string): Promise<void> {
+    const answer = await this.rest.requestPin(phone);
+    if (answer.status !== 'sent') throw new Error('Failed to request the PIN code');
+  }
+
+  async confirmPin(phone: string, pin: string): Promise<SessionView> {
+    const { token, user_id: userId } = await this.rest.confirmPin(phone, pin);
+    const auth: StoredAuth = { token, userId, account: null };
+    this.auth$.next(auth);
+    const { account } = await this.rest.getMe();
+    await this.saveAuth({ ...auth, account });
+    if (this.state$.value.selfId !== userId) {
+      this.dispatch({ type: 'signedOut' });
+      this.dispatch({ type: 'signedIn', selfId: userId });
+    }
+    this.socket.start();
+    void this.refreshConversations().catch((e: unknown) => this.log('conversation list refresh failed', e));
+    this.outboxQueue.kick();
+    return this.sessionView(this.auth$.value);
+  }
+
+  async register(nickname: string): Promise<SessionView> {
+    const { account } = await this.rest.register(nickname);
+    const auth = this.auth$.value;
+    if (auth) await this.saveAuth({ ...auth, account });
+    return this.sessionView(this.auth$.value);
+  }
+
+  async logout(): Promise<void> {
+    await this.outboxQueue.clear();
+    await this.signOut();
+    await this.options.storage.writeBatch([{ store: 'settings', type: 'clear' }]);
+    this.settings$.next(normalizeSettings(null));
+    this.countriesCache = null;
+  }
+
+  async countries(): Promise<Country[]> {
+    if (this.countriesCache) return this.countriesCache;
+    const cached = await this.options.storage.get<Country[]>('countries', 'all');
+    if (cached) {
+      this.countriesCache = cached;
+      void this.rest
+        .getCountries()
+        .then(({ countries }) => this.cacheCountries(countries))
+        .catch(() => undefined);
+      return cached;
+    }
+    const { countries } = await this.rest.getCountries();
+    await this.cacheCountries(countries);
+    return countries;
+  }
+
+  // Conversations and messages.
+
+  async refreshConversations(): Promise<void> {
+    const { conversations } = await this.rest.getConversations({ messageCount: 1 });
+    this.dispatch({ type: 'conversationsLoaded', conversations: conversations.map((c) => c.conversation) });
+  }
+
+  async openConversation(conversationId: number): Promise<void> {
+    const { messages } = await this.rest.getMessages(conversationId, { count: 20 });
+    this.dispatch({ type: 'messagesLoaded', conversationId, messages, older: false, pageSize: 20 });
+    this.dispatch({ type: 'conversationOpened', conversationId });
+  }
+
+  async loadOlderMessages(conversationId: number): Promise<boolean> {
+    const window = this.state$.value.windows[conversationId];
+    const oldest = window?.ids[0];
+    if (!window || oldest === undefined || !window.hasOlder) return false;
+    const { messages } = await this.rest.getMessages(conversationId, { count: 20, before: oldest });
+    this.dispatch({ type: 'messagesLoaded', conversationId, messages, older: true, pageSize: 20 });
+    return messages.length > 0;
+  }
+
+  markVisible(conversationId: number, messageId: number): void {
+    this.dispatch({ type: 'messageVisible', conversationId, messageId });
+  }
+
+  sendMessage(conversationId: number, input: { text: string; quotedMessageId?: number }): Promise<OutboxEntry> {
+    return this.outboxQueue.add({ conversationId, text: input.text, quotedMessageId: input.quotedMessageId ?? null });
+  }
+
+  retrySend(localId: string): Promise<void> {
+    return this.outboxQueue.retry(localId);
+  }
+
+  discardSend(localId: string): Promise<void> {
+    return this.outboxQueue.discard(localId);
+  }
+
+  async editMessage(conversationId: number, messageId: number, text: string): Promise<Message> {
+    const { message } = await this.rest.editMessage(conversationId, messageId, text);
+    this.dispatch({ type: 'messageStored', message });
+    return message;
+  }
+
+  async deleteMessages(conversationId: number, messageIds: number[]): Promise<WarningsAnswer> {
+    const answer = await this.rest.deleteMessages(conversationId, messageIds);
+    this.dispatch({ type: 'messagesDeleted', conversationId, messageIds: answer.message_ids });
+    return answer;
+  }
+
+  async hideMessages(conversationId: number, messageIds: number[]): Promise<WarningsAnswer> {
+    const answer = await this.rest.hideMessages(conversationId, messageIds);
+    this.dispatch({ type: 'messagesDeleted', conversationId, messageIds: answer.message_ids });
+    return answer;
+  }
+
+  async react(conversationId: number, messageId: number, emoji: string, on: boolean): Promise<Message> {
+    const { message } = on
+      ? await this.rest.addReaction(conversationId, messageId, emoji)
+      : await this.rest.removeReaction(conversationId, messageId, emoji);
+    this.dispatch({ type: 'messageStored', message });
+    return message;
+  }
+
+  async canEdit(messageId: number): Promise<boolean> {
+    const message = this.state$.value.messages[messageId];
+    return message ? canEdit(message, this.state$.value.selfId, this.clock.now()) : false;
+  }
+
+  async editTarget(conversationId: number): Promise<number | null> {
+    const s = this.state$.value;
+    const ids = s.windows[conversationId]?.ids ?? [];
+    const messages = ids.map((id) => s.messages[id]).filter((m): m is Message => m !== undefined);
+    return editTarget(messages, s.selfId, this.clock.now())?.id ?? null;
+  }
+
+  // Settings and tabs.
+
+  async updateSettings(patch: Partial<AppSettings>): Promise<AppSettings> {
+    const next = applySettings(this.settings$.value, patch);
+    if (next !== this.settings$.value) {
+      await this.options.storage.writeBatch([{ store: 'settings', type: 'put', key: 'app', value: next }]);
+      this.settings$.next(next);
+    }
+    return next;
+  }
+
+  async setHostOverrides(overrides: HostOverrides): Promise<void> {
+    this.hosts = overrides;
+    await this.options.storage.writeBatch([{ store: 'meta', type: 'put', key: 'hosts', value: overrides }]);
+  }
+
+  setNotificationPermission(permission: NotifyPermission): void {
+    this.permission = permission;
+  }
+
+  setTabState(tabId: string, state: TabState): void {
+    const before = this.tabs.openConversations();
+    this.tabs.set(tabId, state, this.clock.now());
+    // A chat that comes into view (opened, or its tab shown again) is read now (spec §4 "on chat open").
+    for (const id of this.tabs.openConversations()) {
+      if (!before.has(id) && this.state$.value.windows[id]) this.dispatch({ type: 'conversationOpened', conversationId: id });
+    }
+  }
+
+  closeTab(tabId: string): void {
+    this.tabs.remove(tabId);
+  }
+
+  call<K extends RestCallName>(name: K, ...args: Parameters<RestClient[K]>): ReturnType<RestClient[K]> {
+    const fn = this.rest[name] as (...a: Parameters<RestClient[K]>) => ReturnType<RestClient[K]>;
+    return fn(...args);
+  }
+
+  // Internals.
+
+  private apiBase(): string {
+    return this.hosts.apiBase ?? this.options.apiBase;
+  }
+
+  private sessionView(auth: StoredAuth | null): SessionView {
+    if (!auth) return { status: 'unauthenticated' };
+    const account = auth.account;
+    const phone = account?.phone_nr ?? '';
+    const countryCode = account?.country_code ?? '';
+    if (!account || account.nickname === '') return { status: 'needsNickname', userId: auth.userId, phone, countryCode };
+    return { status: 'ready', userId: auth.userId, nickname: account.nickname, phone, countryCode };
+  }
+
+  private async refreshAccount(): Promise<void> {
+    try {
+      const { account } = await this.rest.getMe();
+      const auth = this.auth$.value;
+      if (auth) await this.saveAuth({ ...auth, account });
+    } catch (error) {
+      this.log('profile refresh failed', error);
+    }
+  }
+
+  private async saveAuth(auth: StoredAuth): Promise<void> {
+    await this.options.storage.writeBatch([{ store: 'session', type: 'put', key: 'auth', value: auth }]);
+    this.auth$.next(auth);
+  }
+
+  private async cacheCountries(countries: Country[]): Promise<void> {
+    this.countriesCache = countries;
+    await this.options.storage.writeBatch([{ store: 'countries', type: 'put', key: 'all', value: countries }]);
+  }
+
+  /** Spec §4: a 401 or a logout clears the stored token and user id; every tab sees it at once. */
+  private async signOut(): Promise<void> {
+    if (!this.auth$.value) return;
+    this.socket.stop();
+    this.auth$.next(null);
+    this.dispatch({ type: 'signedOut' });
+    await this.flush();
+    const ops: StorageOp[] = [
+      { store: 'session', type: 'clear' },
+      ...STATE_STORES.map((store) => ({ store, type: 'clear' }) as StorageOp),
+    ];
+    await this.options.storage.writeBatch(ops);
+    this.persisted = initialState();
+  }
+
+  private dispatch(event: EngineEvent): void {
+    const { state, effects } = reduce(this.state$.value, event, {
+      openConversations: this.tabs.openConversations(),
+      now: this.clock.now(),
+    });
+    if (state !== this.state$.value) {
+      this.state$.next(state);
+      this.schedulePersist();
+    }
+    for (const effect of effects) this.run(effect);
+  }
+
+  private schedulePersist(): void {
+    if (this.persistTimer !== null) return;
+    this.persistTimer = this.clock.setTimeout(() => {
+      this.persistTimer = null;
+      this.writeState();
+    }, PERSIST_DELAY_MS);
+  }
+
+  private writeState(): void {
+    const next = this.state$.value;
+    const ops = persistOps(this.persisted, next);
+    this.persisted = next;
+    if (ops.length === 0) return;
+    this.pendingWrite = this.pendingWrite
+      .then(() => this.options.storage.writeBatch(ops))
+      .catch((error: unknown) => this.log('saving the engine state failed', error));
+  }
+
+  private run(effect: EngineEffect): void {
+    switch (effect.type) {
+      case 'sendReceipt': {
+        const send = () =>
+          void this.rest
+            .sendReceipt(effect.conversationId, effect.messageId, effect.kind)
+            .catch((e: unknown) => this.log('receipt failed', e));
+        if (effect.delayMs > 0) this.clock.setTimeout(send, effect.delayMs);
+        else send();
+        return;
+      }
+      case 'refetchConversations':
+        void this.refreshConversations().catch((e: unknown) => this.log('conversation list refresh failed', e));
+        return;
+      case 'refetchConversation':
+        void this.rest
+          .getConversation(effect.conversationId, { messageCount: 0 })
+          .then(({ conversation }) => this.dispatch({ type: 'conversationLoaded', conversation }))
+          .catch((e: unknown) => this.log('conversation refresh failed', e));
+        return;
+      case 'sync':
+        void this.resync();
+        return;
+      case 'conversationGone':
+        this.removed$.next(effect.conversationId);
+        return;
+      case 'incomingMessage':
+        this.maybeNotify(effect.conversationId, effect.message);
+        return;
+    }
+  }
+
+  /** need_sync or a gap: the list again, and the latest page of every chat open in a tab. */
+  private async resync(): Promise<void> {
+    try {
+      await this.refreshConversations();
+      for (const id of this.tabs.openConversations()) await this.openConversation(id);
+    } catch (error) {
+      this.log('sync failed', error);
+    }
+  }
+
+  private maybeNotify(conversationId: number, message: Message): void {
+    const settings = this.settings$.value;
+    const selfId = this.state$.value.selfId;
+    if (
+      !shouldNotify({
+        message,
+        selfId,
+        settings,
+        permission: this.permission,
+        openVisibleFocused: this.tabs.inView(conversationId),
+      })
+    ) {
+      return;
+    }
+    const tabId = this.tabs.notificationTarget();
+    if (tabId === null) return;
+    const conversation = this.state$.value.conversations[conversationId];
+    this.notify$.next({
+      tabId,
+      request: {
+        conversationId,
+        messageId: message.id,
+        title: conversation?.name ?? '',
+        body: settings.notificationsShowPreview ? notificationBody(message.message) : '',
+        playSound: settings.incomingMessagesSound,
+      },
+    });
+  }
+}

@@ -1,0 +1,115 @@
+import type { Conversation, Message } from '../protocol/entities';
+import type { EngineState, MessageWindow, ReceiptMarks, UnreadRecord } from './state/types';
+import { initialState } from './state/types';
+import type { EngineStorage, StorageOp, StoreName } from './storage/storage';
+
+/** Only the latest messages of each conversation are cached across reloads; older pages reload from the server. */
+export const CACHED_MESSAGES_PER_CONVERSATION = 50;
+
+interface Meta {
+  selfId: number | null;
+  lastEventId: number;
+  epoch: string;
+  windows: Record<number, MessageWindow>;
+  sentReceipts: Record<string, true>;
+}
+
+function diffRecord<V>(store: StoreName, prev: Readonly<Record<number, V>>, next: Readonly<Record<number, V>>): StorageOp[] {
+  if (prev === next) return [];
+  const ops: StorageOp[] = [];
+  for (const [key, value] of Object.entries(next)) {
+    if ((prev as Record<string, V>)[key] !== value) ops.push({ store, type: 'put', key, value });
+  }
+  for (const key of Object.keys(prev)) {
+    if (!(key in next)) ops.push({ store, type: 'delete', key });
+  }
+  return ops;
+}
+
+/** Trims each window to its latest messages, so the cache stays small however far back the user scrolled. */
+function cachedWindows(windows: Readonly<Record<number, MessageWindow>>): Record<number, MessageWindow> {
+  const result: Record<number, MessageWindow> = {};
+  for (const [id, w] of Object.entries(windows)) {
+    const trimmed = w.ids.length > CACHED_MESSAGES_PER_CONVERSATION;
+    result[Number(id)] = trimmed
+      ? { ids: w.ids.slice(-CACHED_MESSAGES_PER_CONVERSATION), hasOlder: true }
+      : { ids: [...w.ids], hasOlder: w.hasOlder };
+  }
+  return result;
+}
+
+/**
+ * The storage writes that take `prev` to `next`. Slices are compared by reference (the reducer returns the
+ * same object for what it did not touch), so a burst of events becomes one small batch.
+ */
+export function persistOps(prev: EngineState, next: EngineState): StorageOp[] {
+  if (prev === next) return [];
+  const ops: StorageOp[] = [
+    ...diffRecord('conversations', prev.conversations, next.conversations),
+    ...diffRecord('unread', prev.unread, next.unread),
+    ...diffRecord('receipts', prev.receipts, next.receipts),
+  ];
+  if (prev.messages !== next.messages || prev.windows !== next.windows) {
+    const keep = new Set(Object.values(cachedWindows(next.windows)).flatMap((w) => w.ids));
+    const prevKeep = new Set(Object.values(cachedWindows(prev.windows)).flatMap((w) => w.ids));
+    for (const id of keep) {
+      const message = next.messages[id];
+      if (message && (!prevKeep.has(id) || prev.messages[id] !== message)) {
+        ops.push({ store: 'messages', type: 'put', key: String(id), value: message });
+      }
+    }
+    for (const id of prevKeep) if (!keep.has(id)) ops.push({ store: 'messages', type: 'delete', key: String(id) });
+  }
+  if (
+    prev.selfId !== next.selfId ||
+    prev.lastEventId !== next.lastEventId ||
+    prev.epoch !== next.epoch ||
+    prev.windows !== next.windows ||
+    prev.sentReceipts !== next.sentReceipts
+  ) {
+    const meta: Meta = {
+      selfId: next.selfId,
+      lastEventId: next.lastEventId,
+      epoch: next.epoch,
+      windows: cachedWindows(next.windows),
+      sentReceipts: { ...next.sentReceipts },
+    };
+    ops.push({ store: 'meta', type: 'put', key: 'state', value: meta });
+  }
+  return ops;
+}
+
+/** The state as it was last persisted: what a reload shows before the network answers. */
+export async function loadState(storage: EngineStorage): Promise<EngineState> {
+  const meta = await storage.get<Meta>('meta', 'state');
+  if (!meta) return initialState();
+  const byId = <V>(rows: { key: string; value: V }[]) =>
+    Object.fromEntries(rows.map((r) => [Number(r.key), r.value])) as Record<number, V>;
+  const [conversations, messages, unread, receipts] = await Promise.all([
+    storage.getAll<Conversation>('conversations'),
+    storage.getAll<Message>('messages'),
+    storage.getAll<UnreadRecord>('unread'),
+    storage.getAll<ReceiptMarks>('receipts'),
+  ]);
+  const messageMap = byId(messages);
+  // A window only lists messages that made it to storage.
+  const windows: Record<number, MessageWindow> = {};
+  for (const [id, w] of Object.entries(meta.windows)) {
+    windows[Number(id)] = { ids: w.ids.filter((m) => m in messageMap), hasOlder: w.hasOlder };
+  }
+  return {
+    ...initialState(),
+    selfId: meta.selfId,
+    lastEventId: meta.lastEventId,
+    epoch: meta.epoch,
+    sentReceipts: meta.sentReceipts,
+    conversations: byId(conversations),
+    messages: messageMap,
+    windows,
+    unread: byId(unread),
+    receipts: byId(receipts),
+  };
+}
+
+/** Every store the state lives in, for sign-out. */
+export const STATE_STORES: readonly StoreName[] = ['conversations', 'messages', 'unread', 'receipts', 'meta'];

@@ -1,0 +1,5 @@
+/** Pure product rules the engine exposes as queries (spec §4, §5, §6). */
+export * from './edit';
+export * from './delete';
+export * from './notify';
+export * from './settings';

@@ -1,0 +1,45 @@
+import type { Message } from '../../protocol/entities';
+
+/** Notification rules: spec §4 "Unread" and §8, design.md §4 "Notifications". */
+
+/** The browser's Notification.permission, named here so the engine needs no DOM types. */
+export type NotifyPermission = 'default' | 'denied' | 'granted';
+
+export interface NotifyInput {
+  message: Pick<Message, 'user_id'>;
+  selfId: number | null;
+  settings: { notificationsEnable: boolean };
+  permission: NotifyPermission;
+  /** The message's chat is open in a tab that is visible and focused. */
+  openVisibleFocused: boolean;
+}
+
+/** A notification is due for another user's message, when enabled and permitted, unless its chat is in view. */
+export function shouldNotify(input: NotifyInput): boolean {
+  return (
+    input.selfId !== null &&
+    input.message.user_id !== input.selfId &&
+    input.settings.notificationsEnable &&
+    input.permission === 'granted' &&
+    !input.openVisibleFocused
+  );
+}
+
+export const NOTIFICATION_BODY_MAX = 100;
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/**
+ * The notification body (spec §5 "Display limits"): at most 100 characters, then an ellipsis.
+ * Characters are graphemes, so an emoji or an accented letter is never cut in half.
+ */
+export function notificationBody(text: string, max = NOTIFICATION_BODY_MAX): string {
+  const trimmed = text.trim();
+  if (trimmed.length <= max) return trimmed;
+  const parts: string[] = [];
+  for (const { segment } of graphemes.segment(trimmed)) {
+    if (parts.length === max) return `${parts.join('').trimEnd()}…`;
+    parts.push(segment);
+  }
+  return trimmed;
+}

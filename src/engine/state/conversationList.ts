@@ -1,0 +1,129 @@
+import type { AttachmentType, Conversation, EventType, Message } from '../../protocol/entities';
+import type { EngineState, UnreadRecord } from './types';
+import { unreadCount } from './unread';
+
+/** Selectors over conversations: pure, and in their memoised form they reuse unchanged rows. */
+
+export interface LastMessagePreview {
+  messageId: number;
+  userId: number;
+  fromSelf: boolean;
+  /** The raw text; the UI words attachments and system events in the user's language. */
+  text: string;
+  type: Message['type'];
+  attachmentType: AttachmentType | null;
+  eventType: EventType | null;
+  /** Epoch seconds as a string, as the server sends it. */
+  createdAt: string;
+  edited: boolean;
+}
+
+export interface ConversationListItem {
+  conversation: Conversation;
+  unreadCount: number;
+  isUnread: boolean;
+  preview: LastMessagePreview | null;
+  /** Epoch seconds the list is sorted by: the last message's time, else the creation time. */
+  sortTime: number;
+}
+
+/** Epoch seconds of the latest activity: last_message_time, or created_at for an empty conversation ('0'). */
+export function conversationSortTime(conversation: Conversation): number {
+  const last = Number(conversation.last_message_time);
+  if (Number.isFinite(last) && last > 0) return last;
+  const created = Number(conversation.created_at);
+  return Number.isFinite(created) ? created : 0;
+}
+
+/** Newest first; the same second falls back to the newer last message, then the newer conversation. */
+export function compareListItems(a: ConversationListItem, b: ConversationListItem): number {
+  return (
+    b.sortTime - a.sortTime ||
+    (b.conversation.last_message?.id ?? 0) - (a.conversation.last_message?.id ?? 0) ||
+    b.conversation.id - a.conversation.id
+  );
+}
+
+export function lastMessagePreview(message: Message | null, selfId: number | null): LastMessagePreview | null {
+  if (!message) return null;
+  return {
+    messageId: message.id,
+    userId: message.user_id,
+    fromSelf: message.user_id === selfId,
+    text: message.message,
+    type: message.type,
+    attachmentType: message.attachment?.type ?? null,
+    eventType: message.attachment?.event_type ?? null,
+    createdAt: message.created_at,
+    edited: message.edited_at > 0,
+  };
+}
+
+export function listItem(
+  conversation: Conversation,
+  record: UnreadRecord | undefined,
+  selfId: number | null,
+): ConversationListItem {
+  const count = unreadCount(conversation, record);
+  return {
+    conversation,
+    unreadCount: count,
+    isUnread: count > 0,
+    preview: lastMessagePreview(conversation.last_message, selfId),
+    sortTime: conversationSortTime(conversation),
+  };
+}
+
+/** Every conversation, newest activity first, with its unread state and last-message preview. */
+export function selectConversationList(state: EngineState): ConversationListItem[] {
+  return Object.values(state.conversations)
+    .map((c) => listItem(c, state.unread[c.id], state.selfId))
+    .sort(compareListItems);
+}
+
+/** One conversation as a list row, or null when it is not known. */
+export function selectConversation(state: EngineState, conversationId: number): ConversationListItem | null {
+  const conversation = state.conversations[conversationId];
+  return conversation ? listItem(conversation, state.unread[conversationId], state.selfId) : null;
+}
+
+/** Spec §4: unread when the last read id is below the last received id (the server's flag until a record exists). */
+export function selectIsUnread(state: EngineState, conversationId: number): boolean {
+  const conversation = state.conversations[conversationId];
+  return conversation ? unreadCount(conversation, state.unread[conversationId]) > 0 : false;
+}
+
+/**
+ * A memoised `selectConversationList`: the same array while nothing it reads changed, and the same row
+ * object for every conversation whose data, unread record and owner are unchanged, so a virtualised list
+ * re-renders only the rows that changed.
+ */
+export function createConversationListSelector(): (state: EngineState) => readonly ConversationListItem[] {
+  let rows = new WeakMap<Conversation, { record: UnreadRecord | undefined; selfId: number | null; item: ConversationListItem }>();
+  let lastInputs: { conversations: unknown; unread: unknown; selfId: number | null } | null = null;
+  let lastList: readonly ConversationListItem[] = [];
+  return (state) => {
+    if (
+      lastInputs &&
+      lastInputs.conversations === state.conversations &&
+      lastInputs.unread === state.unread &&
+      lastInputs.selfId === state.selfId
+    ) {
+      return lastList;
+    }
+    if (lastInputs && lastInputs.selfId !== state.selfId) rows = new WeakMap();
+    lastInputs = { conversations: state.conversations, unread: state.unread, selfId: state.selfId };
+    const list = Object.values(state.conversations)
+      .map((conversation) => {
+        const record = state.unread[conversation.id];
+        const cached = rows.get(conversation);
+        if (cached && cached.record === record && cached.selfId === state.selfId) return cached.item;
+        const item = listItem(conversation, record, state.selfId);
+        rows.set(conversation, { record, selfId: state.selfId, item });
+        return item;
+      })
+      .sort(compareListItems);
+    if (list.length !== lastList.length || list.some((item, i) => item !== lastList[i])) lastList = list;
+    return lastList;
+  };
+}

@@ -1,0 +1,109 @@
+import type { Message } from '../../protocol/entities';
+import { noteLastMessage, repairLastMessage } from './conversationStore';
+import {
+  appendToWindow,
+  dropMessages,
+  findMessages,
+  holdsLatest,
+  putMessage,
+  refreshMessage,
+} from './messageStore';
+import { planReceipt } from './receipts';
+import { READ_RECEIPT_DELAY_MS } from './types';
+import type { EngineEffect, EngineState, ReduceContext } from './types';
+import { forgetUnread, noteIncoming } from './unread';
+
+/** What happens to the state when messages arrive, change or go: shared by socket events and call answers. */
+
+/**
+ * A message to show: a new one (socket, or the answer to our own send) or a newer form of a loaded one.
+ * It joins the window when the window holds the latest page, and becomes the conversation's last
+ * message unless a newer one already is (so the list re-sorts).
+ */
+export function storeMessage(state: EngineState, message: Message): EngineState {
+  const conversationId = message.conversation_id;
+  let next = state;
+  if (message.id in state.messages) {
+    next = putMessage(next, message);
+  } else if (holdsLatest(state, conversationId)) {
+    const appended = appendToWindow(next, conversationId, message.id);
+    if (appended) next = putMessage(appended, message);
+  }
+  return noteLastMessage(next, message);
+}
+
+/**
+ * `conversation_message` (spec §4): store it, and for another user's message count it as unread
+ * unless the chat is open, plan delivered now and, in an open chat, read after 500 ms (each once,
+ * ever), and report it so the engine can decide on a notification. Own messages are never counted.
+ */
+export function receiveMessage(
+  state: EngineState,
+  message: Message,
+  ctx: ReduceContext,
+  effects: EngineEffect[],
+): EngineState {
+  const conversationId = message.conversation_id;
+  if (!(conversationId in state.conversations)) effects.push({ type: 'refetchConversation', conversationId });
+  if (state.selfId === null || message.user_id === state.selfId) return storeMessage(state, message);
+
+  const open = ctx.openConversations.has(conversationId);
+  // A message is new to us when the unread record has not received it yet, or it is after the read
+  // point and not loaded (one that overtook an older one). A message already counted is not counted or
+  // announced again.
+  const record = state.unread[conversationId];
+  const fresh =
+    message.id > (record?.lastReceivedMessageId ?? 0) ||
+    (!(message.id in state.messages) && message.id > (record?.lastReadMessageId ?? 0));
+  let next = fresh || open ? noteIncoming(state, message, open) : state;
+  next = storeMessage(next, message);
+  next = planReceipt(next, effects, conversationId, message.id, 'delivered', 0);
+  if (open) next = planReceipt(next, effects, conversationId, message.id, 'read', READ_RECEIPT_DELAY_MS);
+  if (fresh) effects.push({ type: 'incomingMessage', conversationId, message });
+  return next;
+}
+
+/**
+ * Messages deleted for everybody or hidden for this user (the same to this client): named by id or by
+ * stid. They leave the window and the unread count; when the conversation's last message went, the
+ * newest remaining one takes its place, or the conversation is refetched when that is not loaded.
+ */
+export function deleteMessages(
+  state: EngineState,
+  conversationId: number,
+  ids: readonly number[],
+  stids: readonly string[],
+  effects: EngineEffect[],
+): EngineState {
+  const found = findMessages(state, conversationId, ids, stids);
+  if (found.length === 0) return state;
+  const last = state.conversations[conversationId]?.last_message;
+  const removed = found
+    .map((id) => state.messages[id] ?? (last?.id === id ? last : undefined))
+    .filter((m): m is Message => m !== undefined);
+  const heldLatest = holdsLatest(state, conversationId);
+  const dropped = dropMessages(state, conversationId, found);
+  const repaired = repairLastMessage(dropped, conversationId, found, heldLatest);
+  if (repaired.refetch) effects.push({ type: 'refetchConversation', conversationId });
+  return forgetUnread(repaired.state, conversationId, removed);
+}
+
+/**
+ * Changes a message the user can see (reactions, comment count) found by id or stid, loaded or as the
+ * conversation's last message; the same state when it is neither.
+ */
+export function updateMessage(
+  state: EngineState,
+  conversationId: number,
+  messageId: number | undefined,
+  stid: string | undefined,
+  change: (message: Message) => Message,
+): EngineState {
+  const ids = findMessages(state, conversationId, messageId === undefined ? [] : [messageId], stid ? [stid] : []);
+  let next = state;
+  for (const id of ids) {
+    const current = next.messages[id] ?? next.conversations[conversationId]?.last_message;
+    if (current && current.id === id) next = refreshMessage(next, change(current));
+  }
+  return next;
+}

@@ -1,0 +1,130 @@
+import type { Conversation, Message } from '../../protocol/entities';
+import { noteLastMessage, removeConversation, upsertSnapshot } from './conversationStore';
+import { deleteMessages, storeMessage } from './messageEvents';
+import { loadLatestPage, loadOlderPage } from './messageStore';
+import { planReceipt } from './receipts';
+import { reduceFrame } from './socketFrame';
+import { initialState } from './types';
+import type { EngineEffect, EngineEvent, EngineState, ReduceContext, ReduceResult } from './types';
+import { markAllRead, markReadUpTo } from './unread';
+
+/**
+ * The engine's one reducer (design.md §3): `(state, event) → (state, effects)`. Pure: it reads the
+ * world only through `ctx`, returns new objects only for what changed (untouched slices keep their
+ * identity), and leaves every effect to the engine.
+ */
+export function reduce(state: EngineState, event: EngineEvent, ctx: ReduceContext): ReduceResult {
+  const effects: EngineEffect[] = [];
+  switch (event.type) {
+    case 'socket':
+      return reduceFrame(state, event.frame, ctx);
+    case 'socketLoaded':
+      return socketLoaded(state, event);
+    case 'signedIn':
+      // Another account's data must never show: a different user starts from nothing.
+      if (state.selfId === event.selfId) return { state, effects };
+      if (state.selfId === null) return { state: { ...state, selfId: event.selfId }, effects };
+      return { state: { ...initialState(), selfId: event.selfId }, effects };
+    case 'signedOut':
+      return { state: initialState(), effects };
+    case 'conversationsLoaded':
+      return { state: replaceConversations(state, event.conversations), effects };
+    case 'conversationLoaded':
+      return { state: upsertSnapshot(state, event.conversation), effects };
+    case 'conversationRemoved':
+      effects.push({ type: 'conversationGone', conversationId: event.conversationId });
+      return { state: removeConversation(state, event.conversationId), effects };
+    case 'messagesLoaded':
+      return { state: messagesLoaded(state, event, ctx, effects), effects };
+    case 'messageStored':
+      return { state: storeMessage(state, event.message), effects };
+    case 'messagesDeleted':
+      return { state: deleteMessages(state, event.conversationId, event.messageIds, [], effects), effects };
+    case 'conversationOpened':
+      return { state: readLatest(state, event.conversationId, effects), effects };
+    case 'messageVisible':
+      return { state: messageVisible(state, event.conversationId, event.messageId, effects), effects };
+  }
+}
+
+/**
+ * `socket_loaded`: the replay is over. need_sync (events were pruned, or our id is from another
+ * database) or an epoch other than the one we kept asks for a sync. A first connect (no epoch kept
+ * yet) syncs too: with last_message_id=0 the server replays nothing, so whatever happened between the
+ * first list fetch and the socket opening is only caught by a sync. The server's id and epoch are kept
+ * even when the id is lower than ours (a reset database counts from 1 again).
+ */
+function socketLoaded(
+  state: EngineState,
+  event: Extract<EngineEvent, { type: 'socketLoaded' }>,
+): ReduceResult {
+  const effects: EngineEffect[] = event.needSync || event.epoch !== state.epoch ? [{ type: 'sync' }] : [];
+  if (state.lastEventId === event.lastEventId && state.epoch === event.epoch) return { state, effects };
+  return { state: { ...state, lastEventId: event.lastEventId, epoch: event.epoch }, effects };
+}
+
+/** The full list from the server: conversations not in it are gone; the loaded messages of the rest stay. */
+function replaceConversations(state: EngineState, conversations: readonly Conversation[]): EngineState {
+  const listed = new Set(conversations.map((c) => c.id));
+  let next = state;
+  for (const id of Object.keys(state.conversations).map(Number)) {
+    if (!listed.has(id)) next = removeConversation(next, id);
+  }
+  for (const conversation of conversations) next = upsertSnapshot(next, conversation);
+  return next;
+}
+
+function messagesLoaded(
+  state: EngineState,
+  event: Extract<EngineEvent, { type: 'messagesLoaded' }>,
+  ctx: ReduceContext,
+  effects: EngineEffect[],
+): EngineState {
+  const { conversationId, messages, pageSize } = event;
+  if (event.older) return loadOlderPage(state, conversationId, messages, pageSize);
+  let next = loadLatestPage(state, conversationId, messages, pageSize);
+  const newest = messages.reduce<Message | undefined>((a, m) => (a && a.id > m.id ? a : m), undefined);
+  if (newest) next = noteLastMessage(next, newest);
+  // A chat opened before its messages arrived is read now that its last message is known.
+  return ctx.openConversations.has(conversationId) ? readLatest(next, conversationId, effects) : next;
+}
+
+/**
+ * Opening a chat (spec §4): the unread count goes to 0 and a read receipt goes out for the last
+ * message. The server refuses receipts for one's own messages, and a read covers everything before
+ * it, so the receipt names the newest message from someone else.
+ */
+function readLatest(state: EngineState, conversationId: number, effects: EngineEffect[]): EngineState {
+  const last = state.conversations[conversationId]?.last_message ?? null;
+  const ids = state.windows[conversationId]?.ids ?? [];
+  let latestId = Math.max(last?.id ?? 0, ids[ids.length - 1] ?? 0);
+  let latestFromOther = last && last.user_id !== state.selfId ? last : null;
+  // Newest first, stopping at the first message from someone else: a long window is not walked.
+  for (let i = ids.length - 1; i >= 0; i--) {
+    const message = state.messages[ids[i] ?? -1];
+    if (!message || message.user_id === state.selfId) continue;
+    if (message.id > (latestFromOther?.id ?? 0)) latestFromOther = message;
+    break;
+  }
+  latestId = Math.max(latestId, latestFromOther?.id ?? 0);
+  let next = markAllRead(state, conversationId, latestId);
+  if (latestFromOther && state.selfId !== null) {
+    next = planReceipt(next, effects, conversationId, latestFromOther.id, 'read', 0);
+  }
+  return next;
+}
+
+/** A message half in view (spec §4): read, once, when it is someone else's; the read point moves up. */
+function messageVisible(
+  state: EngineState,
+  conversationId: number,
+  messageId: number,
+  effects: EngineEffect[],
+): EngineState {
+  const message = state.messages[messageId] ?? state.conversations[conversationId]?.last_message ?? undefined;
+  let next = state;
+  if (message && message.id === messageId && state.selfId !== null && message.user_id !== state.selfId) {
+    next = planReceipt(next, effects, conversationId, messageId, 'read', 0);
+  }
+  return markReadUpTo(next, conversationId, messageId);
+}

@@ -1,0 +1,34 @@
+import type { EventAction, EventFrame, EventPayloads } from '../../protocol/socket';
+import { socketHandlers } from './socketHandlers';
+import type { EngineEffect, EngineState, ReduceContext, ReduceResult } from './types';
+
+type FrameOf<A extends EventAction> = { action: A; id?: number; data: EventPayloads[A] };
+
+function applyFrame<A extends EventAction>(
+  state: EngineState,
+  frame: FrameOf<A>,
+  ctx: ReduceContext,
+  effects: EngineEffect[],
+): EngineState {
+  const handler = socketHandlers[frame.action];
+  // A frame whose action this client does not know (a newer server) changes nothing.
+  return handler ? handler(state, frame.data, ctx, effects) : state;
+}
+
+/**
+ * A websocket event frame. Events that change state carry a per-user id that grows by one
+ * (docs/server.md): an id we already applied is a duplicate (a replay overlapping live frames) and is
+ * ignored, so each event is applied exactly once; an id that skips ahead means events were missed, so
+ * the frame is applied and a `sync` is asked for. Frames without an id (presence) are always applied.
+ */
+export function reduceFrame(state: EngineState, frame: EventFrame, ctx: ReduceContext): ReduceResult {
+  const id = frame.id;
+  if (id !== undefined && id <= state.lastEventId) return { state, effects: [] };
+  const effects: EngineEffect[] = [];
+  let next = applyFrame(state, frame as FrameOf<EventAction>, ctx, effects);
+  if (id !== undefined) {
+    if (state.lastEventId > 0 && id > state.lastEventId + 1) effects.push({ type: 'sync' });
+    next = { ...next, lastEventId: id };
+  }
+  return { state: next, effects };
+}

@@ -1,0 +1,47 @@
+import type { TabState } from './api';
+
+/**
+ * Every connected tab's state (which chat it shows, whether it is visible and focused). The engine asks
+ * it which conversations count as "open" and which one tab should show a notification.
+ */
+export class TabRegistry {
+  private readonly tabs = new Map<string, TabState & { focusedAt: number }>();
+
+  set(tabId: string, state: TabState, now: number): void {
+    const previous = this.tabs.get(tabId);
+    const focusedAt = state.focused ? now : (previous?.focusedAt ?? 0);
+    this.tabs.set(tabId, { ...state, focusedAt });
+  }
+
+  remove(tabId: string): void {
+    this.tabs.delete(tabId);
+  }
+
+  /** Conversations shown in a visible tab: their new messages are read as they arrive (spec §4). */
+  openConversations(): Set<number> {
+    const open = new Set<number>();
+    for (const t of this.tabs.values()) if (t.visible && t.openConversationId !== null) open.add(t.openConversationId);
+    return open;
+  }
+
+  /** Whether the conversation is in front of the user: open in a visible, focused tab (design.md §4). */
+  inView(conversationId: number): boolean {
+    for (const t of this.tabs.values()) {
+      if (t.visible && t.focused && t.openConversationId === conversationId) return true;
+    }
+    return false;
+  }
+
+  /** The one tab that shows a notification: the most recently focused, so it reaches the window in use. */
+  notificationTarget(): string | null {
+    let best: string | null = null;
+    let bestAt = -1;
+    for (const [id, t] of this.tabs) {
+      if (t.focusedAt > bestAt) {
+        best = id;
+        bestAt = t.focusedAt;
+      }
+    }
+    return best;
+  }
+}

@@ -1,0 +1,149 @@
+import { firstValueFrom, filter, type Observable } from 'rxjs';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import type { SessionView } from '../../../src/engine/api';
+import { Engine } from '../../../src/engine/engine';
+import type { SocketLike } from '../../../src/engine/socket';
+import { MemoryStorage } from '../../../src/engine/storage/storage';
+import { nextPhone, startTestServer, TEST_PIN, type TestServer } from '../../support/server';
+
+const wsFactory = (url: string) => new WebSocket(url) as unknown as SocketLike;
+const quiet = () => undefined;
+
+let s: TestServer;
+const engines: Engine[] = [];
+beforeAll(async () => {
+  s = await startTestServer();
+});
+afterEach(async () => {
+  await Promise.all(engines.splice(0).map((e) => e.stop()));
+});
+afterAll(() => s?.close());
+
+async function makeEngine(base: string, storage = new MemoryStorage()): Promise<Engine> {
+  const engine = new Engine({ storage, apiBase: base, socketFactory: wsFactory, log: quiet });
+  engines.push(engine);
+  await engine.start();
+  return engine;
+}
+
+async function signUp(engine: Engine, nickname: string): Promise<{ phone: string; userId: number }> {
+  const phone = nextPhone();
+  await engine.requestPin(phone);
+  const pending = await engine.confirmPin(phone, TEST_PIN);
+  expect(pending.status).toBe('needsNickname');
+  const ready = (await engine.register(nickname)) as Extract<SessionView, { status: 'ready' }>;
+  expect(ready).toMatchObject({ status: 'ready', nickname, phone });
+  return { phone, userId: ready.userId };
+}
+
+const until = <T>(source: Observable<T>, test: (v: T) => boolean) =>
+  firstValueFrom(source.pipe(filter(test)));
+
+describe('the engine against the reference server', () => {
+  it('signs up, shares a chat, sends once, receives live and reports delivered then read', async () => {
+    const annaEngine = await makeEngine(s.url);
+    const erikEngine = await makeEngine(s.url);
+    await signUp(annaEngine, 'Anna');
+    const erik = await signUp(erikEngine, 'Erik');
+    await until(erikEngine.connection(), (c) => c === 'online');
+
+    const { conversation } = await annaEngine.call('createConversation', {
+      members: [{ name: 'Erik', value: erik.phone }],
+    });
+    await annaEngine.refreshConversations();
+    // Erik learns of the chat from the socket, without asking.
+    await until(erikEngine.conversations(), (list) => list.some((c) => c.conversation.id === conversation.id));
+
+    erikEngine.setTabState('erik-tab', { visible: true, focused: true, openConversationId: conversation.id });
+    await erikEngine.openConversation(conversation.id);
+    annaEngine.setTabState('anna-tab', { visible: true, focused: true, openConversationId: conversation.id });
+    await annaEngine.openConversation(conversation.id);
+
+    const entry = await annaEngine.sendMessage(conversation.id, { text: 'Hej Erik!' });
+    expect(entry.status).toBe('pending');
+    const annaView = await until(annaEngine.messages(conversation.id), (w) =>
+      w.messages.some((m) => m.message === 'Hej Erik!'),
+    );
+    await until(annaEngine.outbox(), (o) => o.length === 0);
+    expect(annaView.messages.filter((m) => m.message === 'Hej Erik!')).toHaveLength(1);
+
+    const erikView = await until(erikEngine.messages(conversation.id), (w) =>
+      w.messages.some((m) => m.message === 'Hej Erik!'),
+    );
+    const sent = erikView.messages.find((m) => m.message === 'Hej Erik!')!;
+    const rows = s.server.ctx.db
+      .prepare('SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ? AND message = ?')
+      .get(conversation.id, 'Hej Erik!') as { n: number };
+    expect(rows.n).toBe(1);
+
+    // Erik has the chat open: delivered at once, read after 500 ms; each once.
+    await expect
+      .poll(
+        () =>
+          s.server.ctx.db
+            .prepare('SELECT type FROM receipts WHERE message_id = ? ORDER BY type')
+            .all(sent.id)
+            .map((r) => (r as { type: string }).type),
+        { timeout: 5000 },
+      )
+      .toEqual(['delivered', 'read']);
+    const annaList = await until(annaEngine.conversations(), (l) => l.some((c) => c.conversation.id === conversation.id));
+    expect(annaList[0]?.conversation.id).toBe(conversation.id);
+  });
+
+  it('keeps a send typed while the server is down and sends it exactly once when it is back', async () => {
+    const storage = new MemoryStorage();
+    const own = await startTestServer();
+    const port = new URL(own.url).port;
+    const engine = await makeEngine(own.url, storage);
+    await signUp(engine, 'Offline');
+    const other = nextPhone();
+    const { conversation } = await engine.call('createConversation', { members: [{ name: 'Friend', value: other }] });
+    await own.server.close();
+
+    const entry = await engine.sendMessage(conversation.id, { text: 'typed offline' });
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await firstValueFrom(engine.outbox())).map((e) => e.localId)).toEqual([entry.localId]);
+    // The send is in storage before the network answers: a reload would find it.
+    expect(await storage.get('outbox', entry.localId)).toMatchObject({ text: 'typed offline', status: 'pending' });
+
+    const again = await startTestServer({ port: Number(port) }, { keepDataDir: own.dataDir });
+    try {
+      await until(engine.outbox(), (o) => o.length === 0);
+      const n = again.server.ctx.db
+        .prepare('SELECT COUNT(*) AS n FROM messages WHERE message = ?')
+        .get('typed offline') as { n: number };
+      expect(n.n).toBe(1);
+    } finally {
+      await engine.stop();
+      await again.close();
+    }
+  }, 30_000);
+
+  it('shows the cached list after a restart before the network answers', async () => {
+    const storage = new MemoryStorage();
+    const own = await startTestServer();
+    const first = await makeEngine(own.url, storage);
+    await signUp(first, 'Cache');
+    await first.call('createConversation', { members: [{ name: 'Someone', value: nextPhone() }] });
+    await first.refreshConversations();
+    await first.stop();
+    await own.close();
+
+    const second = await makeEngine(own.url, storage);
+    const list = await firstValueFrom(second.conversations());
+    expect(list).toHaveLength(1);
+    expect((await firstValueFrom(second.session())).status).toBe('ready');
+  });
+
+  it('signs out on a 401: the session becomes unauthenticated and the stored token is gone', async () => {
+    const storage = new MemoryStorage();
+    const engine = await makeEngine(s.url, storage);
+    await signUp(engine, 'Revoked');
+    s.server.ctx.db.prepare('DELETE FROM tokens').run();
+    await expect(engine.refreshConversations()).rejects.toMatchObject({ status: 401 });
+    expect((await firstValueFrom(engine.session())).status).toBe('unauthenticated');
+    expect(await storage.get('session', 'auth')).toBeUndefined();
+  });
+});

@@ -1,0 +1,241 @@
+import { describe, expect, it } from 'vitest';
+import { reduce } from '../../../src/engine/state/reduce';
+import { selectMessageWindow } from '../../../src/engine/state/messageWindow';
+import { initialState } from '../../../src/engine/state/types';
+import type { EngineState } from '../../../src/engine/state/types';
+import { ALICE, SELF, conversation, ctx, frame, listed, loadedState, message, run } from './state.fixtures';
+
+const ids = (state: EngineState, conversationId = 10) =>
+  selectMessageWindow(state, conversationId).messages.map((m) => m.id);
+
+const page = (from: number, to: number, conversationId = 10) =>
+  Array.from({ length: to - from + 1 }, (_, i) => message(from + i, { conversation_id: conversationId }));
+
+describe('event ids', () => {
+  it('applies each event exactly once: an id already applied is ignored', () => {
+    const event = frame('conversation_message', { conversation_id: 10, message: message(4) }, 7);
+    const first = reduce({ ...loadedState(), lastEventId: 6 }, event, ctx());
+    expect(first.state.lastEventId).toBe(7);
+    expect(first.state.conversations[10]?.unread_message_count).toBe(1);
+    const again = reduce(first.state, event, ctx());
+    expect(again.state).toBe(first.state);
+    expect(again.effects).toEqual([]);
+    const older = reduce(first.state, frame('deleted_conversation', { conversation_id: 10 }, 3), ctx());
+    expect(older.state).toBe(first.state);
+  });
+
+  it('an id that skips ahead is applied and asks for a sync', () => {
+    const { state, effects } = reduce(
+      { ...loadedState(), lastEventId: 6 },
+      frame('inbox_channel_added', { conversation_id: 30, community_id: null }, 9),
+      ctx(),
+    );
+    expect(state.lastEventId).toBe(9);
+    expect(effects).toEqual([{ type: 'refetchConversations' }, { type: 'sync' }]);
+  });
+
+  it('the next id in order asks for nothing more', () => {
+    const { effects } = reduce(
+      { ...loadedState(), lastEventId: 6 },
+      frame('message_dlr2', { conversation_id: 10, message_id: 3, user_id: ALICE, type: 'read' }, 7),
+      ctx(),
+    );
+    expect(effects).toEqual([]);
+  });
+
+  it('a fresh client (no id yet) takes whatever id comes without a sync', () => {
+    const { state, effects } = reduce(
+      loadedState(),
+      frame('message_dlr2', { conversation_id: 10, message_id: 3, user_id: ALICE, type: 'read' }, 40),
+      ctx(),
+    );
+    expect(state.lastEventId).toBe(40);
+    expect(effects).toEqual([]);
+  });
+});
+
+describe('socketLoaded', () => {
+  const known = { ...loadedState(), lastEventId: 12, epoch: 'db1' };
+
+  it('same epoch, no need_sync: keeps the state and asks nothing', () => {
+    const { state, effects } = reduce(known, { type: 'socketLoaded', needSync: false, lastEventId: 12, epoch: 'db1' }, ctx());
+    expect(state).toBe(known);
+    expect(effects).toEqual([]);
+  });
+
+  it('need_sync asks for a sync and stores the server’s id', () => {
+    const { state, effects } = reduce(known, { type: 'socketLoaded', needSync: true, lastEventId: 900, epoch: 'db1' }, ctx());
+    expect(effects).toEqual([{ type: 'sync' }]);
+    expect(state.lastEventId).toBe(900);
+  });
+
+  it('a different epoch asks for a sync and takes the new database’s id, even a lower one', () => {
+    const { state, effects } = reduce(known, { type: 'socketLoaded', needSync: false, lastEventId: 3, epoch: 'db2' }, ctx());
+    expect(effects).toEqual([{ type: 'sync' }]);
+    expect(state.lastEventId).toBe(3);
+    expect(state.epoch).toBe('db2');
+  });
+
+  it('a first connect syncs once and keeps the epoch', () => {
+    const { state, effects } = reduce(loadedState(), { type: 'socketLoaded', needSync: false, lastEventId: 5, epoch: 'db1' }, ctx());
+    expect(effects).toEqual([{ type: 'sync' }]);
+    expect(state.epoch).toBe('db1');
+    const again = reduce(state, { type: 'socketLoaded', needSync: false, lastEventId: 5, epoch: 'db1' }, ctx());
+    expect(again.effects).toEqual([]);
+  });
+});
+
+describe('session', () => {
+  it('signedOut returns to the initial state', () => {
+    expect(reduce(loadedState(), { type: 'signedOut' }, ctx()).state).toEqual(initialState());
+  });
+
+  it('signedIn as another user drops the previous user’s data; the same user keeps it', () => {
+    const state = loadedState();
+    expect(reduce(state, { type: 'signedIn', selfId: SELF }, ctx()).state).toBe(state);
+    const other = reduce(state, { type: 'signedIn', selfId: 42 }, ctx()).state;
+    expect(other).toEqual({ ...initialState(), selfId: 42 });
+  });
+});
+
+describe('conversationsLoaded', () => {
+  it('replaces the list, keeping loaded messages of conversations that still exist', () => {
+    const state = run(loadedState([conversation(20)]), [
+      { type: 'messagesLoaded', conversationId: 20, messages: page(40, 41, 20), older: false, pageSize: 20 },
+    ]).state;
+    const { state: next } = reduce(state, { type: 'conversationsLoaded', conversations: [listed(20, message(41, { conversation_id: 20 })), conversation(30)] }, ctx());
+    expect(Object.keys(next.conversations).map(Number).sort()).toEqual([20, 30]);
+    expect(next.windows[10]).toBeUndefined();
+    expect(next.messages[1]).toBeUndefined();
+    expect(ids(next, 20)).toEqual([40, 41]);
+    expect(next.messages[40]).toBe(state.messages[40]);
+  });
+
+  it('an unchanged list keeps the conversation objects', () => {
+    const state = loadedState([conversation(20)]);
+    const { state: next } = reduce(state, { type: 'conversationsLoaded', conversations: [listed(10, message(3)), conversation(20)] }, ctx());
+    expect(next.conversations).toBe(state.conversations);
+  });
+});
+
+describe('messagesLoaded', () => {
+  it('the latest page replaces the window; a full page means older ones exist', () => {
+    const state = run(initialState(), [
+      { type: 'signedIn', selfId: SELF },
+      { type: 'conversationsLoaded', conversations: [listed(10, message(40))] },
+      { type: 'messagesLoaded', conversationId: 10, messages: page(21, 40), older: false, pageSize: 20 },
+    ]).state;
+    expect(ids(state)).toEqual(page(21, 40).map((m) => m.id));
+    expect(selectMessageWindow(state, 10).hasOlder).toBe(true);
+  });
+
+  it('an older page is prepended; a short page means the start of history', () => {
+    const state = run(initialState(), [
+      { type: 'signedIn', selfId: SELF },
+      { type: 'conversationsLoaded', conversations: [listed(10, message(40))] },
+      { type: 'messagesLoaded', conversationId: 10, messages: page(21, 40), older: false, pageSize: 20 },
+      { type: 'messagesLoaded', conversationId: 10, messages: page(11, 20), older: true, pageSize: 20 },
+    ]).state;
+    expect(ids(state)[0]).toBe(11);
+    expect(ids(state)).toHaveLength(30);
+    expect(selectMessageWindow(state, 10).hasOlder).toBe(false);
+  });
+
+  it('a short latest page drops what was loaded before (it is the whole history)', () => {
+    const state = run(loadedState(), [
+      { type: 'messagesLoaded', conversationId: 10, messages: [message(2), message(3)], older: false, pageSize: 20 },
+    ]).state;
+    expect(ids(state)).toEqual([2, 3]);
+    expect(state.messages[1]).toBeUndefined();
+    expect(selectMessageWindow(state, 10).hasOlder).toBe(false);
+  });
+
+  it('a resync of the latest page keeps the older history it overlaps and drops what vanished', () => {
+    const state = run(initialState(), [
+      { type: 'signedIn', selfId: SELF },
+      { type: 'conversationsLoaded', conversations: [listed(10, message(40))] },
+      { type: 'messagesLoaded', conversationId: 10, messages: page(21, 40), older: false, pageSize: 20 },
+      { type: 'messagesLoaded', conversationId: 10, messages: page(1, 20), older: true, pageSize: 20 },
+    ]).state;
+    const fresh = page(23, 42).filter((m) => m.id !== 30);
+    const next = reduce(state, { type: 'messagesLoaded', conversationId: 10, messages: [message(22), ...fresh], older: false, pageSize: 20 }, ctx()).state;
+    const got = ids(next);
+    expect(got.slice(0, 3)).toEqual([1, 2, 3]);
+    expect(got).not.toContain(30);
+    expect(got[got.length - 1]).toBe(42);
+    expect(next.messages[30]).toBeUndefined();
+    expect(next.conversations[10]?.last_message?.id).toBe(42);
+  });
+
+  it('loading the latest page of an open chat reads it', () => {
+    const { effects, state } = run(
+      initialState(),
+      [
+        { type: 'signedIn', selfId: SELF },
+        { type: 'conversationsLoaded', conversations: [listed(10, message(3), { unread_message_count: 2, is_unread: true })] },
+        { type: 'messagesLoaded', conversationId: 10, messages: page(1, 3), older: false, pageSize: 20 },
+      ],
+      ctx([10]),
+    );
+    expect(effects).toEqual([{ type: 'sendReceipt', conversationId: 10, messageId: 3, kind: 'read', delayMs: 0 }]);
+    expect(state.conversations[10]?.unread_message_count).toBe(0);
+  });
+});
+
+describe('messageStored', () => {
+  it('our sent message appears once, whether the answer or the socket echo comes first', () => {
+    const sent = message(4, { user_id: SELF, client_id: 77 });
+    const answerFirst = run(loadedState(), [
+      { type: 'messageStored', message: sent },
+      frame('conversation_message', { conversation_id: 10, message: sent }, 1),
+    ]);
+    const echoFirst = run(loadedState(), [
+      frame('conversation_message', { conversation_id: 10, message: sent }, 1),
+      { type: 'messageStored', message: sent },
+    ]);
+    expect(ids(answerFirst.state)).toEqual([1, 2, 3, 4]);
+    expect(ids(echoFirst.state)).toEqual([1, 2, 3, 4]);
+    expect(answerFirst.effects).toEqual([]);
+    expect(echoFirst.effects).toEqual([]);
+  });
+
+  it('an edit or reaction answer replaces the loaded message', () => {
+    const edited = message(3, { message: 'changed', edited_at: 5 });
+    const { state } = reduce(loadedState(), { type: 'messageStored', message: edited }, ctx());
+    expect(state.messages[3]).toBe(edited);
+    expect(ids(state)).toEqual([1, 2, 3]);
+  });
+
+  it('an answer about a message older than the loaded run does not open a hole in the window', () => {
+    const state = run(initialState(), [
+      { type: 'signedIn', selfId: SELF },
+      { type: 'conversationsLoaded', conversations: [listed(10, message(40))] },
+      { type: 'messagesLoaded', conversationId: 10, messages: page(21, 40), older: false, pageSize: 20 },
+    ]).state;
+    const { state: next } = reduce(state, { type: 'messageStored', message: message(5, { user_id: SELF }) }, ctx());
+    expect(ids(next)[0]).toBe(21);
+    expect(next.messages[5]).toBeUndefined();
+  });
+});
+
+describe('messagesDeleted', () => {
+  it('our own delete answer removes the messages', () => {
+    const { state } = reduce(loadedState(), { type: 'messagesDeleted', conversationId: 10, messageIds: [1, 2] }, ctx());
+    expect(ids(state)).toEqual([3]);
+  });
+});
+
+describe('conversationRemoved', () => {
+  it('forgets the conversation and sends its tabs back to the list', () => {
+    const { state, effects } = reduce(loadedState(), { type: 'conversationRemoved', conversationId: 10 }, ctx());
+    expect(state.conversations[10]).toBeUndefined();
+    expect(effects).toEqual([{ type: 'conversationGone', conversationId: 10 }]);
+  });
+});
+
+describe('conversationLoaded', () => {
+  it('adds or refreshes one conversation', () => {
+    const { state } = reduce(loadedState(), { type: 'conversationLoaded', conversation: conversation(20, { name: 'Fresh' }) }, ctx());
+    expect(state.conversations[20]?.name).toBe('Fresh');
+  });
+});
