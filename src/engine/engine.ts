@@ -1,4 +1,4 @@
-import { BehaviorSubject, distinctUntilChanged, filter, map, type Observable, Subject } from 'rxjs';
+import { BehaviorSubject, combineLatest, distinctUntilChanged, filter, map, type Observable, Subject } from 'rxjs';
 import type { WarningsAnswer } from '../protocol/api';
 import type { Country, Message, User } from '../protocol/entities';
 import type {
@@ -12,6 +12,7 @@ import type {
 import { type EngineClock, realClock } from './clock';
 import { Outbox, type OutboxEntry } from './outbox';
 import { loadState, persistOps, STATE_STORES } from './persistence';
+import { ReceiptSender } from './receiptSender';
 import { createRestClient, fetchTransport, type HttpTransport, type RestClient } from './rest';
 import {
   type AppSettings,
@@ -73,6 +74,8 @@ export class Engine implements EngineApi {
   private readonly rest: RestClient;
   private readonly socket: SocketConnection;
   private readonly outboxQueue: Outbox;
+  private readonly receipts: ReceiptSender;
+  private lastHandshakeProbe = -Infinity;
   private hosts: HostOverrides = { apiBase: null, wsBase: null };
   private permission: NotifyPermission = 'default';
   private persisted: EngineState = initialState();
@@ -108,8 +111,8 @@ export class Engine implements EngineApi {
       },
       ...(options.socketFactory ? { factory: options.socketFactory } : {}),
       clock: this.clock,
+      onHandshakeFailed: () => this.probeSession(),
     });
-    this.socket.state$.pipe(filter((s) => s === 'online')).subscribe(() => this.outboxQueue.kick());
     this.outboxQueue = new Outbox({
       storage: options.storage,
       rest: () => this.rest,
@@ -117,6 +120,15 @@ export class Engine implements EngineApi {
       userId: () => this.auth$.value?.userId ?? null,
       onStored: (message) => this.dispatch({ type: 'messageStored', message }),
     });
+    this.receipts = new ReceiptSender({
+      storage: options.storage,
+      rest: () => this.rest,
+      clock: this.clock,
+      signedIn: () => this.auth$.value !== null,
+      log: this.log,
+      changed: () => this.schedulePersist(),
+    });
+    this.socket.state$.pipe(filter((s) => s === 'online')).subscribe(() => this.outboxQueue.kick());
   }
 
   /** Restores the stored session, state, settings and outbox, then connects when signed in. */
@@ -132,17 +144,22 @@ export class Engine implements EngineApi {
     const state = await loadState(storage);
     this.persisted = state;
     this.state$.next(state);
+    // The session first: the outbox and the receipts send only for the signed-in user.
+    if (auth) this.auth$.next(auth);
     await this.outboxQueue.load();
+    await this.receipts.load();
     if (auth) {
-      this.auth$.next(auth);
       this.socket.start();
-      void this.refreshConversations().catch((e: unknown) => this.log('conversation list refresh failed', e));
+      this.refreshInBackground();
       void this.refreshAccount();
     }
   }
 
+  /** Stops every timer and the socket, and writes what is pending; a stopped engine sends nothing more. */
   async stop(): Promise<void> {
     this.socket.stop();
+    this.outboxQueue.stop();
+    this.receipts.stop();
     await this.flush();
   }
 
@@ -187,7 +204,9 @@ export class Engine implements EngineApi {
   }
 
   outbox(): Observable<readonly OutboxEntry[]> {
-    return this.outboxQueue.entries;
+    return combineLatest([this.outboxQueue.entries, this.auth$]).pipe(
+      map(([entries, auth]) => entries.filter((e) => e.userId === auth?.userId)),
+    );
   }
 
   settings(): Observable<AppSettings> {
@@ -214,16 +233,15 @@ export class Engine implements EngineApi {
 
   async confirmPin(phone: string, pin: string): Promise<SessionView> {
     const { token, user_id: userId } = await this.rest.confirmPin(phone, pin);
-    const auth: StoredAuth = { token, userId, account: null };
-    this.auth$.next(auth);
-    const { account } = await this.rest.getMe();
-    await this.saveAuth({ ...auth, account });
+    // Stored before anything else: the PIN is single use, so a reload from here on must stay signed in.
+    await this.saveAuth({ token, userId, account: null });
     if (this.state$.value.selfId !== userId) {
       this.dispatch({ type: 'signedOut' });
       this.dispatch({ type: 'signedIn', selfId: userId });
     }
+    await this.refreshAccount();
     this.socket.start();
-    void this.refreshConversations().catch((e: unknown) => this.log('conversation list refresh failed', e));
+    this.refreshInBackground();
     this.outboxQueue.kick();
     return this.sessionView(this.auth$.value);
   }
@@ -238,7 +256,12 @@ export class Engine implements EngineApi {
   async logout(): Promise<void> {
     await this.outboxQueue.clear();
     await this.signOut();
-    await this.options.storage.writeBatch([{ store: 'settings', type: 'clear' }]);
+    // Spec §4: logout also clears stored settings, countries data and drafts.
+    await this.options.storage.writeBatch([
+      { store: 'settings', type: 'clear' },
+      { store: 'countries', type: 'clear' },
+      { store: 'drafts', type: 'clear' },
+    ]);
     this.settings$.next(normalizeSettings(null));
     this.countriesCache = null;
   }
@@ -375,6 +398,18 @@ export class Engine implements EngineApi {
 
   // Internals.
 
+  private refreshInBackground(): void {
+    void this.refreshConversations().catch((e: unknown) => this.log('conversation list refresh failed', e));
+  }
+
+  /** The socket was refused: at most every 30 s, ask the API whether the token still works (a 401 signs out). */
+  private probeSession(): void {
+    const now = this.clock.now();
+    if (!this.auth$.value || now - this.lastHandshakeProbe < 30_000) return;
+    this.lastHandshakeProbe = now;
+    void this.rest.getMe().catch(() => undefined);
+  }
+
   private apiBase(): string {
     return this.hosts.apiBase ?? this.options.apiBase;
   }
@@ -415,9 +450,12 @@ export class Engine implements EngineApi {
     this.auth$.next(null);
     this.dispatch({ type: 'signedOut' });
     await this.flush();
+    await this.receipts.clear();
     const ops: StorageOp[] = [
       { store: 'session', type: 'clear' },
       ...STATE_STORES.map((store) => ({ store, type: 'clear' }) as StorageOp),
+      // meta also holds the host overrides of the debug screen, which outlive a session.
+      { store: 'meta', type: 'delete', key: 'state' },
     ];
     await this.options.storage.writeBatch(ops);
     this.persisted = initialState();
@@ -445,7 +483,7 @@ export class Engine implements EngineApi {
 
   private writeState(): void {
     const next = this.state$.value;
-    const ops = persistOps(this.persisted, next);
+    const ops = [...persistOps(this.persisted, next), ...this.receipts.takeOps()];
     this.persisted = next;
     if (ops.length === 0) return;
     this.pendingWrite = this.pendingWrite
@@ -455,17 +493,14 @@ export class Engine implements EngineApi {
 
   private run(effect: EngineEffect): void {
     switch (effect.type) {
-      case 'sendReceipt': {
-        const send = () =>
-          void this.rest
-            .sendReceipt(effect.conversationId, effect.messageId, effect.kind)
-            .catch((e: unknown) => this.log('receipt failed', e));
-        if (effect.delayMs > 0) this.clock.setTimeout(send, effect.delayMs);
-        else send();
+      case 'sendReceipt':
+        this.receipts.enqueue(
+          { conversationId: effect.conversationId, messageId: effect.messageId, kind: effect.kind },
+          effect.delayMs,
+        );
         return;
-      }
       case 'refetchConversations':
-        void this.refreshConversations().catch((e: unknown) => this.log('conversation list refresh failed', e));
+        this.refreshInBackground();
         return;
       case 'refetchConversation':
         void this.rest

@@ -50,6 +50,9 @@ const retryable = (error: EngineError) => error.status === 0 || error.status >= 
 export class Outbox {
   private readonly entries$ = new BehaviorSubject<readonly OutboxEntry[]>([]);
   private sending = false;
+  /** A kick that came while a send was in flight: drain again at once instead of waiting out the back-off. */
+  private kickRequested = false;
+  private stopped = false;
   private retryTimer: unknown = null;
 
   constructor(private readonly deps: OutboxDeps) {}
@@ -123,6 +126,13 @@ export class Outbox {
     void this.drain();
   }
 
+  /** The engine is going away: no retry may fire after it (entries stay in storage). */
+  stop(): void {
+    this.stopped = true;
+    if (this.retryTimer !== null) this.deps.clock.clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+  }
+
   /** Sign-out: another account's sends must never go out under a new one. */
   async clear(): Promise<void> {
     await this.deps.storage.writeBatch([{ store: 'outbox', type: 'clear' }]);
@@ -130,8 +140,13 @@ export class Outbox {
   }
 
   private async drain(): Promise<void> {
-    if (this.sending) return;
+    if (this.stopped) return;
+    if (this.sending) {
+      this.kickRequested = true;
+      return;
+    }
     this.sending = true;
+    this.kickRequested = false;
     try {
       // One at a time, oldest first: messages reach the server in the order they were typed.
       for (;;) {
@@ -143,6 +158,7 @@ export class Outbox {
       }
     } finally {
       this.sending = false;
+      if (this.kickRequested) this.kick();
     }
   }
 
@@ -155,8 +171,9 @@ export class Outbox {
         ...(entry.quotedMessageId !== null ? { quotedMessageId: entry.quotedMessageId } : {}),
         idempotencyKey: entry.localId,
       });
-      await this.remove(entry.localId);
+      // The message joins the chat before the pending row leaves it, so it never blinks out.
       this.deps.onStored(message);
+      await this.remove(entry.localId);
       return true;
     } catch (error) {
       if (!this.current.some((e) => e.localId === entry.localId)) return true;

@@ -111,5 +111,5 @@ export async function loadState(storage: EngineStorage): Promise<EngineState> {
   };
 }
 
-/** Every store the state lives in, for sign-out. */
-export const STATE_STORES: readonly StoreName[] = ['conversations', 'messages', 'unread', 'receipts', 'meta'];
+/** The stores only the state lives in, cleared at sign-out (its `meta` record is deleted on its own). */
+export const STATE_STORES: readonly StoreName[] = ['conversations', 'messages', 'unread', 'receipts'];

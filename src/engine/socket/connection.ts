@@ -28,6 +28,11 @@ export interface SocketConnectionOptions {
   factory?: SocketFactory;
   clock?: EngineClock;
   logger?: SocketLogger;
+  /**
+   * The socket closed before it ever opened. A browser hides the HTTP status of a refused upgrade, so the
+   * engine uses this to ask the REST API whether the token is still good (a 401 there signs out).
+   */
+  onHandshakeFailed?: () => void;
 }
 
 /** Set on a socket we let go, so its late events reach nobody and `ws` always has an error listener. */
@@ -181,8 +186,10 @@ export class SocketConnection {
 
   private onGone(socket: SocketLike, what: 'closed' | 'error'): void {
     if (socket !== this.socket) return;
+    const neverOpened = this.subject.value === 'connecting';
     this.logger.warn(`websocket ${what}; reconnecting`);
     this.lost();
+    if (neverOpened) this.options.onHandshakeFailed?.();
   }
 
   /** The socket is gone or given up on: let it go, and come back after the delay unless stopped. */

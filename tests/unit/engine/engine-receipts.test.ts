@@ -4,6 +4,7 @@ import type { EngineClock } from '../../../src/engine/clock';
 import { Engine, PERSIST_DELAY_MS } from '../../../src/engine/engine';
 import type { HttpTransport } from '../../../src/engine/rest';
 import type { SocketLike } from '../../../src/engine/socket';
+import { RECEIPT_RETRY_MS } from '../../../src/engine/receiptSender';
 import { MemoryStorage } from '../../../src/engine/storage/storage';
 import type { Conversation, Message } from '../../../src/protocol/entities';
 
@@ -43,12 +44,17 @@ const conversation = { id: 7, stid: 'c_x', name: 'Erik', messages: [], last_mess
 const incoming = (id: number): Message =>
   ({ id, stid: `m_${id}`, client_id: 1, conversation_id: 7, conversation_stid: 'c_x', user_id: 2, message: `hi ${id}`, rich_message: null, type: 'text', created_at: '1800000000', edited_at: 0, updated_at: 0, attachment: null, reactions: [], quoted: null, discussion: null, pinned: false }) as Message;
 
-/** Records every REST call; answers what the engine needs for this scenario. */
-function recordingTransport(calls: string[]): HttpTransport {
+/** Records every REST call; answers what the engine needs for this scenario. `failReceipts` fails that many first. */
+function recordingTransport(calls: string[], options: { failReceipts?: number } = {}): HttpTransport {
+  let failures = options.failReceipts ?? 0;
   return {
     async request({ method, url, body }) {
       const path = new URL(url).pathname;
       calls.push(`${method} ${path}${body && path.includes('/messages/') ? ` ${body}` : ''}`);
+      if (path.startsWith('/v1/conversations/7/messages/') && failures > 0) {
+        failures -= 1;
+        throw new TypeError('network down');
+      }
       if (path === '/v1/auth/pin/confirm') return ok({ token: 't', user_id: 1, endpoints: { http: '', ws: '' } });
       if (path === '/v1/me') return ok({ account: { id: 1, nickname: 'Anna', phone_nr: '+46700000001', country_code: '46' } });
       if (path === '/v2/conversations') return ok({ conversations: [{ conversation }] });
@@ -74,9 +80,9 @@ function fakeSocket() {
   return { factory, push };
 }
 
-async function signedInEngine(storage: MemoryStorage, calls: string[], clock: ManualEngineClock) {
+async function signedInEngine(storage: MemoryStorage, calls: string[], clock: ManualEngineClock, failReceipts = 0) {
   const socket = fakeSocket();
-  const engine = new Engine({ storage, apiBase: 'http://server.test', transport: recordingTransport(calls), socketFactory: socket.factory, clock, log: () => undefined });
+  const engine = new Engine({ storage, apiBase: 'http://server.test', transport: recordingTransport(calls, { failReceipts }), socketFactory: socket.factory, clock, log: () => undefined });
   await engine.start();
   if ((await firstValueFrom(engine.session())).status === 'unauthenticated') await engine.confirmPin('+46700000001', '1234');
   await clock.advance(1);
@@ -130,6 +136,31 @@ describe('receipts, driven by an injected clock', () => {
     again.engine.markVisible(7, 101);
     await clock.advance(1000);
     expect(receiptCalls(calls)).toHaveLength(2);
+    await again.engine.stop();
+  });
+
+  it('keeps a receipt whose call failed and sends it later, also after a restart', async () => {
+    const clock = new ManualEngineClock();
+    const calls: string[] = [];
+    const storage = new MemoryStorage();
+    const { engine, socket } = await signedInEngine(storage, calls, clock, 1);
+    await engine.openConversation(7);
+    socket.push({ action: 'conversation_message', id: 1, data: { conversation_id: 7, message: incoming(300) } });
+    await clock.advance(PERSIST_DELAY_MS);
+    await engine.stop();
+    // The first try failed; the receipt waits in storage with the state that planned it.
+    expect(receiptCalls(calls)).toEqual(['POST /v1/conversations/7/messages/300 read=false']);
+    expect(await storage.get('meta', 'pendingReceipts')).toHaveLength(1);
+
+    const again = await signedInEngine(storage, calls, clock);
+    await clock.advance(RECEIPT_RETRY_MS);
+    expect(receiptCalls(calls)).toEqual([
+      'POST /v1/conversations/7/messages/300 read=false',
+      'POST /v1/conversations/7/messages/300 read=false',
+    ]);
+    await clock.advance(PERSIST_DELAY_MS);
+    await again.engine.flush();
+    expect(await storage.get('meta', 'pendingReceipts')).toEqual([]);
     await again.engine.stop();
   });
 

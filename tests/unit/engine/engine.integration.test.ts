@@ -137,13 +137,40 @@ describe('the engine against the reference server', () => {
     expect((await firstValueFrom(second.session())).status).toBe('ready');
   });
 
-  it('signs out on a 401: the session becomes unauthenticated and the stored token is gone', async () => {
+  it('signs out on a 401: the session becomes unauthenticated and the stored token is gone, host overrides stay', async () => {
     const storage = new MemoryStorage();
     const engine = await makeEngine(s.url, storage);
     await signUp(engine, 'Revoked');
-    s.server.ctx.db.prepare('DELETE FROM tokens').run();
+    await engine.setHostOverrides({ apiBase: s.url, wsBase: null });
+    s.server.ctx.db.prepare('DELETE FROM tokens WHERE user_id = (SELECT id FROM users WHERE nickname = ?)').run('Revoked');
     await expect(engine.refreshConversations()).rejects.toMatchObject({ status: 401 });
     expect((await firstValueFrom(engine.session())).status).toBe('unauthenticated');
     expect(await storage.get('session', 'auth')).toBeUndefined();
+    expect(await storage.get('meta', 'hosts')).toEqual({ apiBase: s.url, wsBase: null });
+  });
+
+  it('notices a revoked token from the refused websocket alone', async () => {
+    const engine = await makeEngine(s.url);
+    await signUp(engine, 'Refused');
+    await until(engine.connection(), (c) => c === 'online');
+    s.server.ctx.db.prepare('DELETE FROM tokens WHERE user_id = (SELECT id FROM users WHERE nickname = ?)').run('Refused');
+    // Drop the socket server-side; the reconnect is refused, which makes the engine check its session.
+    for (const ws of (s.server.hub as unknown as { byUser: Map<number, Set<{ socket: { terminate(): void } }>> }).byUser.values()) {
+      for (const c of ws) c.socket.terminate();
+    }
+    await until(engine.session(), (v) => v.status === 'unauthenticated');
+  }, 15_000);
+
+  it('logout clears the session, settings and the countries cache', async () => {
+    const storage = new MemoryStorage();
+    const engine = await makeEngine(s.url, storage);
+    await signUp(engine, 'Leaving');
+    expect((await engine.countries()).length).toBeGreaterThan(1);
+    await engine.updateSettings({ enterToSend: false });
+    await engine.logout();
+    expect((await firstValueFrom(engine.session())).status).toBe('unauthenticated');
+    expect(await storage.get('countries', 'all')).toBeUndefined();
+    expect(await storage.get('settings', 'app')).toBeUndefined();
+    expect((await firstValueFrom(engine.settings())).enterToSend).toBe(true);
   });
 });

@@ -1,0 +1,118 @@
+import type { EngineClock } from './clock';
+import { isEngineError } from './errors';
+import type { RestClient } from './rest';
+import type { ReceiptKind } from './state/types';
+import type { EngineStorage, StorageOp } from './storage/storage';
+
+export interface PendingReceipt {
+  conversationId: number;
+  messageId: number;
+  kind: ReceiptKind;
+  /** Epoch ms from which it may be sent (the 500 ms read delay of spec §4). */
+  dueAt: number;
+}
+
+const STORE_KEY = 'pendingReceipts';
+export const RECEIPT_RETRY_MS = 5_000;
+
+/**
+ * Sends the receipts the reducer planned. They are persisted until the server has them, so a failed call
+ * or a worker that dies during the read delay does not lose one: the reducer has already marked it as
+ * sent, and would never plan it again.
+ */
+export class ReceiptSender {
+  private queue: PendingReceipt[] = [];
+  private timer: unknown = null;
+  private draining = false;
+  private dirty = false;
+  private stopped = false;
+
+  constructor(
+    private readonly deps: {
+      storage: EngineStorage;
+      rest: () => RestClient;
+      clock: EngineClock;
+      signedIn: () => boolean;
+      log: (message: string, detail?: unknown) => void;
+      /** The queue changed: the engine writes it with the state, in the same batch as the marks it goes with. */
+      changed: () => void;
+    },
+  ) {}
+
+  /** The write that stores the queue, once per change; the engine adds it to its state batch. */
+  takeOps(): StorageOp[] {
+    if (!this.dirty) return [];
+    this.dirty = false;
+    return [{ store: 'meta', type: 'put', key: STORE_KEY, value: this.queue.map((r) => ({ ...r })) }];
+  }
+
+  async load(): Promise<void> {
+    this.queue = (await this.deps.storage.get<PendingReceipt[]>('meta', STORE_KEY)) ?? [];
+    this.schedule();
+  }
+
+  enqueue(receipt: Omit<PendingReceipt, 'dueAt'>, delayMs: number): void {
+    this.queue.push({ ...receipt, dueAt: this.deps.clock.now() + delayMs });
+    this.markChanged();
+    this.schedule();
+  }
+
+  /** The engine is going away: no timer may send after it (the queue stays in storage for the next start). */
+  stop(): void {
+    if (this.timer !== null) this.deps.clock.clearTimeout(this.timer);
+    this.timer = null;
+    this.stopped = true;
+  }
+
+  /** Sign-out: receipts of the old session are not sent under a new one. */
+  async clear(): Promise<void> {
+    this.queue = [];
+    if (this.timer !== null) this.deps.clock.clearTimeout(this.timer);
+    this.timer = null;
+    this.dirty = false;
+    await this.deps.storage.writeBatch([{ store: 'meta', type: 'delete', key: STORE_KEY }]);
+  }
+
+  private schedule(): void {
+    if (this.timer !== null) this.deps.clock.clearTimeout(this.timer);
+    this.timer = null;
+    if (this.queue.length === 0 || this.stopped) return;
+    const next = Math.min(...this.queue.map((r) => r.dueAt));
+    this.timer = this.deps.clock.setTimeout(() => {
+      this.timer = null;
+      void this.drain();
+    }, Math.max(0, next - this.deps.clock.now()));
+  }
+
+  private async drain(): Promise<void> {
+    if (this.draining || !this.deps.signedIn()) return;
+    this.draining = true;
+    try {
+      const now = this.deps.clock.now();
+      for (const receipt of this.queue.filter((r) => r.dueAt <= now)) {
+        try {
+          await this.deps.rest().sendReceipt(receipt.conversationId, receipt.messageId, receipt.kind);
+          this.queue = this.queue.filter((r) => r !== receipt);
+        } catch (error) {
+          const status = isEngineError(error) ? error.status : 0;
+          if (status >= 400 && status < 500 && status !== 401) {
+            // Refused for good (the message was deleted, say): nothing to retry.
+            this.queue = this.queue.filter((r) => r !== receipt);
+          } else {
+            receipt.dueAt = this.deps.clock.now() + RECEIPT_RETRY_MS;
+            this.deps.log('receipt failed; will retry', error);
+          }
+        }
+      }
+      this.markChanged();
+    } finally {
+      this.draining = false;
+      this.schedule();
+    }
+  }
+
+  private markChanged(): void {
+    this.dirty = true;
+    this.deps.changed();
+  }
+}
