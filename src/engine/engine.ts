@@ -11,7 +11,7 @@ import type {
 } from './api';
 import { type EngineClock, realClock } from './clock';
 import { Outbox, type OutboxEntry } from './outbox';
-import { loadState, persistOps, STATE_STORES } from './persistence';
+import { loadState, persistOps, STATE_META_KEYS, STATE_STORES } from './persistence';
 import { ReceiptSender } from './receiptSender';
 import { createRestClient, fetchTransport, type HttpTransport, type RestClient } from './rest';
 import {
@@ -30,8 +30,10 @@ import {
   createMessageWindowSelector,
   type ConversationListItem,
   type MessageWindowView,
+  findMessage,
   reduce,
   selectConversation,
+  windowMessages,
 } from './state';
 import { type EngineEffect, type EngineEvent, type EngineState, initialState } from './state/types';
 import type { EngineStorage, StorageOp } from './storage/storage';
@@ -347,15 +349,13 @@ export class Engine implements EngineApi {
   }
 
   async canEdit(messageId: number): Promise<boolean> {
-    const message = this.state$.value.messages[messageId];
+    const message = findMessage(this.state$.value, messageId);
     return message ? canEdit(message, this.state$.value.selfId, this.clock.now()) : false;
   }
 
   async editTarget(conversationId: number): Promise<number | null> {
     const s = this.state$.value;
-    const ids = s.windows[conversationId]?.ids ?? [];
-    const messages = ids.map((id) => s.messages[id]).filter((m): m is Message => m !== undefined);
-    return editTarget(messages, s.selfId, this.clock.now())?.id ?? null;
+    return editTarget(windowMessages(s, conversationId), s.selfId, this.clock.now())?.id ?? null;
   }
 
   // Settings and tabs.
@@ -455,7 +455,7 @@ export class Engine implements EngineApi {
       { store: 'session', type: 'clear' },
       ...STATE_STORES.map((store) => ({ store, type: 'clear' }) as StorageOp),
       // meta also holds the host overrides of the debug screen, which outlive a session.
-      { store: 'meta', type: 'delete', key: 'state' },
+      ...STATE_META_KEYS.map((key) => ({ store: 'meta', type: 'delete', key }) as StorageOp),
     ];
     await this.options.storage.writeBatch(ops);
     this.persisted = initialState();

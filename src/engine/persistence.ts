@@ -1,5 +1,6 @@
 import type { Conversation, Message } from '../protocol/entities';
 import type { EngineState, MessageWindow, ReceiptMarks, UnreadRecord } from './state/types';
+import { getMessage, indexMessages, pruneSentReceipts } from './state';
 import { initialState } from './state/types';
 import type { EngineStorage, StorageOp, StoreName } from './storage/storage';
 
@@ -10,8 +11,6 @@ interface Meta {
   selfId: number | null;
   lastEventId: number;
   epoch: string;
-  windows: Record<number, MessageWindow>;
-  sentReceipts: Record<string, true>;
 }
 
 function diffRecord<V>(store: StoreName, prev: Readonly<Record<number, V>>, next: Readonly<Record<number, V>>): StorageOp[] {
@@ -40,7 +39,9 @@ function cachedWindows(windows: Readonly<Record<number, MessageWindow>>): Record
 
 /**
  * The storage writes that take `prev` to `next`. Slices are compared by reference (the reducer returns the
- * same object for what it did not touch), so a burst of events becomes one small batch.
+ * same object for what it did not touch), so a burst of events becomes one small batch. The event id
+ * changes with every event, so it lives in a small record of its own; windows and receipt keys are
+ * written only when they change.
  */
 export function persistOps(prev: EngineState, next: EngineState): StorageOp[] {
   if (prev === next) return [];
@@ -50,30 +51,34 @@ export function persistOps(prev: EngineState, next: EngineState): StorageOp[] {
     ...diffRecord('receipts', prev.receipts, next.receipts),
   ];
   if (prev.messages !== next.messages || prev.windows !== next.windows) {
-    const keep = new Set(Object.values(cachedWindows(next.windows)).flatMap((w) => w.ids));
-    const prevKeep = new Set(Object.values(cachedWindows(prev.windows)).flatMap((w) => w.ids));
-    for (const id of keep) {
-      const message = next.messages[id];
-      if (message && (!prevKeep.has(id) || prev.messages[id] !== message)) {
-        ops.push({ store: 'messages', type: 'put', key: String(id), value: message });
+    const nextCached = cachedWindows(next.windows);
+    const prevCached = cachedWindows(prev.windows);
+    for (const [cid, w] of Object.entries(nextCached)) {
+      const conversationId = Number(cid);
+      if (next.messages[conversationId] === prev.messages[conversationId] && next.windows[conversationId] === prev.windows[conversationId]) {
+        continue;
+      }
+      const before = new Set(prevCached[conversationId]?.ids ?? []);
+      for (const id of w.ids) {
+        const message = getMessage(next, conversationId, id);
+        if (message && (!before.has(id) || getMessage(prev, conversationId, id) !== message)) {
+          ops.push({ store: 'messages', type: 'put', key: String(id), value: message });
+        }
       }
     }
-    for (const id of prevKeep) if (!keep.has(id)) ops.push({ store: 'messages', type: 'delete', key: String(id) });
+    for (const [cid, w] of Object.entries(prevCached)) {
+      const keep = new Set(nextCached[Number(cid)]?.ids ?? []);
+      for (const id of w.ids) if (!keep.has(id)) ops.push({ store: 'messages', type: 'delete', key: String(id) });
+    }
   }
-  if (
-    prev.selfId !== next.selfId ||
-    prev.lastEventId !== next.lastEventId ||
-    prev.epoch !== next.epoch ||
-    prev.windows !== next.windows ||
-    prev.sentReceipts !== next.sentReceipts
-  ) {
-    const meta: Meta = {
-      selfId: next.selfId,
-      lastEventId: next.lastEventId,
-      epoch: next.epoch,
-      windows: cachedWindows(next.windows),
-      sentReceipts: { ...next.sentReceipts },
-    };
+  if (prev.windows !== next.windows) {
+    ops.push({ store: 'meta', type: 'put', key: 'windows', value: cachedWindows(next.windows) });
+  }
+  if (prev.sentReceipts !== next.sentReceipts) {
+    ops.push({ store: 'meta', type: 'put', key: 'sentReceipts', value: { ...next.sentReceipts } });
+  }
+  if (prev.selfId !== next.selfId || prev.lastEventId !== next.lastEventId || prev.epoch !== next.epoch) {
+    const meta: Meta = { selfId: next.selfId, lastEventId: next.lastEventId, epoch: next.epoch };
     ops.push({ store: 'meta', type: 'put', key: 'state', value: meta });
   }
   return ops;
@@ -85,31 +90,37 @@ export async function loadState(storage: EngineStorage): Promise<EngineState> {
   if (!meta) return initialState();
   const byId = <V>(rows: { key: string; value: V }[]) =>
     Object.fromEntries(rows.map((r) => [Number(r.key), r.value])) as Record<number, V>;
-  const [conversations, messages, unread, receipts] = await Promise.all([
+  const [conversations, messages, unread, receipts, storedWindows, sentReceipts] = await Promise.all([
     storage.getAll<Conversation>('conversations'),
     storage.getAll<Message>('messages'),
     storage.getAll<UnreadRecord>('unread'),
     storage.getAll<ReceiptMarks>('receipts'),
+    storage.get<Record<number, MessageWindow>>('meta', 'windows'),
+    storage.get<Record<string, true>>('meta', 'sentReceipts'),
   ]);
-  const messageMap = byId(messages);
+  const stored = new Set(messages.map((m) => Number(m.key)));
   // A window only lists messages that made it to storage.
   const windows: Record<number, MessageWindow> = {};
-  for (const [id, w] of Object.entries(meta.windows)) {
-    windows[Number(id)] = { ids: w.ids.filter((m) => m in messageMap), hasOlder: w.hasOlder };
+  for (const [id, w] of Object.entries(storedWindows ?? {})) {
+    windows[Number(id)] = { ids: w.ids.filter((m) => stored.has(m)), hasOlder: w.hasOlder };
   }
+  const unreadRecords = byId(unread);
   return {
     ...initialState(),
     selfId: meta.selfId,
     lastEventId: meta.lastEventId,
     epoch: meta.epoch,
-    sentReceipts: meta.sentReceipts,
+    sentReceipts: pruneSentReceipts(sentReceipts ?? {}, unreadRecords),
     conversations: byId(conversations),
-    messages: messageMap,
+    messages: indexMessages(messages.map((m) => m.value)),
     windows,
-    unread: byId(unread),
+    unread: unreadRecords,
     receipts: byId(receipts),
   };
 }
+
+/** The meta records of the state, deleted at sign-out (meta also holds what outlives a session). */
+export const STATE_META_KEYS: readonly string[] = ['state', 'windows', 'sentReceipts', 'pendingReceipts'];
 
 /** The stores only the state lives in, cleared at sign-out (its `meta` record is deleted on its own). */
 export const STATE_STORES: readonly StoreName[] = ['conversations', 'messages', 'unread', 'receipts'];

@@ -74,32 +74,26 @@ export function listItem(
   };
 }
 
-/** Every conversation, newest activity first, with its unread state and last-message preview. */
-export function selectConversationList(state: EngineState): ConversationListItem[] {
-  return Object.values(state.conversations)
-    .map((c) => listItem(c, state.unread[c.id], state.selfId))
-    .sort(compareListItems);
-}
-
 /** One conversation as a list row, or null when it is not known. */
 export function selectConversation(state: EngineState, conversationId: number): ConversationListItem | null {
   const conversation = state.conversations[conversationId];
   return conversation ? listItem(conversation, state.unread[conversationId], state.selfId) : null;
 }
 
-/** Spec §4: unread when the last read id is below the last received id (the server's flag until a record exists). */
-export function selectIsUnread(state: EngineState, conversationId: number): boolean {
-  const conversation = state.conversations[conversationId];
-  return conversation ? unreadCount(conversation, state.unread[conversationId]) > 0 : false;
+interface CachedRow {
+  record: UnreadRecord | undefined;
+  item: ConversationListItem;
 }
 
 /**
- * A memoised `selectConversationList`: the same array while nothing it reads changed, and the same row
- * object for every conversation whose data, unread record and owner are unchanged, so a virtualised list
- * re-renders only the rows that changed.
+ * The conversation list: every conversation, newest activity first, with its unread state and
+ * last-message preview. Memoised: the same array while nothing it reads changed (messages, windows,
+ * receipts and presence are not read), and the same row object for every conversation whose data,
+ * unread count and owner are unchanged, so a virtualised list re-renders only the rows that changed and
+ * an event that changes no row gives the same array.
  */
 export function createConversationListSelector(): (state: EngineState) => readonly ConversationListItem[] {
-  let rows = new WeakMap<Conversation, { record: UnreadRecord | undefined; selfId: number | null; item: ConversationListItem }>();
+  let rows = new WeakMap<Conversation, CachedRow>();
   let lastInputs: { conversations: unknown; unread: unknown; selfId: number | null } | null = null;
   let lastList: readonly ConversationListItem[] = [];
   return (state) => {
@@ -117,9 +111,14 @@ export function createConversationListSelector(): (state: EngineState) => readon
       .map((conversation) => {
         const record = state.unread[conversation.id];
         const cached = rows.get(conversation);
-        if (cached && cached.record === record && cached.selfId === state.selfId) return cached.item;
-        const item = listItem(conversation, record, state.selfId);
-        rows.set(conversation, { record, selfId: state.selfId, item });
+        if (cached && cached.record === record) return cached.item;
+        // Rows are per conversation object and selfId, so only the unread record can have changed the
+        // row: a record that moved without changing the count (an open chat reading) keeps the row.
+        const item =
+          cached && cached.item.unreadCount === unreadCount(conversation, record)
+            ? cached.item
+            : listItem(conversation, record, state.selfId);
+        rows.set(conversation, { record, item });
         return item;
       })
       .sort(compareListItems);

@@ -3,4 +3,13 @@ export * from './types';
 export { reduce } from './reduce';
 export * from './conversationList';
 export * from './messageWindow';
-export { isUnread, unreadCount } from './unread';
+export { unreadCount } from './unread';
+export { receiptSent, pruneSentReceipts } from './receipts';
+export {
+  allMessages,
+  conversationMessages,
+  findMessage,
+  getMessage,
+  indexMessages,
+  windowMessages,
+} from './messageStore';

@@ -4,14 +4,15 @@ import {
   appendToWindow,
   dropMessages,
   findMessages,
+  getMessage,
   holdsLatest,
   putMessage,
   refreshMessage,
 } from './messageStore';
-import { planReceipt } from './receipts';
+import { planReceipt, planReceiptBeforeRead } from './receipts';
 import { READ_RECEIPT_DELAY_MS } from './types';
 import type { EngineEffect, EngineState, ReduceContext } from './types';
-import { forgetUnread, noteIncoming } from './unread';
+import { forgetUnread, isNewIncoming, noteIncoming } from './unread';
 
 /** What happens to the state when messages arrive, change or go: shared by socket events and call answers. */
 
@@ -23,7 +24,7 @@ import { forgetUnread, noteIncoming } from './unread';
 export function storeMessage(state: EngineState, message: Message): EngineState {
   const conversationId = message.conversation_id;
   let next = state;
-  if (message.id in state.messages) {
+  if (getMessage(state, conversationId, message.id)) {
     next = putMessage(next, message);
   } else if (holdsLatest(state, conversationId)) {
     const appended = appendToWindow(next, conversationId, message.id);
@@ -48,17 +49,19 @@ export function receiveMessage(
   if (state.selfId === null || message.user_id === state.selfId) return storeMessage(state, message);
 
   const open = ctx.openConversations.has(conversationId);
-  // A message is new to us when the unread record has not received it yet, or it is after the read
-  // point and not loaded (one that overtook an older one). A message already counted is not counted or
-  // announced again.
-  const record = state.unread[conversationId];
-  const fresh =
-    message.id > (record?.lastReceivedMessageId ?? 0) ||
-    (!(message.id in state.messages) && message.id > (record?.lastReadMessageId ?? 0));
-  let next = fresh || open ? noteIncoming(state, message, open) : state;
+  // A message already counted (by its own earlier event or by a snapshot) is not counted or announced again.
+  const fresh = isNewIncoming(state, message);
+  let next = state;
+  if (open) {
+    // Both receipts are planned before the read point passes the message, which then records them.
+    planReceiptBeforeRead(next, effects, conversationId, message.id, 'delivered', 0);
+    planReceiptBeforeRead(next, effects, conversationId, message.id, 'read', READ_RECEIPT_DELAY_MS);
+    next = noteIncoming(next, message, true);
+  } else {
+    next = planReceipt(next, effects, conversationId, message.id, 'delivered', 0);
+    if (fresh) next = noteIncoming(next, message, false);
+  }
   next = storeMessage(next, message);
-  next = planReceipt(next, effects, conversationId, message.id, 'delivered', 0);
-  if (open) next = planReceipt(next, effects, conversationId, message.id, 'read', READ_RECEIPT_DELAY_MS);
   if (fresh) effects.push({ type: 'incomingMessage', conversationId, message });
   return next;
 }
@@ -79,7 +82,7 @@ export function deleteMessages(
   if (found.length === 0) return state;
   const last = state.conversations[conversationId]?.last_message;
   const removed = found
-    .map((id) => state.messages[id] ?? (last?.id === id ? last : undefined))
+    .map((id) => getMessage(state, conversationId, id) ?? (last?.id === id ? last : undefined))
     .filter((m): m is Message => m !== undefined);
   const heldLatest = holdsLatest(state, conversationId);
   const dropped = dropMessages(state, conversationId, found);
@@ -102,7 +105,7 @@ export function updateMessage(
   const ids = findMessages(state, conversationId, messageId === undefined ? [] : [messageId], stid ? [stid] : []);
   let next = state;
   for (const id of ids) {
-    const current = next.messages[id] ?? next.conversations[conversationId]?.last_message;
+    const current = getMessage(next, conversationId, id) ?? next.conversations[conversationId]?.last_message;
     if (current && current.id === id) next = refreshMessage(next, change(current));
   }
   return next;

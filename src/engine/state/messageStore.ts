@@ -1,36 +1,92 @@
 import type { Message } from '../../protocol/entities';
-import { mergeSortedIds, removeEntries, setEntry } from './records';
-import type { EngineState, MessageWindow } from './types';
+import { mergeSortedIds, removeEntries, sameJson, setEntry } from './records';
+import type { ConversationMessages, EngineState, MessageWindow } from './types';
 
 /**
- * The loaded messages and each conversation's window onto them. A window is one contiguous run of
- * history ending at the latest message; it is only extended at its ends, so it never has a hole.
+ * The loaded messages (by conversation, then id) and each conversation's window onto them. A window is
+ * one contiguous run of history ending at the latest message; it is only extended at its ends, so it
+ * never has a hole.
  */
 
-/** Messages are plain JSON from the server: equal JSON means nothing for an observer to redraw. */
-export function sameMessage(a: Message, b: Message): boolean {
-  return a === b || JSON.stringify(a) === JSON.stringify(b);
+const NO_MESSAGES: ConversationMessages = Object.freeze({});
+
+/** One conversation's loaded messages (an empty map when none are). */
+export function conversationMessages(state: EngineState, conversationId: number): ConversationMessages {
+  return state.messages[conversationId] ?? NO_MESSAGES;
+}
+
+/** A loaded message of a known conversation. */
+export function getMessage(state: EngineState, conversationId: number, messageId: number): Message | undefined {
+  return state.messages[conversationId]?.[messageId];
+}
+
+/** A loaded message found by id alone: one lookup per conversation, for callers that do not know it. */
+export function findMessage(state: EngineState, messageId: number): Message | undefined {
+  for (const byId of Object.values(state.messages)) {
+    const message = byId[messageId];
+    if (message) return message;
+  }
+  return undefined;
+}
+
+/** Every loaded message, conversation by conversation (for persistence). */
+export function* allMessages(state: EngineState): Iterable<Message> {
+  for (const byId of Object.values(state.messages)) yield* Object.values(byId);
+}
+
+/** The `messages` slice holding `messages`, keyed by their conversation (for restoring stored messages). */
+export function indexMessages(messages: Iterable<Message>): EngineState['messages'] {
+  const result: Record<number, Record<number, Message>> = {};
+  for (const message of messages) (result[message.conversation_id] ??= {})[message.id] = message;
+  return result;
+}
+
+function setConversationMessages(state: EngineState, conversationId: number, byId: ConversationMessages): EngineState {
+  if (state.messages[conversationId] === byId) return state;
+  const messages =
+    Object.keys(byId).length === 0 ? removeEntries(state.messages, [conversationId]) : setEntry(state.messages, conversationId, byId);
+  return messages === state.messages ? state : { ...state, messages };
 }
 
 /** Stores `message`, keeping the old object when the server sent the same thing again. */
 export function putMessage(state: EngineState, message: Message): EngineState {
-  const old = state.messages[message.id];
-  if (old && sameMessage(old, message)) return state;
-  return { ...state, messages: setEntry(state.messages, message.id, message) };
+  const byId = conversationMessages(state, message.conversation_id);
+  const old = byId[message.id];
+  if (old && sameJson(old, message)) return state;
+  return setConversationMessages(state, message.conversation_id, setEntry(byId, message.id, message));
+}
+
+/** Stores several messages of one conversation with one copy of its map. */
+function putMessages(state: EngineState, conversationId: number, page: readonly Message[]): EngineState {
+  const byId = conversationMessages(state, conversationId);
+  let next: Record<number, Message> | null = null;
+  for (const message of page) {
+    const old = (next ?? byId)[message.id];
+    if (old && sameJson(old, message)) continue;
+    next ??= { ...byId };
+    next[message.id] = message;
+  }
+  return next ? setConversationMessages(state, conversationId, next) : state;
 }
 
 /**
  * Whether the window ends at the conversation's latest message, so a new message can be appended
  * without leaving a hole. A window that is behind the conversation (the list was refetched with newer
- * messages) waits for the engine to reload the latest page instead.
+ * messages) waits for the engine to reload the latest page instead. A conversation without a last
+ * message is empty, unless its last message was deleted and a refetch is on its way
+ * (`repairLastMessage` keeps its time): then the window holds the latest only up to that time.
  */
 export function holdsLatest(state: EngineState, conversationId: number): boolean {
   const window = state.windows[conversationId];
   if (!window) return false;
-  const latest = state.conversations[conversationId]?.last_message?.id;
-  if (latest === undefined) return true;
+  const conversation = state.conversations[conversationId];
   const last = window.ids[window.ids.length - 1];
-  return last !== undefined && last >= latest;
+  const latest = conversation?.last_message;
+  if (latest) return last !== undefined && last >= latest.id;
+  const time = Number(conversation?.last_message_time ?? 0);
+  if (!(time > 0)) return true;
+  const newest = last === undefined ? undefined : getMessage(state, conversationId, last);
+  return newest !== undefined && Number(newest.created_at) >= time;
 }
 
 function setWindow(state: EngineState, conversationId: number, window: MessageWindow): EngineState {
@@ -52,10 +108,18 @@ export function appendToWindow(state: EngineState, conversationId: number, id: n
   return setWindow(state, conversationId, { ...window, ids: mergeSortedIds(window.ids, [id]) });
 }
 
+const sameIds = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((id, i) => id === b[i]);
+
 /**
- * The latest page replaces the window. When the page overlaps the loaded run (a resync of an open chat),
- * the older part of the run is kept so the history the user scrolled through does not vanish; inside
- * the page's range the page is the truth, so messages missing from it were deleted or hidden.
+ * The latest page replaces the window. Inside the page's range the page is the truth, so loaded
+ * messages missing from it were deleted or hidden. Around it:
+ * - When the page overlaps the loaded run (a resync of an open chat), the older part of the run is
+ *   kept so the history the user scrolled through does not vanish.
+ * - Loaded messages newer than the page's newest are kept: they came by socket while the request was
+ *   in flight (the server answered from a moment before them). Dropping them would leave the window
+ *   behind the conversation's last message, and no later message would be appended until the chat was
+ *   reopened. (The cost: a newest message deleted while this client could not hear it, a need_sync,
+ *   stays until the next load; deletes heard live or replayed remove it as usual.)
  */
 export function loadLatestPage(
   state: EngineState,
@@ -66,18 +130,21 @@ export function loadLatestPage(
   const pageIds = [...new Set(page.map((m) => m.id))].sort((a, b) => a - b);
   const full = page.length >= pageSize;
   const old = state.windows[conversationId];
+  const oldIds = old?.ids ?? [];
   const first = pageIds[0];
-  const oldLast = old?.ids[old.ids.length - 1];
-  let window: MessageWindow = { ids: pageIds, hasOlder: full };
+  const pageLast = pageIds[pageIds.length - 1] ?? 0;
+  const oldLast = oldIds[oldIds.length - 1];
+  const newer = oldIds.filter((id) => id > pageLast);
+  let window: MessageWindow = { ids: [...pageIds, ...newer], hasOlder: full };
   if (old && full && first !== undefined && oldLast !== undefined && first <= oldLast) {
-    window = { ids: [...old.ids.filter((id) => id < first), ...pageIds], hasOlder: old.hasOlder };
+    window = { ids: [...oldIds.filter((id) => id < first), ...pageIds, ...newer], hasOlder: old.hasOlder };
   }
-  if (old && window.ids.length === old.ids.length && window.ids.every((id, i) => id === old.ids[i])) {
-    window = { ...window, ids: old.ids };
-  }
+  if (old && sameIds(window.ids, old.ids)) window = { ...window, ids: old.ids };
   const kept = new Set(window.ids);
-  let next = { ...state, messages: removeEntries(state.messages, (old?.ids ?? []).filter((id) => !kept.has(id))) };
-  for (const message of page) next = putMessage(next, message);
+  const gone = oldIds.filter((id) => !kept.has(id));
+  const byId = conversationMessages(state, conversationId);
+  let next = gone.length > 0 ? setConversationMessages(state, conversationId, removeEntries(byId, gone)) : state;
+  next = putMessages(next, conversationId, page);
   return setWindow(next, conversationId, window);
 }
 
@@ -88,8 +155,7 @@ export function loadOlderPage(
   page: readonly Message[],
   pageSize: number,
 ): EngineState {
-  let next = state;
-  for (const message of page) next = putMessage(next, message);
+  const next = putMessages(state, conversationId, page);
   const old = next.windows[conversationId] ?? { ids: [], hasOlder: true };
   const first = old.ids[0] ?? Number.POSITIVE_INFINITY;
   const older = page.map((m) => m.id).filter((id) => id < first);
@@ -106,10 +172,10 @@ export function loadOlderPage(
  */
 export function refreshMessage(state: EngineState, message: Message): EngineState {
   let next = state;
-  if (message.id in state.messages) next = putMessage(next, message);
+  if (getMessage(state, message.conversation_id, message.id)) next = putMessage(next, message);
   const conversation = next.conversations[message.conversation_id];
   const last = conversation?.last_message;
-  if (conversation && last && last.id === message.id && !sameMessage(last, message)) {
+  if (conversation && last && last.id === message.id && !sameJson(last, message)) {
     next = {
       ...next,
       conversations: setEntry(next.conversations, conversation.id, { ...conversation, last_message: message }),
@@ -125,17 +191,17 @@ export function findMessages(
   ids: readonly number[],
   stids: readonly string[],
 ): number[] {
+  const byId = conversationMessages(state, conversationId);
   const wanted = new Set(stids);
   const found = new Set(ids);
   // The server names each message by id and stid: only stids not matched by an id need a search.
   for (const id of found) {
-    const stid = state.messages[id]?.stid;
+    const stid = byId[id]?.stid;
     if (stid !== undefined) wanted.delete(stid);
   }
-  const window = state.windows[conversationId];
   if (wanted.size > 0) {
-    for (const id of window?.ids ?? []) {
-      const message = state.messages[id];
+    for (const id of state.windows[conversationId]?.ids ?? []) {
+      const message = byId[id];
       if (message && wanted.has(message.stid)) found.add(id);
     }
     const last = state.conversations[conversationId]?.last_message;
@@ -148,10 +214,9 @@ export function findMessages(
 export function dropMessages(state: EngineState, conversationId: number, ids: readonly number[]): EngineState {
   if (ids.length === 0) return state;
   const gone = new Set(ids);
-  let next = state;
-  const messages = removeEntries(state.messages, ids);
+  let next = setConversationMessages(state, conversationId, removeEntries(conversationMessages(state, conversationId), ids));
   const receipts = removeEntries(state.receipts, ids);
-  if (messages !== state.messages || receipts !== state.receipts) next = { ...next, messages, receipts };
+  if (receipts !== state.receipts) next = { ...next, receipts };
   const window = state.windows[conversationId];
   if (window && window.ids.some((id) => gone.has(id))) {
     next = setWindow(next, conversationId, { ...window, ids: window.ids.filter((id) => !gone.has(id)) });
@@ -162,9 +227,10 @@ export function dropMessages(state: EngineState, conversationId: number, ids: re
 /** The window's messages, oldest first, skipping any id whose message is missing. */
 export function windowMessages(state: EngineState, conversationId: number): Message[] {
   const ids = state.windows[conversationId]?.ids ?? [];
+  const byId = conversationMessages(state, conversationId);
   const out: Message[] = [];
   for (const id of ids) {
-    const message = state.messages[id];
+    const message = byId[id];
     if (message) out.push(message);
   }
   return out;

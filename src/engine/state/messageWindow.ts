@@ -21,7 +21,8 @@ export function selectMessageWindow(state: EngineState, conversationId: number):
 
 /**
  * A memoised `selectMessageWindow` for one conversation: the same view object while its window and its
- * messages are unchanged (a message elsewhere changing does not count).
+ * messages are unchanged. Messages are kept per conversation, so a message elsewhere leaves this
+ * conversation's map as it was and costs two comparisons, not a walk over the window.
  */
 export function createMessageWindowSelector(conversationId: number): (state: EngineState) => MessageWindowView {
   let last: MessageWindowView = EMPTY;
@@ -29,9 +30,10 @@ export function createMessageWindowSelector(conversationId: number): (state: Eng
   let lastMessages: unknown = undefined;
   return (state) => {
     const window = state.windows[conversationId];
-    if (window === lastWindow && state.messages === lastMessages) return last;
+    const messages = state.messages[conversationId];
+    if (window === lastWindow && messages === lastMessages) return last;
     lastWindow = window;
-    lastMessages = state.messages;
+    lastMessages = messages;
     const view = selectMessageWindow(state, conversationId);
     const same =
       view.loaded === last.loaded &&

@@ -1,8 +1,8 @@
-import type { Conversation, Message } from '../../protocol/entities';
-import { noteLastMessage, removeConversation, upsertSnapshot } from './conversationStore';
+import type { Message } from '../../protocol/entities';
+import { noteLastMessage, storeSnapshots, upsertSnapshot } from './conversationStore';
 import { deleteMessages, storeMessage } from './messageEvents';
-import { loadLatestPage, loadOlderPage } from './messageStore';
-import { planReceipt } from './receipts';
+import { conversationMessages, getMessage, loadLatestPage, loadOlderPage } from './messageStore';
+import { planReceiptBeforeRead } from './receipts';
 import { reduceFrame } from './socketFrame';
 import { initialState } from './types';
 import type { EngineEffect, EngineEvent, EngineState, ReduceContext, ReduceResult } from './types';
@@ -28,12 +28,10 @@ export function reduce(state: EngineState, event: EngineEvent, ctx: ReduceContex
     case 'signedOut':
       return { state: initialState(), effects };
     case 'conversationsLoaded':
-      return { state: replaceConversations(state, event.conversations), effects };
+      // The full list: conversations not in it are gone; the loaded messages of the rest stay.
+      return { state: storeSnapshots(state, event.conversations, true), effects };
     case 'conversationLoaded':
       return { state: upsertSnapshot(state, event.conversation), effects };
-    case 'conversationRemoved':
-      effects.push({ type: 'conversationGone', conversationId: event.conversationId });
-      return { state: removeConversation(state, event.conversationId), effects };
     case 'messagesLoaded':
       return { state: messagesLoaded(state, event, ctx, effects), effects };
     case 'messageStored':
@@ -63,17 +61,6 @@ function socketLoaded(
   return { state: { ...state, lastEventId: event.lastEventId, epoch: event.epoch }, effects };
 }
 
-/** The full list from the server: conversations not in it are gone; the loaded messages of the rest stay. */
-function replaceConversations(state: EngineState, conversations: readonly Conversation[]): EngineState {
-  const listed = new Set(conversations.map((c) => c.id));
-  let next = state;
-  for (const id of Object.keys(state.conversations).map(Number)) {
-    if (!listed.has(id)) next = removeConversation(next, id);
-  }
-  for (const conversation of conversations) next = upsertSnapshot(next, conversation);
-  return next;
-}
-
 function messagesLoaded(
   state: EngineState,
   event: Extract<EngineEvent, { type: 'messagesLoaded' }>,
@@ -92,39 +79,45 @@ function messagesLoaded(
 /**
  * Opening a chat (spec §4): the unread count goes to 0 and a read receipt goes out for the last
  * message. The server refuses receipts for one's own messages, and a read covers everything before
- * it, so the receipt names the newest message from someone else.
+ * it, so the receipt names the newest message from someone else: loaded, the last message, or only
+ * known by id as the unread record's received point (the chat opened on a cached window that lacks
+ * it). The read point moves past all of them, so this is their only chance of a receipt.
  */
 function readLatest(state: EngineState, conversationId: number, effects: EngineEffect[]): EngineState {
   const last = state.conversations[conversationId]?.last_message ?? null;
   const ids = state.windows[conversationId]?.ids ?? [];
-  let latestId = Math.max(last?.id ?? 0, ids[ids.length - 1] ?? 0);
-  let latestFromOther = last && last.user_id !== state.selfId ? last : null;
+  let target = last && last.user_id !== state.selfId ? last.id : 0;
+  const byId = conversationMessages(state, conversationId);
   // Newest first, stopping at the first message from someone else: a long window is not walked.
   for (let i = ids.length - 1; i >= 0; i--) {
-    const message = state.messages[ids[i] ?? -1];
+    const message = byId[ids[i] ?? -1];
     if (!message || message.user_id === state.selfId) continue;
-    if (message.id > (latestFromOther?.id ?? 0)) latestFromOther = message;
+    target = Math.max(target, message.id);
     break;
   }
-  latestId = Math.max(latestId, latestFromOther?.id ?? 0);
-  let next = markAllRead(state, conversationId, latestId);
-  if (latestFromOther && state.selfId !== null) {
-    next = planReceipt(next, effects, conversationId, latestFromOther.id, 'read', 0);
-  }
-  return next;
+  const record = state.unread[conversationId];
+  if (record && record.lastReceivedMessageId > record.lastReadMessageId) target = Math.max(target, record.lastReceivedMessageId);
+  const latestId = Math.max(last?.id ?? 0, ids[ids.length - 1] ?? 0, target);
+  // Planned before the read point moves past it (to latestId), which then records it as sent.
+  if (target > 0 && state.selfId !== null) planReceiptBeforeRead(state, effects, conversationId, target, 'read', 0);
+  return markAllRead(state, conversationId, latestId);
 }
 
-/** A message half in view (spec §4): read, once, when it is someone else's; the read point moves up. */
+/**
+ * A message half in view (spec §4): read, once, when it is someone else's; the read point moves up.
+ * An own message reads nothing (it is never unread): the read point must not pass another person's
+ * message without a read receipt for it or a later one, as it is the receipt floor (state/receipts.ts).
+ */
 function messageVisible(
   state: EngineState,
   conversationId: number,
   messageId: number,
   effects: EngineEffect[],
 ): EngineState {
-  const message = state.messages[messageId] ?? state.conversations[conversationId]?.last_message ?? undefined;
-  let next = state;
-  if (message && message.id === messageId && state.selfId !== null && message.user_id !== state.selfId) {
-    next = planReceipt(next, effects, conversationId, messageId, 'read', 0);
-  }
-  return markReadUpTo(next, conversationId, messageId);
+  const message = getMessage(state, conversationId, messageId) ?? state.conversations[conversationId]?.last_message ?? undefined;
+  // A message that is not loaded is not on screen; whose it is is unknown, so it reads nothing either.
+  if (!message || message.id !== messageId || state.selfId === null || message.user_id === state.selfId) return state;
+  // Planned before the read point moves to it, which then records it as sent.
+  planReceiptBeforeRead(state, effects, conversationId, messageId, 'read', 0);
+  return markReadUpTo(state, conversationId, messageId);
 }

@@ -1,5 +1,5 @@
 import type { EventAction, EventPayloads } from '../../protocol/socket';
-import { removeConversation, upsertSnapshot } from './conversationStore';
+import { removeConversations, upsertSnapshot } from './conversationStore';
 import { deleteMessages, receiveMessage, updateMessage } from './messageEvents';
 import { refreshMessage } from './messageStore';
 import { recordReceipt } from './receipts';
@@ -24,7 +24,7 @@ export type SocketHandlers = { [A in EventAction]: SocketHandler<A> };
 /** The signed-in user is no longer in the conversation: forget it, send its tabs back to the list. */
 function leave(state: EngineState, conversationId: number, effects: EngineEffect[]): EngineState {
   effects.push({ type: 'conversationGone', conversationId }, { type: 'refetchConversations' });
-  return removeConversation(state, conversationId);
+  return removeConversations(state, [conversationId]);
 }
 
 /** Another member left or was removed: drop them from the member list the conversation carries. */
@@ -105,9 +105,10 @@ export const socketHandlers: SocketHandlers = {
     return { ...state, presence };
   },
 
-  self_dlr_sync: (state, data) => {
-    // Our other tab or device sent it: never send it again, and a read there is a read here.
-    const next = recordReceipt(state, data.conversation_id, data.message_id, data.type);
-    return data.type === 'read' ? markReadUpTo(next, data.conversation_id, data.message_id) : next;
-  },
+  self_dlr_sync: (state, data) =>
+    // Our other tab or device sent it: never send it again, and a read there is a read here (the read
+    // point moving past the message records its receipts as sent).
+    data.type === 'read'
+      ? markReadUpTo(state, data.conversation_id, data.message_id)
+      : recordReceipt(state, data.conversation_id, data.message_id, data.type),
 };

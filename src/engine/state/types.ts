@@ -11,15 +11,23 @@ export interface EngineState {
   selfId: number | null;
   /** Conversations by id, as the server last described them; `messages` is always [] here. */
   conversations: Readonly<Record<number, Conversation>>;
-  /** Every loaded message by id. */
-  messages: Readonly<Record<number, Message>>;
+  /**
+   * Loaded messages by conversation id, then message id: an event in one chat copies only that chat's
+   * map, and a chat's observers can skip events elsewhere by comparing its map's identity. Read it
+   * through the helpers of state/messageStore.ts (`allMessages`, `findMessage`, `getMessage`).
+   */
+  messages: Readonly<Record<number, ConversationMessages>>;
   /** The loaded run of each conversation's history: ascending message ids, and whether older ones exist. */
   windows: Readonly<Record<number, MessageWindow>>;
   /** Spec §3 unread records, by conversation id. */
   unread: Readonly<Record<number, UnreadRecord>>;
   /** Receipts other people sent for the signed-in user's messages, by message id. */
   receipts: Readonly<Record<number, ReceiptMarks>>;
-  /** Receipts this user has sent or scheduled, `${conversationId}:${messageId}:${kind}`: each is sent once, ever. */
+  /**
+   * Receipts this user has sent or scheduled, `${conversationId}:${messageId}:${kind}`: each is sent once,
+   * ever. Only keys above the conversation's read point (`unread[c].lastReadMessageId`) are kept: a
+   * message at or below it needs no receipt (state/receipts.ts `receiptSent`), so the map stays small.
+   */
   sentReceipts: Readonly<Record<string, true>>;
   /** The last websocket event id applied, and the server database it came from (docs/server.md). */
   lastEventId: number;
@@ -27,6 +35,9 @@ export interface EngineState {
   /** Online state of people the user shares a chat with, from `user_presence` (not replayed, not persisted). */
   presence: Readonly<Record<number, Presence>>;
 }
+
+/** One conversation's loaded messages by id. */
+export type ConversationMessages = Readonly<Record<number, Message>>;
 
 export interface Presence {
   online: boolean;
@@ -68,7 +79,6 @@ export type EngineEvent =
   | { type: 'signedOut' }
   | { type: 'conversationsLoaded'; conversations: Conversation[] }
   | { type: 'conversationLoaded'; conversation: Conversation }
-  | { type: 'conversationRemoved'; conversationId: number }
   /** A page of history: `older` when it was loaded with Before (prepended), else the latest page (replaces). */
   | { type: 'messagesLoaded'; conversationId: number; messages: Message[]; older: boolean; pageSize: number }
   /** The server's answer to our own send, edit or reaction: the message as stored. */

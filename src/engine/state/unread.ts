@@ -1,5 +1,6 @@
 import type { Conversation, Message } from '../../protocol/entities';
-import { holdsLatest } from './messageStore';
+import { conversationMessages, holdsLatest } from './messageStore';
+import { pruneSentReceipts } from './receipts';
 import { setEntry } from './records';
 import type { EngineState, UnreadRecord } from './types';
 
@@ -8,26 +9,26 @@ import type { EngineState, UnreadRecord } from './types';
  *
  * - The unread record (lastReadMessageId, lastReceivedMessageId) counts only other people's messages;
  *   the conversation is unread when lastRead < lastReceived. It is moved by what this client learns:
- *   incoming messages, opening a chat, a message seen, a read on another device (self_dlr_sync).
+ *   incoming messages, opening a chat, a message seen, a read on another device (self_dlr_sync). An own
+ *   message never raises lastReceived past lastRead (the server reads everything before one's own
+ *   message, docs/server.md), so it can never be what keeps a chat unread.
  * - The conversation's `unread_message_count` is the server's count, taken from every snapshot the
  *   server sends (list, conversation, conversation_edit, conversation_add_user) and kept current
- *   between snapshots: +1 for another user's message in a chat that is not open, 0 once the latest
+ *   between snapshots: +1 for another user's new message in a chat that is not open, 0 once the latest
  *   message is read, an exact recount from the loaded messages when the window allows one.
  *
  * The rule for the number shown (see `unreadCount`): the server's count, until the local record says
  * otherwise: a record that says "read" shows 0 (the server's snapshot may predate a read receipt still
  * on its way), and a record that says "unread" shows at least 1.
+ *
+ * The record's read point is also the receipt floor (state/receipts.ts): nothing at or below it needs a
+ * receipt, so moving it up forgets the sent-receipt keys it covers.
  */
 
 export function unreadCount(conversation: Conversation, record: UnreadRecord | undefined): number {
   if (!record) return conversation.unread_message_count;
   if (record.lastReadMessageId >= record.lastReceivedMessageId) return 0;
   return Math.max(conversation.unread_message_count, 1);
-}
-
-/** Spec §4: unread when the last read id is lower than the last received id; the server's flag without a record. */
-export function isUnread(conversation: Conversation, record: UnreadRecord | undefined): boolean {
-  return unreadCount(conversation, record) > 0;
 }
 
 function putRecord(state: EngineState, record: UnreadRecord): EngineState {
@@ -39,7 +40,10 @@ function putRecord(state: EngineState, record: UnreadRecord): EngineState {
   ) {
     return state;
   }
-  return { ...state, unread: setEntry(state.unread, record.conversationId, record) };
+  const unread = setEntry(state.unread, record.conversationId, record);
+  const readMoved = record.lastReadMessageId > (old?.lastReadMessageId ?? 0);
+  const sentReceipts = readMoved ? pruneSentReceipts(state.sentReceipts, unread, [record.conversationId]) : state.sentReceipts;
+  return { ...state, unread, sentReceipts };
 }
 
 function setCount(state: EngineState, conversationId: number, count: number): EngineState {
@@ -53,14 +57,36 @@ function setCount(state: EngineState, conversationId: number, count: number): En
 
 /**
  * A record for a conversation that has none yet. When the server last said nothing was unread, all
- * up to the conversation's last message was read; otherwise the read point is unknown (0).
+ * up to the conversation's last message was read; otherwise the read point is unknown (0) and the
+ * unread messages the server counted reach up to its last message (when that is another user's), so
+ * reading one of them does not read the rest.
  */
 function recordFor(state: EngineState, conversationId: number): UnreadRecord {
   const existing = state.unread[conversationId];
   if (existing) return existing;
   const conversation = state.conversations[conversationId];
-  const readUpTo = conversation && conversation.unread_message_count === 0 ? (conversation.last_message?.id ?? 0) : 0;
-  return { conversationId, lastReadMessageId: readUpTo, lastReceivedMessageId: readUpTo };
+  const last = conversation?.last_message;
+  if (conversation && conversation.unread_message_count === 0) {
+    const readUpTo = last?.id ?? 0;
+    return { conversationId, lastReadMessageId: readUpTo, lastReceivedMessageId: readUpTo };
+  }
+  const received = last && last.user_id !== state.selfId ? last.id : 0;
+  return { conversationId, lastReadMessageId: 0, lastReceivedMessageId: received };
+}
+
+/**
+ * Whether another user's message is new to this client: above everything the record has received or
+ * read. Without a record, the conversation's snapshot counted every message up to its last message,
+ * so only a newer one is new. The server sends a user's events in id order (docs/server.md), so a
+ * lower id that arrives late was already counted: by a snapshot taken after it was stored (a list
+ * fetched while the socket replays) or by its own earlier event.
+ */
+export function isNewIncoming(state: EngineState, message: Message): boolean {
+  const record = state.unread[message.conversation_id];
+  const known = record
+    ? Math.max(record.lastReceivedMessageId, record.lastReadMessageId)
+    : (state.conversations[message.conversation_id]?.last_message?.id ?? 0);
+  return message.id > known;
 }
 
 /**
@@ -93,12 +119,13 @@ function recount(state: EngineState, conversationId: number, lastRead: number): 
   if (!window || !holdsLatest(state, conversationId)) return null;
   const first = window.ids[0];
   if (window.hasOlder && (first === undefined || first > lastRead + 1)) return null;
+  const byId = conversationMessages(state, conversationId);
   let count = 0;
   // Newest first, stopping at the read point: a long window costs only its unread tail.
   for (let i = window.ids.length - 1; i >= 0; i--) {
     const id = window.ids[i];
     if (id === undefined || id <= lastRead) break;
-    const message = state.messages[id];
+    const message = byId[id];
     if (message && message.user_id !== state.selfId) count++;
   }
   return count;
@@ -138,36 +165,42 @@ export function forgetUnread(state: EngineState, conversationId: number, removed
 }
 
 /**
- * Reconciles a conversation snapshot from the server with the local record, before it is stored:
- * the server's count stands, unless the record already knows that the snapshot's latest message was
- * read (a read receipt may still be on its way). A snapshot saying nothing is unread moves the record's
- * read point up; a snapshot with unread messages we never received marks the record unread.
+ * Reconciles a conversation snapshot from the server with the local record (pure: the caller stores
+ * both; the same record object comes back when it does not change). The server's count stands, unless
+ * the record already knows that the snapshot's latest message was read (a read receipt may still be
+ * on its way). A snapshot saying nothing is unread moves the record's read point up; a snapshot with
+ * unread messages we never received marks the record unread.
  */
 export function reconcileSnapshot(
-  state: EngineState,
+  record: UnreadRecord | undefined,
   snapshot: Conversation,
-): { state: EngineState; conversation: Conversation } {
-  const record = state.unread[snapshot.id];
+  selfId: number | null,
+): { record: UnreadRecord | undefined; conversation: Conversation } {
   const last = snapshot.last_message;
   const lastId = last?.id ?? 0;
   if (!record) {
-    if (snapshot.unread_message_count > 0 || lastId === 0) return { state, conversation: snapshot };
-    const fresh = { conversationId: snapshot.id, lastReadMessageId: lastId, lastReceivedMessageId: lastId };
-    return { state: putRecord(state, fresh), conversation: snapshot };
+    if (snapshot.unread_message_count > 0 || lastId === 0) return { record, conversation: snapshot };
+    return { record: { conversationId: snapshot.id, lastReadMessageId: lastId, lastReceivedMessageId: lastId }, conversation: snapshot };
   }
-  const fromOther = last !== null && last.user_id !== state.selfId;
+  const fromOther = last !== null && last.user_id !== selfId;
   const received = Math.max(record.lastReceivedMessageId, fromOther ? lastId : 0);
+  const keep = (read: number, rec: number): UnreadRecord =>
+    read === record.lastReadMessageId && rec === record.lastReceivedMessageId
+      ? record
+      : { conversationId: snapshot.id, lastReadMessageId: read, lastReceivedMessageId: rec };
   if (snapshot.unread_message_count === 0) {
     // Read up to the snapshot's last message; a newer message that arrived after the snapshot stays unread.
-    const read = Math.max(record.lastReadMessageId, lastId);
-    const next = putRecord(state, { conversationId: snapshot.id, lastReadMessageId: read, lastReceivedMessageId: received });
-    return { state: next, conversation: snapshot };
+    return { record: keep(Math.max(record.lastReadMessageId, lastId), received), conversation: snapshot };
   }
   if (record.lastReadMessageId >= lastId) {
     const zero = { ...snapshot, unread_message_count: 0, is_unread: false };
-    return { state: putRecord(state, { ...record, lastReceivedMessageId: received }), conversation: zero };
+    return { record: keep(record.lastReadMessageId, received), conversation: zero };
   }
   // The server counts unread messages the record has not seen (missed while offline): mark it unread.
-  const lastReceivedMessageId = Math.max(received, lastId);
-  return { state: putRecord(state, { ...record, lastReceivedMessageId }), conversation: snapshot };
+  // They are above the read point and at most the last message. When the last message is another
+  // user's, it is the received point. When it is our own it is not received (an own message is never
+  // what is unread): the unseen ones lie somewhere between, so the lowest id they can have is taken,
+  // and any read past the old read point (here, or self_dlr_sync from another device) clears it.
+  const lastReceivedMessageId = fromOther ? Math.max(received, lastId) : Math.max(received, record.lastReadMessageId + 1);
+  return { record: keep(record.lastReadMessageId, lastReceivedMessageId), conversation: snapshot };
 }

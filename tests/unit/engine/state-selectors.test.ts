@@ -3,12 +3,15 @@ import {
   conversationSortTime,
   createConversationListSelector,
   selectConversation,
-  selectConversationList,
 } from '../../../src/engine/state/conversationList';
 import { createMessageWindowSelector, selectMessageWindow } from '../../../src/engine/state/messageWindow';
 import { reduce } from '../../../src/engine/state/reduce';
 import { initialState } from '../../../src/engine/state/types';
+import type { EngineState } from '../../../src/engine/state/types';
 import { BOB, SELF, at, conversation, ctx, frame, listed, loadedState, message, run } from './state.fixtures';
+
+/** A fresh memoised list selector per call: what a new subscriber sees. */
+const selectConversationList = (state: EngineState) => createConversationListSelector()(state);
 
 const listState = () =>
   run(initialState(), [
@@ -77,6 +80,53 @@ describe('conversation list', () => {
     expect(row(second, 10)?.unreadCount).toBe(1);
   });
 
+  it('a list answer older than a live message keeps the newer last message: preview and order stay', () => {
+    const live = reduce(listState(), frame('conversation_message', { conversation_id: 10, message: message(6, { user_id: BOB }) }, 1), ctx()).state;
+    // The list was requested before message 6 and answers after it: conversation 10 still ends at 3.
+    const { state } = reduce(live, { type: 'conversationsLoaded', conversations: Object.values(listState().conversations) }, ctx());
+    const list = selectConversationList(state);
+    expect(list.map((i) => i.conversation.id)).toEqual([10, 30, 20]);
+    expect(list[0]?.preview?.messageId).toBe(6);
+    expect(state.conversations[10]?.last_message_time).toBe(at(6));
+    expect(list[0]?.unreadCount).toBe(1);
+    // A newer answer (or the same message) is taken as it is.
+    const newer = reduce(state, { type: 'conversationLoaded', conversation: listed(10, message(7, { user_id: BOB })) }, ctx()).state;
+    expect(newer.conversations[10]?.last_message?.id).toBe(7);
+  });
+
+  it('when the last message is deleted and not replaceable, the refetched older last message is taken', () => {
+    const state = run(listState(), [frame('conversation_message_delete', { conversation_id: 30, message_ids: [5], message_stids: [], hidden: false }, 1)]);
+    expect(state.effects).toEqual([{ type: 'refetchConversation', conversationId: 30 }]);
+    // Until the answer comes the deleted message is not shown, and the chat keeps its place.
+    expect(state.state.conversations[30]?.last_message).toBeNull();
+    expect(selectConversationList(state.state).map((i) => i.conversation.id)).toEqual([30, 20, 10]);
+    const answer = listed(30, message(2, { conversation_id: 30 }));
+    const { state: next } = reduce(state.state, { type: 'conversationLoaded', conversation: answer }, ctx());
+    expect(next.conversations[30]?.last_message?.id).toBe(2);
+  });
+
+  it('a window behind a deleted last message is not appended to (no hole) until the answer comes', () => {
+    const behind = reduce(loadedState(), { type: 'conversationLoaded', conversation: listed(10, message(7)) }, ctx()).state;
+    const { state } = run(behind, [
+      frame('conversation_message_delete', { conversation_id: 10, message_ids: [7], message_stids: [], hidden: false }, 1),
+      frame('conversation_message', { conversation_id: 10, message: message(8) }, 2),
+    ]);
+    expect(selectMessageWindow(state, 10).messages.map((m) => m.id)).toEqual([1, 2, 3]);
+    expect(state.conversations[10]?.last_message?.id).toBe(8);
+  });
+
+  it('memoised: the same array when the unread record moves but no row changes', () => {
+    const incoming = (id: number, eventId: number) =>
+      frame('conversation_message', { conversation_id: 10, message: message(id, { user_id: BOB }) }, eventId);
+    const unread = run(listState(), [incoming(6, 1), incoming(7, 2)]).state;
+    const select = createConversationListSelector();
+    const first = select(unread);
+    // Read up to 6 on another device: 7 is still unread and the count (not loaded, so not recounted) stays 2.
+    const next = reduce(unread, frame('self_dlr_sync', { conversation_id: 10, message_id: 6, type: 'read' }, 3), ctx()).state;
+    expect(next.unread).not.toBe(unread.unread);
+    expect(select(next)).toBe(first);
+  });
+
   it('one conversation, or null', () => {
     expect(selectConversation(listState(), 20)?.conversation.id).toBe(20);
     expect(selectConversation(listState(), 99)).toBeNull();
@@ -84,6 +134,35 @@ describe('conversation list', () => {
 });
 
 describe('message window', () => {
+  it('messages are kept per conversation: an event in one chat leaves the others’ maps as they were', () => {
+    const state = run(loadedState([conversation(20)]), [
+      { type: 'messagesLoaded', conversationId: 20, messages: [message(40, { conversation_id: 20 })], older: false, pageSize: 20 },
+    ]).state;
+    const next = reduce(state, frame('conversation_message', { conversation_id: 20, message: message(41, { conversation_id: 20 }) }, 1), ctx()).state;
+    expect(Object.keys(next.messages)).toEqual(['10', '20']);
+    expect(next.messages[10]).toBe(state.messages[10]);
+    expect(next.messages[20]).not.toBe(state.messages[20]);
+  });
+
+  it('a watched chat’s window is not recomputed when a message elsewhere changes', () => {
+    const state = loadedState([conversation(20)]);
+    const select = createMessageWindowSelector(10);
+    const first = select(state);
+    const elsewhere = run(state, [
+      { type: 'messagesLoaded', conversationId: 20, messages: [message(40, { conversation_id: 20 })], older: false, pageSize: 20 },
+    ]).state;
+    // Record which entries of `messages` the selector reads.
+    const reads: string[] = [];
+    const messages = new Proxy(elsewhere.messages, {
+      get: (target, key, receiver) => {
+        if (typeof key === 'string') reads.push(key);
+        return Reflect.get(target, key, receiver) as unknown;
+      },
+    });
+    expect(select({ ...elsewhere, messages })).toBe(first);
+    expect(reads).toEqual(['10']);
+  });
+
   it('is the loaded messages, oldest first', () => {
     const view = selectMessageWindow(loadedState(), 10);
     expect(view.messages.map((m) => m.id)).toEqual([1, 2, 3]);

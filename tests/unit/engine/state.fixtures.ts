@@ -1,5 +1,6 @@
 import type { Conversation, Message } from '../../../src/protocol/entities';
 import type { EventAction, EventPayloads } from '../../../src/protocol/socket';
+import { getMessage } from '../../../src/engine/state/messageStore';
 import { reduce } from '../../../src/engine/state/reduce';
 import { initialState } from '../../../src/engine/state/types';
 import type { EngineEvent, EngineState, ReduceContext, ReduceResult } from '../../../src/engine/state/types';
@@ -111,6 +112,23 @@ export function loadedState(extra: Conversation[] = []): EngineState {
   return run(initialState(), [
     { type: 'signedIn', selfId: SELF },
     { type: 'conversationsLoaded', conversations: [listed(10, page[2] ?? null), ...extra] },
+    { type: 'messagesLoaded', conversationId: 10, messages: page, older: false, pageSize: 20 },
+  ]).state;
+}
+
+/** A loaded message (of conversation 10 unless said). */
+export const loadedMessage = (state: EngineState, id: number, conversationId = 10): Message | undefined =>
+  getMessage(state, conversationId, id);
+
+/**
+ * As `loadedState`, but the server counts messages 1..3 as unread (nothing read yet, so no unread
+ * record and no read point): every message still needs its read receipt.
+ */
+export function unreadState(extra: Conversation[] = []): EngineState {
+  const page = [message(1), message(2), message(3)];
+  return run(initialState(), [
+    { type: 'signedIn', selfId: SELF },
+    { type: 'conversationsLoaded', conversations: [listed(10, page[2] ?? null, { unread_message_count: 3, is_unread: true }), ...extra] },
     { type: 'messagesLoaded', conversationId: 10, messages: page, older: false, pageSize: 20 },
   ]).state;
 }
