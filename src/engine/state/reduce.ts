@@ -58,6 +58,14 @@ function socketLoaded(
 ): ReduceResult {
   const effects: EngineEffect[] = event.needSync || event.epoch !== state.epoch ? [{ type: 'sync' }] : [];
   if (state.lastEventId === event.lastEventId && state.epoch === event.epoch) return { state, effects };
+  if (state.epoch !== '' && event.epoch !== state.epoch) {
+    // Another database (the server's data was reset): nothing known from the old one may outrank the new
+    // one's answers, so only the signed-in user stays; the sync refills the rest.
+    return {
+      state: { ...initialState(), selfId: state.selfId, lastEventId: event.lastEventId, epoch: event.epoch },
+      effects,
+    };
+  }
   return { state: { ...state, lastEventId: event.lastEventId, epoch: event.epoch }, effects };
 }
 
