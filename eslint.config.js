@@ -56,6 +56,21 @@ export default tseslint.config(
     ]),
   },
   {
+    // The entry point alone starts the tab's connection to the engine worker (src/worker/connect.ts).
+    files: ['src/ui/main.tsx'],
+    rules: boundary('The UI talks to the engine only through src/engine/api.ts.', [
+      '**/engine/*',
+      '!**/engine/api',
+      '!**/engine/api.ts',
+      '**/engine/*/**',
+      '**/worker/*',
+      '!**/worker/connect',
+      '!**/worker/connect.ts',
+      '**/worker/*/**',
+      '**/server/**',
+    ]),
+  },
+  {
     files: ['server/**'],
     rules: boundary('The server may import protocol only, never the client.', [
       '**/src/engine/**',

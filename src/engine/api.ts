@@ -106,3 +106,15 @@ export interface EngineApi {
   /** Any REST call of spec §7 by name, e.g. `call('getCommunities', { onlyJoined: true })`. */
   call<K extends RestCallName>(name: K, ...args: Parameters<RestClient[K]>): ReturnType<RestClient[K]>;
 }
+
+/** How the engine is shared among tabs: one SharedWorker, or the leader-election fallback (design.md §2). */
+export type EngineMode = 'shared-worker' | 'leader-election';
+
+/** The engine as one tab holds it (`window.engine`): EngineApi, plus what belongs to this tab only. */
+export interface TabEngine extends EngineApi {
+  /** This tab's id in the engine (for `notifications(tabId)`). */
+  readonly tabId: string;
+  readonly mode: EngineMode;
+  /** The chat this tab shows, or null: part of the TabState this tab reports (read receipts, notifications). */
+  setOpenConversation(conversationId: number | null): void;
+}

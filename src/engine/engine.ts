@@ -35,6 +35,7 @@ import {
   selectConversation,
   windowMessages,
 } from './state';
+import { holdsLatest } from './state/messageStore';
 import { type EngineEffect, type EngineEvent, type EngineState, initialState } from './state/types';
 import type { EngineStorage, StorageOp } from './storage/storage';
 import { TabRegistry } from './tabs';
@@ -289,6 +290,9 @@ export class Engine implements EngineApi {
   async refreshConversations(): Promise<void> {
     const { conversations } = await this.rest.getConversations({ messageCount: 1 });
     this.dispatch({ type: 'conversationsLoaded', conversations: conversations.map((c) => c.conversation) });
+    // A cached window that the list shows to be behind (messages came while this engine was away) would
+    // take no new message until reloaded: reload the chats that are on screen.
+    for (const id of this.tabs.openConversations()) this.reloadIfBehind(id);
   }
 
   async openConversation(conversationId: number): Promise<void> {
@@ -383,7 +387,9 @@ export class Engine implements EngineApi {
     this.tabs.set(tabId, state, this.clock.now());
     // A chat that comes into view (opened, or its tab shown again) is read now (spec §4 "on chat open").
     for (const id of this.tabs.openConversations()) {
-      if (!before.has(id) && this.state$.value.windows[id]) this.dispatch({ type: 'conversationOpened', conversationId: id });
+      if (before.has(id) || !this.state$.value.windows[id]) continue;
+      if (holdsLatest(this.state$.value, id)) this.dispatch({ type: 'conversationOpened', conversationId: id });
+      else this.reloadIfBehind(id);
     }
   }
 
@@ -397,6 +403,12 @@ export class Engine implements EngineApi {
   }
 
   // Internals.
+
+  private reloadIfBehind(conversationId: number): void {
+    const state = this.state$.value;
+    if (!state.windows[conversationId] || holdsLatest(state, conversationId)) return;
+    void this.openConversation(conversationId).catch((e: unknown) => this.log('reloading a chat failed', e));
+  }
 
   private refreshInBackground(): void {
     void this.refreshConversations().catch((e: unknown) => this.log('conversation list refresh failed', e));

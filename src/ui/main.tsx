@@ -1,11 +1,14 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
+import { connectEngine } from '../worker/connect';
 import { App } from './App';
 import { createI18n, initialLanguage, LANGUAGE_KEY } from './i18n';
 import './styles.css';
 
 async function start(): Promise<void> {
+  // The profile's one engine (a SharedWorker), for the UI and for scripting from the console.
+  window.engine = connectEngine();
   const language = initialLanguage(localStorage.getItem(LANGUAGE_KEY), navigator.languages);
   document.documentElement.lang = language;
   const i18n = await createI18n(language);

@@ -121,6 +121,26 @@ describe('the engine against the reference server', () => {
     }
   }, 30_000);
 
+  it('catches up an open chat whose cached window fell behind while the engine was away', async () => {
+    const storage = new MemoryStorage();
+    const first = await makeEngine(s.url, storage);
+    await signUp(first, 'Away');
+    const friendEngine = await makeEngine(s.url);
+    const friend = await signUp(friendEngine, 'Friend');
+    const { conversation } = await first.call('createConversation', { members: [{ name: 'Friend', value: friend.phone }] });
+    first.setTabState('t1', { visible: true, focused: true, openConversationId: conversation.id });
+    await first.openConversation(conversation.id);
+    await first.sendMessage(conversation.id, { text: 'one' });
+    await until(first.outbox(), (o) => o.length === 0);
+    await first.stop();
+
+    await friendEngine.call('sendMessage', conversation.id, { clientId: 5, message: 'two' });
+    const second = await makeEngine(s.url, storage);
+    second.setTabState('t2', { visible: true, focused: true, openConversationId: conversation.id });
+    const view = await until(second.messages(conversation.id), (w) => w.messages.some((m) => m.message === 'two'));
+    expect(view.messages.map((m) => m.message)).toEqual(['one', 'two']);
+  });
+
   it('shows the cached list after a restart before the network answers', async () => {
     const storage = new MemoryStorage();
     const own = await startTestServer();

@@ -1,0 +1,71 @@
+import { filter } from 'rxjs';
+import type { TabEngine } from '../engine/api';
+import { linkedQuery } from './bridge';
+import { randomId } from './linkProtocol';
+import { holdLockForLife, tabLockName } from './liveness';
+import { COMMAND_NAMES, type CommandName, QUERY_NAMES, VOID_COMMANDS } from './names';
+import { TabPresence } from './tabPresence';
+import { engineMode, type Link, TabLink } from './tabLink';
+
+
+declare global {
+  interface Window {
+    /** The engine of this browser profile, for the UI and for scripting it from the console (README). */
+    engine: TabEngine;
+  }
+}
+
+export interface ConnectOptions {
+  /** A newer version of the app upgraded the engine's database; by default the tab reloads into it. */
+  onReloadRequested?: () => void;
+}
+
+/**
+ * Connects this tab to the profile's one engine (a SharedWorker, or the leader-election fallback where
+ * there is none) and returns it as EngineApi: queries are Observables over the stream bridge, commands
+ * return promises. The tab reports its TabState and notification permission by itself.
+ */
+export function connectEngine(options: ConnectOptions = {}): TabEngine {
+  const tabId = randomId();
+  // Held for the tab's whole life: the engine tells a throttled background tab from a dead one by it.
+  holdLockForLife(tabLockName(tabId));
+  const mode = engineMode();
+  const link = new TabLink(mode, tabId, options.onReloadRequested ?? (() => location.reload()));
+
+  const invoke = async (name: CommandName, args: unknown[]): Promise<unknown> => {
+    const { remote, lost } = await link.current();
+    return Promise.race([remote.invoke(name, args), lost]);
+  };
+  const fire = (name: CommandName, args: unknown[]): void => {
+    invoke(name, args).catch((error: unknown) => console.warn(`engine.${name} failed`, error));
+  };
+
+  const api: Record<string, unknown> = {};
+  for (const name of QUERY_NAMES) api[name] = (...args: unknown[]) => linkedQuery(link.link$, name, args);
+  for (const name of COMMAND_NAMES) api[name] = (...args: unknown[]) => invoke(name, args);
+  for (const name of VOID_COMMANDS) api[name] = (...args: unknown[]) => fire(name, args);
+
+  const presence = new TabPresence({
+    setTabState: (state) => fire('setTabState', [tabId, state]),
+    setNotificationPermission: (permission) => fire('setNotificationPermission', [permission]),
+  });
+  const engine = Object.assign(api, {
+    tabId,
+    mode,
+    setOpenConversation: (conversationId: number | null) => presence.setOpenConversation(conversationId),
+  }) as unknown as TabEngine;
+
+  // Every new connection (the first, a reconnect, a return from the back-forward cache) hears who this tab is.
+  link.link$.pipe(filter((l): l is Link => l !== null)).subscribe(() => presence.reportAll());
+  window.addEventListener('pagehide', (event) => {
+    // Sent now, on the link that is about to go: a page kept in the back-forward cache is not in view.
+    void link.link$.value?.remote.invoke('closeTab', [tabId]).catch(() => undefined);
+    link.suspend(event.persisted);
+  });
+  window.addEventListener('pageshow', (event) => {
+    if (event.persisted) link.resume();
+  });
+  presence.start();
+  link.start();
+  return engine;
+}

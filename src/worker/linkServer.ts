@@ -1,0 +1,131 @@
+import type { EngineClock } from '../engine/clock';
+import type { EngineBackend } from './backend';
+import { type ChannelLike, type OpenChannel, post } from './channel';
+import { ClientHost } from './clientHost';
+import { asLeaderMessage, asLinkRequest, type LinkReply, type LinkRequest, linkChannelName } from './linkProtocol';
+import type { ClientRegistry } from './liveness';
+
+export interface LinkServerOptions {
+  leaderId: string;
+  backend: EngineBackend;
+  leaderChannel: ChannelLike;
+  openChannel: OpenChannel;
+  registry: ClientRegistry;
+  clock: EngineClock;
+  reloadRequested: () => boolean;
+}
+
+/**
+ * The leader's side of the fallback: it answers "who leads?", welcomes each follower on that follower's
+ * link channel, and serves it through a ClientHost like a SharedWorker serves a port, so a follower that
+ * dies (its heartbeat stops and its worker's lock is free) is dropped and its tabs closed in the engine.
+ */
+export class LinkServer {
+  private readonly links = new Map<string, { channel: ChannelLike; host: ClientHost }>();
+  private stopped = false;
+
+  constructor(private readonly options: LinkServerOptions) {
+    options.leaderChannel.addEventListener('message', (event) => this.onLeaderMessage(event.data));
+  }
+
+  /** Tells every engine worker that this one leads now. */
+  announce(): void {
+    post(this.options.leaderChannel, { t: 'leader', leaderId: this.options.leaderId }, () => undefined);
+  }
+
+  get followerCount(): number {
+    return this.links.size;
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const { host } of [...this.links.values()]) host.drop();
+  }
+
+  private onLeaderMessage(data: unknown): void {
+    if (this.stopped) return;
+    const message = asLeaderMessage(data);
+    if (!message) return;
+    if (message.t === 'whoLeads') this.announce();
+    else if (message.t === 'hello' && message.leaderId === this.options.leaderId) {
+      this.accept(message.linkId, message.lock);
+    }
+  }
+
+  private accept(linkId: string, lock: string | null): void {
+    const known = this.links.get(linkId);
+    if (known) {
+      // A repeated hello: our welcome crossed it.
+      this.reply(known.channel, { t: 'welcome' });
+      return;
+    }
+    const { backend, clock, registry, openChannel } = this.options;
+    const channel = openChannel(linkChannelName(linkId));
+    const unsubscribes = new Map<number, () => void>();
+    const host = new ClientHost(backend, () => clock.now(), () => {
+      this.links.delete(linkId);
+      registry.remove(host);
+      unsubscribes.clear();
+      channel.close();
+    });
+    host.beat(lock);
+    this.links.set(linkId, { channel, host });
+    registry.add(host);
+    channel.addEventListener('message', (event) => {
+      const request = asLinkRequest(event.data);
+      if (request && !host.isDropped) this.serve(channel, host, unsubscribes, request);
+    });
+    this.reply(channel, { t: 'welcome' });
+  }
+
+  private serve(
+    channel: ChannelLike,
+    host: ClientHost,
+    unsubscribes: Map<number, () => void>,
+    request: LinkRequest,
+  ): void {
+    switch (request.t) {
+      case 'beat':
+        host.beat(null);
+        this.reply(channel, { t: 'beatAck', reload: this.options.reloadRequested() });
+        return;
+      case 'call':
+        host.invoke(request.name, request.args).then(
+          (value) => this.reply(channel, { t: 'result', id: request.id, ok: true, value }),
+          (error: unknown) => this.reply(channel, { t: 'result', id: request.id, ok: false, error }),
+        );
+        return;
+      case 'sub': {
+        const { id } = request;
+        let released = false;
+        try {
+          const unsubscribe = host.subscribe(request.name, request.args, {
+            next: (value) => this.reply(channel, { t: 'next', id, value }),
+            error: (error) => this.reply(channel, { t: 'error', id, error }),
+            complete: () => this.reply(channel, { t: 'complete', id }),
+            release: () => {
+              released = true;
+              unsubscribes.delete(id);
+            },
+          });
+          if (!released) unsubscribes.set(id, unsubscribe);
+        } catch (error) {
+          this.reply(channel, { t: 'error', id, error });
+        }
+        return;
+      }
+      case 'unsub':
+        unsubscribes.get(request.id)?.();
+        return;
+    }
+  }
+
+  private reply(channel: ChannelLike, reply: LinkReply): void {
+    post(channel, reply, (error) => {
+      // A value that cannot be cloned: the follower gets the failure instead of waiting forever.
+      const ignore = () => undefined;
+      if (reply.t === 'result') post(channel, { t: 'result', id: reply.id, ok: false, error: String(error) }, ignore);
+      else if (reply.t === 'next') post(channel, { t: 'error', id: reply.id, error: String(error) }, ignore);
+    });
+  }
+}

@@ -1,0 +1,190 @@
+import { Observable, type Subscriber } from 'rxjs';
+import type { EngineClock } from '../engine/clock';
+import { engineError } from '../engine/errors';
+import type { EngineBackend } from './backend';
+import { type ChannelLike, type OpenChannel, post } from './channel';
+import { asLinkReply, type LinkReply, type LinkRequest, linkChannelName, randomId } from './linkProtocol';
+import { ANSWER_TIMEOUT_MS, HEARTBEAT_INTERVAL_MS } from './liveness';
+import type { CommandName, QueryName } from './names';
+
+export interface RemoteBackendOptions {
+  leaderId: string;
+  /** The channel every engine worker listens on (LEADER_CHANNEL): the hello goes there. */
+  leaderChannel: ChannelLike;
+  openChannel: OpenChannel;
+  /** The Web Lock this worker holds for its life, so the leader can tell a throttled follower from a dead one. */
+  lock: string | null;
+  clock: EngineClock;
+  /** The leader stopped answering: this backend is closed, find the leader again. */
+  onLost: () => void;
+  /** The leader's database was upgraded by a newer app: the tabs should reload. */
+  onReload: () => void;
+}
+
+interface PendingCall {
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+  name: string;
+}
+
+/** How often the hello is repeated until the leader welcomes this link. */
+const HELLO_RETRY_MS = 500;
+
+/**
+ * A follower's view of the leader's engine (leader-election fallback): requests and subscriptions go to
+ * the leader over this worker's own link channel. A heartbeat both keeps this follower known to the
+ * leader and tells it when the leader is gone; in-flight commands then fail with a network EngineError
+ * (status 0), and subscriptions simply stop: SwitchingBackend re-subscribes them on the next leader.
+ */
+export class RemoteBackend implements EngineBackend {
+  readonly leaderId: string;
+  private readonly linkId = randomId();
+  private readonly channel: ChannelLike;
+  private readonly calls = new Map<number, PendingCall>();
+  private readonly subscribers = new Map<number, Subscriber<unknown>>();
+  private queue: LinkRequest[] = [];
+  private welcomed = false;
+  private closed = false;
+  private nextId = 1;
+  private lastHeard: number;
+  private timer: unknown = null;
+
+  constructor(private readonly options: RemoteBackendOptions) {
+    this.leaderId = options.leaderId;
+    this.lastHeard = options.clock.now();
+    this.channel = options.openChannel(linkChannelName(this.linkId));
+    this.channel.addEventListener('message', (event) => this.receive(event.data));
+    this.sayHello();
+    this.tick();
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  query(name: QueryName, args: readonly unknown[]): Observable<unknown> {
+    return new Observable<unknown>((subscriber) => {
+      if (this.closed) return undefined;
+      const id = this.nextId++;
+      this.subscribers.set(id, subscriber);
+      this.send({ t: 'sub', id, name, args: [...args] });
+      return () => {
+        if (this.subscribers.delete(id) && !this.closed) this.send({ t: 'unsub', id });
+      };
+    });
+  }
+
+  invoke(name: CommandName, args: readonly unknown[]): Promise<unknown> {
+    if (this.closed) return Promise.reject(lostError(name));
+    return new Promise((resolve, reject) => {
+      const id = this.nextId++;
+      this.calls.set(id, { resolve, reject, name });
+      this.send({ t: 'call', id, name, args: [...args] });
+    });
+  }
+
+  /** Lets go of the link: pending commands fail, subscriptions go quiet. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.timer !== null) this.options.clock.clearTimeout(this.timer);
+    this.timer = null;
+    for (const { reject, name } of this.calls.values()) reject(lostError(name));
+    this.calls.clear();
+    this.subscribers.clear();
+    this.queue = [];
+    this.channel.close();
+  }
+
+  private sayHello(): void {
+    post(
+      this.options.leaderChannel,
+      { t: 'hello', leaderId: this.leaderId, linkId: this.linkId, lock: this.options.lock },
+      () => undefined,
+    );
+  }
+
+  /** One timer for the whole link: hello until welcomed, then heartbeats; silence past the timeout is a lost leader. */
+  private tick(): void {
+    if (this.closed) return;
+    const { clock } = this.options;
+    if (clock.now() - this.lastHeard > ANSWER_TIMEOUT_MS) {
+      this.close();
+      this.options.onLost();
+      return;
+    }
+    if (this.welcomed) this.send({ t: 'beat' });
+    else this.sayHello();
+    this.timer = clock.setTimeout(() => this.tick(), this.welcomed ? HEARTBEAT_INTERVAL_MS : HELLO_RETRY_MS);
+  }
+
+  private send(request: LinkRequest): void {
+    if (!this.welcomed) {
+      if (request.t !== 'beat') this.queue.push(request);
+      return;
+    }
+    post(this.channel, request, (error) => this.refuse(request, error));
+  }
+
+  /** A request that could not be cloned fails on its own; the link stays up. */
+  private refuse(request: LinkRequest, error: unknown): void {
+    if (request.t === 'call') {
+      const call = this.calls.get(request.id);
+      this.calls.delete(request.id);
+      call?.reject(error);
+    } else if (request.t === 'sub') {
+      const subscriber = this.subscribers.get(request.id);
+      this.subscribers.delete(request.id);
+      subscriber?.error(error);
+    }
+  }
+
+  private receive(data: unknown): void {
+    const reply = asLinkReply(data);
+    if (!reply || this.closed) return;
+    this.lastHeard = this.options.clock.now();
+    this.handle(reply);
+  }
+
+  private handle(reply: LinkReply): void {
+    switch (reply.t) {
+      case 'welcome': {
+        if (this.welcomed) return;
+        this.welcomed = true;
+        const queued = this.queue;
+        this.queue = [];
+        for (const request of queued) this.send(request);
+        return;
+      }
+      case 'beatAck':
+        if (reply.reload) this.options.onReload();
+        return;
+      case 'result': {
+        const call = this.calls.get(reply.id);
+        if (!call) return;
+        this.calls.delete(reply.id);
+        if (reply.ok) call.resolve(reply.value);
+        else call.reject(reply.error);
+        return;
+      }
+      case 'next':
+        this.subscribers.get(reply.id)?.next(reply.value);
+        return;
+      case 'error': {
+        const subscriber = this.subscribers.get(reply.id);
+        this.subscribers.delete(reply.id);
+        subscriber?.error(reply.error);
+        return;
+      }
+      case 'complete': {
+        const subscriber = this.subscribers.get(reply.id);
+        this.subscribers.delete(reply.id);
+        subscriber?.complete();
+        return;
+      }
+    }
+  }
+}
+
+/** A command whose leader went away mid-call: the network-kind failure (status 0), so it may be retried. */
+const lostError = (call: string) => engineError(call, 0, null, 'The connection to the engine was lost');

@@ -1,0 +1,164 @@
+import * as Comlink from 'comlink';
+import { BehaviorSubject, filter, firstValueFrom } from 'rxjs';
+import { engineError } from '../engine/errors';
+import { ANSWER_TIMEOUT_MS, HEARTBEAT_INTERVAL_MS } from './liveness';
+import type { EngineRemote, HeartbeatAnswer } from './portRemote';
+
+/** One connection of this tab to its engine worker. */
+export interface Link {
+  remote: Comlink.Remote<EngineRemote>;
+  /** Rejects when this link is replaced or closed, so calls in flight on it do not wait forever. */
+  lost: Promise<never>;
+}
+
+interface Transport {
+  remote: Comlink.Remote<EngineRemote>;
+  /** Lets go of the worker side (releases the Comlink proxy: the worker drops this client). */
+  release(): void;
+}
+
+import type { EngineMode } from '../engine/api';
+
+/** Whether this browser has SharedWorker (an init script may delete it to force the fallback). */
+export const engineMode = (): EngineMode =>
+  typeof (globalThis as { SharedWorker?: unknown }).SharedWorker === 'function' ? 'shared-worker' : 'leader-election';
+
+function releaseRemote(remote: Comlink.Remote<EngineRemote>): void {
+  try {
+    remote[Comlink.releaseProxy]();
+  } catch {
+    // Already released.
+  }
+}
+
+/** The profile's one engine; a new port to it each time. */
+function openSharedWorker(): Transport {
+  const worker = new SharedWorker(new URL('./sharedWorker.ts', import.meta.url), {
+    type: 'module',
+    name: 'messenger-engine',
+  });
+  const remote = Comlink.wrap<EngineRemote>(worker.port);
+  return { remote, release: () => releaseRemote(remote) };
+}
+
+/** This tab's own worker (the fallback): it leads or forwards to the leader. */
+function openDedicatedWorker(): Transport {
+  const worker = new Worker(new URL('./dedicatedWorker.ts', import.meta.url), {
+    type: 'module',
+    name: 'messenger-engine',
+  });
+  const remote = Comlink.wrap<EngineRemote>(worker);
+  return {
+    remote,
+    release: () => {
+      releaseRemote(remote);
+      // A leader's worker ending frees the leader lock at once, so the next tab takes over sooner.
+      setTimeout(() => worker.terminate(), 100);
+    },
+  };
+}
+
+/**
+ * This tab's connection to the engine worker, kept alive: it beats every HEARTBEAT_INTERVAL_MS, and a
+ * beat left unanswered for ANSWER_TIMEOUT_MS (the worker dropped this port, or crashed) opens a new
+ * connection; `link$` then emits it and every query re-subscribes through it. On `pagehide` the proxies
+ * are released (design.md §5); a page restored from the back-forward cache connects again.
+ */
+export class TabLink {
+  readonly link$ = new BehaviorSubject<Link | null>(null);
+  private transport: Transport | null = null;
+  private loseCurrent: ((reason: unknown) => void) | null = null;
+  private timer: ReturnType<typeof setInterval> | null = null;
+  private reloadAsked = false;
+  private readonly open: () => Transport;
+
+  constructor(
+    readonly mode: EngineMode,
+    private readonly tabId: string,
+    private readonly onReloadRequested: () => void,
+  ) {
+    this.open = mode === 'shared-worker' ? openSharedWorker : openDedicatedWorker;
+  }
+
+  start(): void {
+    this.connect();
+    this.timer = setInterval(() => void this.beat(), HEARTBEAT_INTERVAL_MS);
+  }
+
+  /** The current link, once there is one (commands wait while the page is suspended). */
+  current(): Promise<Link> {
+    return firstValueFrom(this.link$.pipe(filter((l): l is Link => l !== null)));
+  }
+
+  /**
+   * The page is going away (or into the back-forward cache): subscriptions end now, and unless the page
+   * may come back, the worker proxy is released, which drops this client in the worker.
+   */
+  suspend(persisted: boolean): void {
+    if (this.timer !== null) clearInterval(this.timer);
+    this.timer = null;
+    this.setLink(null);
+    if (!persisted) {
+      this.transport?.release();
+      this.transport = null;
+    }
+  }
+
+  /** The page came back from the back-forward cache: reuse the connection if it still answers. */
+  resume(): void {
+    if (this.timer !== null) return;
+    if (this.transport) this.setLink(this.transport.remote);
+    else this.connect();
+    this.timer = setInterval(() => void this.beat(), HEARTBEAT_INTERVAL_MS);
+    void this.beat();
+  }
+
+  private connect(): void {
+    const previous = this.transport;
+    this.transport = this.open();
+    this.setLink(this.transport.remote);
+    previous?.release();
+    void this.beat();
+  }
+
+  private setLink(remote: Comlink.Remote<EngineRemote> | null): void {
+    this.loseCurrent?.(engineError('engine', 0, null, 'The connection to the engine was lost'));
+    this.loseCurrent = null;
+    if (!remote) {
+      this.link$.next(null);
+      return;
+    }
+    const lost = new Promise<never>((_, reject) => {
+      this.loseCurrent = reject;
+    });
+    lost.catch(() => undefined);
+    this.link$.next({ remote, lost });
+  }
+
+  private async beat(): Promise<void> {
+    const transport = this.transport;
+    if (!transport || this.link$.value === null) return;
+    let answer: HeartbeatAnswer | 'timeout';
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      answer = await Promise.race([
+        transport.remote.heartbeat(this.tabId),
+        new Promise<'timeout'>((resolve) => {
+          timer = setTimeout(() => resolve('timeout'), ANSWER_TIMEOUT_MS);
+        }),
+      ]);
+    } catch {
+      answer = 'timeout';
+    } finally {
+      clearTimeout(timer);
+    }
+    if (transport !== this.transport || this.link$.value === null) return;
+    if (answer === 'timeout') {
+      console.warn('the engine worker stopped answering; reconnecting');
+      this.connect();
+    } else if (answer.reload && !this.reloadAsked) {
+      this.reloadAsked = true;
+      this.onReloadRequested();
+    }
+  }
+}

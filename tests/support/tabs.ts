@@ -1,0 +1,239 @@
+import { createReadStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright';
+import type { Observable } from 'rxjs';
+import { expect } from 'vitest';
+import type { EngineApi, MessageWindowView, OutboxEntry, SessionView } from '../../src/engine/api';
+import type { QueryName } from '../../src/worker/names';
+import { nextPhone, startTestServer, TEST_PIN, type TestServer } from './server';
+
+/** Helpers for e2e tests that drive the engine through `window.engine` in real Chromium tabs. */
+
+export const CLIENT_DIR = path.resolve(import.meta.dirname, '../../dist');
+
+type Emitted<O> = O extends Observable<infer T> ? T : never;
+export type QueryValue<K extends QueryName> = Emitted<ReturnType<EngineApi[K]>>;
+
+/** Opens a tab on the app and waits until its engine answers (the session query emits). */
+export async function openTab(context: BrowserContext, url: string): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto(url);
+  await current(page, 'session');
+  return page;
+}
+
+/**
+ * The value a query emits first in this tab, through the stream bridge (subscribe, first value,
+ * unsubscribe). Engine queries are state streams, so the first value is the current one.
+ */
+export async function current<K extends QueryName>(
+  page: Page,
+  query: K,
+  ...args: Parameters<EngineApi[K]>
+): Promise<QueryValue<K>> {
+  const value = await page.evaluate(
+    ([name, list]) =>
+      new Promise<unknown>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`engine.${name}() emitted nothing in 10 s`)), 10_000);
+        const source = (window.engine[name] as (...a: unknown[]) => Observable<unknown>)(...list);
+        const subscription = source.subscribe({
+          next: (v) => {
+            clearTimeout(timer);
+            resolve(v);
+            setTimeout(() => subscription.unsubscribe());
+          },
+          error: (e: unknown) => {
+            clearTimeout(timer);
+            reject(e instanceof Error ? e : new Error(JSON.stringify(e)));
+          },
+        });
+      }),
+    [query, args as unknown[]] as const,
+  );
+  return value as QueryValue<K>;
+}
+
+/** Polls a query in a tab until `check` passes (a Vitest assertion on the current value). */
+export async function waitFor<K extends QueryName>(
+  page: Page,
+  query: K,
+  args: Parameters<EngineApi[K]>,
+  check: (value: QueryValue<K>) => void,
+  timeout = 15_000,
+): Promise<QueryValue<K>> {
+  let last: QueryValue<K> | undefined;
+  await expect
+    .poll(
+      async () => {
+        last = await current(page, query, ...args);
+        check(last);
+        return true;
+      },
+      { timeout, interval: 200 },
+    )
+    .toBe(true);
+  return last as QueryValue<K>;
+}
+
+export const sessionStatus = async (page: Page): Promise<SessionView['status']> =>
+  (await current(page, 'session')).status;
+
+/** The texts of a conversation's loaded messages in a tab. */
+export async function messageTexts(page: Page, conversationId: number): Promise<string[]> {
+  const view: MessageWindowView = await current(page, 'messages', conversationId);
+  return view.messages.map((m) => m.message);
+}
+
+/** Signs a new user up through the engine of a tab (the real PIN flow; the test server's PIN is TEST_PIN). */
+export async function signInThrough(page: Page, nickname: string): Promise<{ phone: string; userId: number }> {
+  const phone = nextPhone();
+  const session = await page.evaluate(
+    async ([p, pin, name]) => {
+      await window.engine.requestPin(p);
+      await window.engine.confirmPin(p, pin);
+      return window.engine.register(name);
+    },
+    [phone, TEST_PIN, nickname] as const,
+  );
+  if (session.status !== 'ready') throw new Error(`sign-in ended as ${session.status}`);
+  return { phone, userId: session.userId };
+}
+
+/** Sends a text through a tab's engine; resolves with the outbox entry (pending until the server answers). */
+export function sendText(page: Page, conversationId: number, text: string): Promise<OutboxEntry> {
+  return page.evaluate(([id, t]) => window.engine.sendMessage(id, { text: t }), [conversationId, text] as const);
+}
+
+/** Creates a chat with `phone` through a tab's engine and returns its id. */
+export async function createChat(page: Page, name: string, phone: string): Promise<number> {
+  return page.evaluate(
+    async ([n, p]) => {
+      const { conversation } = await window.engine.call('createConversation', { members: [{ name: n, value: p }] });
+      await window.engine.refreshConversations();
+      await window.engine.openConversation(conversation.id);
+      return conversation.id;
+    },
+    [name, phone] as const,
+  );
+}
+
+/**
+ * Closes a tab as if it crashed: from now on nothing it posts reaches the engine worker (no goodbye on
+ * `pagehide`, no hidden or blurred TabState, no heartbeat), so its last TabState (visible, chat open)
+ * stands until the engine notices the silence. Only its Web Locks are freed when it closes, as in a crash.
+ */
+export async function closeSilently(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    MessagePort.prototype.postMessage = () => undefined;
+  });
+  await page.close();
+}
+
+/** URLs of the SharedWorkers running in the browser right now (Chrome DevTools Protocol). */
+export async function runningSharedWorkers(browser: Browser): Promise<string[]> {
+  const cdp = await browser.newBrowserCDPSession();
+  try {
+    const { targetInfos } = (await cdp.send('Target.getTargets')) as { targetInfos: { type: string; url: string }[] };
+    return targetInfos.filter((t) => t.type === 'shared_worker').map((t) => t.url);
+  } finally {
+    await cdp.detach();
+  }
+}
+
+/** Forces the leader-election fallback in every tab of the context: as if SharedWorker did not exist. */
+export async function withoutSharedWorker(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    delete (window as { SharedWorker?: unknown }).SharedWorker;
+  });
+}
+
+/** Rows in the server's messages table with this text. */
+export function storedCount(s: TestServer, text: string): number {
+  return (s.server.ctx.db.prepare('SELECT COUNT(*) AS n FROM messages WHERE message = ?').get(text) as { n: number }).n;
+}
+
+/** A server that survives restarts: same port, same data directory, so tabs keep their origin and data. */
+export class RestartableServer {
+  private constructor(
+    public current: TestServer | null,
+    readonly port: number,
+    readonly dataDir: string,
+  ) {}
+
+  static async start(): Promise<RestartableServer> {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'messenger-e2e-'));
+    const s = await startTestServer({ clientDir: CLIENT_DIR }, { keepDataDir: dataDir });
+    return new RestartableServer(s, Number(new URL(s.url).port), dataDir);
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  get server(): TestServer {
+    if (!this.current) throw new Error('the server is stopped');
+    return this.current;
+  }
+
+  async stop(): Promise<void> {
+    await this.current?.close();
+    this.current = null;
+  }
+
+  async restart(): Promise<TestServer> {
+    await this.stop();
+    this.current = await startTestServer({ port: this.port, clientDir: CLIENT_DIR }, { keepDataDir: this.dataDir });
+    return this.current;
+  }
+
+  /** Stops the server and deletes its data directory. */
+  async dispose(): Promise<void> {
+    await this.stop();
+    rmSync(this.dataDir, { recursive: true, force: true });
+  }
+}
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.map': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+};
+
+/**
+ * The built client without its API on `port`: what a tab sees when the app's files still load (from a
+ * cache or a CDN) but the API server is down. API requests and websocket upgrades get their connection
+ * dropped, as a stopped server's would be refused.
+ */
+export async function serveClientOnly(port: number, dir = CLIENT_DIR): Promise<{ close(): Promise<void> }> {
+  const server = createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    if (/^\/(v1|v2|files|ws)(\/|$)/.test(url.pathname)) {
+      request.socket.destroy();
+      return;
+    }
+    const file = path.join(dir, path.normalize(decodeURIComponent(url.pathname)));
+    const found = file.startsWith(dir + path.sep) && existsSync(file) && statSync(file).isFile();
+    const target = found ? file : path.join(dir, 'index.html');
+    response.writeHead(200, { 'Content-Type': TYPES[path.extname(target)] ?? 'application/octet-stream' });
+    createReadStream(target).pipe(response);
+  });
+  server.on('upgrade', (_request, socket) => socket.destroy());
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  return {
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,138 @@
+import { BehaviorSubject, firstValueFrom, filter, type Observable } from 'rxjs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { realClock } from '../../../src/engine/clock';
+import type { EngineBackend } from '../../../src/worker/backend';
+import { openBroadcastChannel } from '../../../src/worker/channel';
+import { LEADER_CHANNEL, randomId } from '../../../src/worker/linkProtocol';
+import { LinkServer } from '../../../src/worker/linkServer';
+import { ANSWER_TIMEOUT_MS, ClientRegistry } from '../../../src/worker/liveness';
+import { RemoteBackend } from '../../../src/worker/remoteBackend';
+import { SwitchingBackend } from '../../../src/worker/switchingBackend';
+import { manualClock } from './manualClock';
+
+/** A stand-in engine: a counter query and commands that change it or fail. */
+function counterBackend() {
+  const count$ = new BehaviorSubject(0);
+  const calls: { name: string; args: readonly unknown[] }[] = [];
+  const backend: EngineBackend = {
+    query: () => count$ as Observable<unknown>,
+    invoke: async (name, args) => {
+      calls.push({ name, args });
+      if (name === 'logout') throw { name: 'EngineError', status: 401, message: 'no', fallback: 'no', call: 'logout' };
+      if (name !== 'refreshConversations') return undefined;
+      count$.next(count$.value + 1);
+      return count$.value;
+    },
+  };
+  return { backend, count$, calls };
+}
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const c of cleanups.splice(0)) c();
+});
+
+function leader(backend: EngineBackend) {
+  const leaderChannel = openBroadcastChannel(LEADER_CHANNEL);
+  const registry = new ClientRegistry(realClock, async () => null);
+  const leaderId = randomId();
+  const server = new LinkServer({
+    leaderId,
+    backend,
+    leaderChannel,
+    openChannel: openBroadcastChannel,
+    registry,
+    clock: realClock,
+    reloadRequested: () => false,
+  });
+  cleanups.push(() => {
+    server.stop();
+    registry.stop();
+    leaderChannel.close();
+  });
+  return { server, leaderId };
+}
+
+function follower(leaderId: string) {
+  const leaderChannel = openBroadcastChannel(LEADER_CHANNEL);
+  const remote = new RemoteBackend({
+    leaderId,
+    leaderChannel,
+    openChannel: openBroadcastChannel,
+    lock: null,
+    clock: realClock,
+    onLost: () => undefined,
+    onReload: () => undefined,
+  });
+  cleanups.push(() => {
+    remote.close();
+    leaderChannel.close();
+  });
+  return remote;
+}
+
+describe('the follower link over BroadcastChannel', () => {
+  it('gives up on a leader that does not answer: pending commands fail as network errors', async () => {
+    const { clock, advance } = manualClock();
+    const leaderChannel = openBroadcastChannel(LEADER_CHANNEL);
+    let lost = 0;
+    const remote = new RemoteBackend({
+      leaderId: 'nobody',
+      leaderChannel,
+      openChannel: openBroadcastChannel,
+      lock: null,
+      clock,
+      onLost: () => (lost += 1),
+      onReload: () => undefined,
+    });
+    cleanups.push(() => leaderChannel.close());
+    const pending = remote.invoke('refreshConversations', []);
+    await advance(ANSWER_TIMEOUT_MS);
+    expect(lost).toBe(0);
+    await advance(1_000);
+    expect(lost).toBe(1);
+    expect(remote.isClosed).toBe(true);
+    await expect(pending).rejects.toMatchObject({ name: 'EngineError', status: 0, call: 'refreshConversations' });
+  });
+
+  it('runs commands and streams queries of the leader engine', async () => {
+    const engine = counterBackend();
+    const { leaderId } = leader(engine.backend);
+    const remote = follower(leaderId);
+    const seen: unknown[] = [];
+    const sub = remote.query('session', []).subscribe((v) => seen.push(v));
+    expect(await remote.invoke('refreshConversations', [])).toBe(1);
+    await expect(remote.invoke('logout', [])).rejects.toMatchObject({ status: 401 });
+    await expect.poll(() => seen).toEqual([0, 1]);
+    sub.unsubscribe();
+    await remote.invoke('refreshConversations', []);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(seen).toEqual([0, 1]);
+    expect(engine.calls.map((c) => c.name)).toEqual(['refreshConversations', 'logout', 'refreshConversations']);
+  });
+
+  it('switches to a new leader: queries re-subscribe, tab states are told again', async () => {
+    const first = counterBackend();
+    const second = counterBackend();
+    second.count$.next(100);
+    const switching = new SwitchingBackend();
+    const values: unknown[] = [];
+    switching.query('session', []).subscribe((v) => values.push(v));
+    // Told before any engine exists: it waits, and goes to each engine in turn.
+    void switching.invoke('setTabState', ['tab-1', { visible: true, focused: true, openConversationId: 3 }]);
+
+    const one = leader(first.backend);
+    const toFirst = follower(one.leaderId);
+    switching.use(toFirst);
+    await expect.poll(() => values).toEqual([0]);
+    await expect.poll(() => first.calls.map((c) => c.name)).toContain('setTabState');
+
+    const two = leader(second.backend);
+    toFirst.close();
+    switching.use(follower(two.leaderId));
+    await expect.poll(() => values).toEqual([0, 100]);
+    await expect.poll(() => second.calls.map((c) => c.name)).toEqual(['setTabState']);
+    expect(second.calls[0]?.args).toEqual(['tab-1', { visible: true, focused: true, openConversationId: 3 }]);
+    await firstValueFrom(switching.query('session', []).pipe(filter((v) => v === 100)));
+  });
+});
