@@ -22,6 +22,9 @@ export type { ConnectionState } from './socket/connection';
 export type { ConversationListItem, LastMessagePreview } from './state/conversationList';
 export type { MessageWindowView } from './state/messageWindow';
 
+/** The languages of spec §9. */
+export type Language = 'en' | 'sv';
+
 /** Spec §4 session states. */
 export type SessionView =
   | { status: 'unauthenticated' }
@@ -68,6 +71,10 @@ export interface EngineApi {
   removedConversations(): Observable<number>;
   /** Notifications this tab should show: each message's goes to exactly one tab. */
   notifications(tabId: string): Observable<NotificationRequest>;
+  /** Unsent text per conversation, kept by the engine: it survives reloads and shows in every tab. */
+  drafts(): Observable<Readonly<Record<number, string>>>;
+  /** The chosen language, or null when none was chosen (the UI then follows the browser, spec §9). */
+  language(): Observable<Language | null>;
 
   // Session.
   requestPin(phone: string): Promise<void>;
@@ -97,6 +104,9 @@ export interface EngineApi {
   editTarget(conversationId: number): Promise<number | null>;
 
   // Settings and tabs.
+  /** Stores (or, for blank text, removes) the draft of a conversation. */
+  setDraft(conversationId: number, text: string): Promise<void>;
+  setLanguage(language: Language): Promise<void>;
   updateSettings(patch: Partial<AppSettings>): Promise<AppSettings>;
   setHostOverrides(overrides: HostOverrides): Promise<void>;
   setNotificationPermission(permission: NotifyPermission): void;

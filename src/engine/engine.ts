@@ -4,6 +4,7 @@ import type { Country, Message, User } from '../protocol/entities';
 import type {
   EngineApi,
   HostOverrides,
+  Language,
   NotificationRequest,
   RestCallName,
   SessionView,
@@ -72,6 +73,8 @@ export class Engine implements EngineApi {
   private readonly auth$ = new BehaviorSubject<StoredAuth | null>(null);
   private readonly settings$ = new BehaviorSubject<AppSettings>(normalizeSettings(null));
   private readonly removed$ = new Subject<number>();
+  private readonly drafts$ = new BehaviorSubject<Readonly<Record<number, string>>>({});
+  private readonly language$ = new BehaviorSubject<Language | null>(null);
   private readonly notify$ = new Subject<{ tabId: string; request: NotificationRequest }>();
   private readonly tabs = new TabRegistry();
   private readonly rest: RestClient;
@@ -137,12 +140,16 @@ export class Engine implements EngineApi {
   /** Restores the stored session, state, settings and outbox, then connects when signed in. */
   async start(): Promise<void> {
     const { storage } = this.options;
-    const [auth, settings, hosts] = await Promise.all([
+    const [auth, settings, hosts, drafts, language] = await Promise.all([
       storage.get<StoredAuth>('session', 'auth'),
       storage.get<Partial<AppSettings>>('settings', 'app'),
       storage.get<HostOverrides>('meta', 'hosts'),
+      storage.getAll<string>('drafts'),
+      storage.get<Language>('meta', 'language'),
     ]);
     if (hosts) this.hosts = hosts;
+    this.drafts$.next(Object.fromEntries(drafts.map((d) => [Number(d.key), d.value])));
+    if (language === 'en' || language === 'sv') this.language$.next(language);
     this.settings$.next(normalizeSettings(settings));
     const state = await loadState(storage);
     this.persisted = state;
@@ -220,6 +227,14 @@ export class Engine implements EngineApi {
     return this.removed$;
   }
 
+  drafts(): Observable<Readonly<Record<number, string>>> {
+    return this.drafts$;
+  }
+
+  language(): Observable<Language | null> {
+    return this.language$;
+  }
+
   notifications(tabId: string): Observable<NotificationRequest> {
     return this.notify$.pipe(
       filter((n) => n.tabId === tabId),
@@ -266,6 +281,7 @@ export class Engine implements EngineApi {
       { store: 'drafts', type: 'clear' },
     ]);
     this.settings$.next(normalizeSettings(null));
+    this.drafts$.next({});
     this.countriesCache = null;
   }
 
@@ -363,6 +379,27 @@ export class Engine implements EngineApi {
   }
 
   // Settings and tabs.
+
+  async setDraft(conversationId: number, text: string): Promise<void> {
+    const current = this.drafts$.value;
+    const blank = text.trim() === '';
+    if (blank ? !(conversationId in current) : current[conversationId] === text) return;
+    const key = String(conversationId);
+    await this.options.storage.writeBatch([
+      blank ? { store: 'drafts', type: 'delete', key } : { store: 'drafts', type: 'put', key, value: text },
+    ]);
+    const next = { ...current };
+    if (blank) delete next[conversationId];
+    else next[conversationId] = text;
+    this.drafts$.next(next);
+  }
+
+  async setLanguage(language: Language): Promise<void> {
+    if (language !== 'en' && language !== 'sv') throw new Error(`Unknown language: ${String(language)}`);
+    // Kept in meta, which outlives a session: the language is the device's, not the account's.
+    await this.options.storage.writeBatch([{ store: 'meta', type: 'put', key: 'language', value: language }]);
+    this.language$.next(language);
+  }
 
   async updateSettings(patch: Partial<AppSettings>): Promise<AppSettings> {
     const next = applySettings(this.settings$.value, patch);

@@ -17,6 +17,8 @@ export const QUERY_NAMES = [
   'settings',
   'removedConversations',
   'notifications',
+  'drafts',
+  'language',
 ] as const;
 
 export const COMMAND_NAMES = [
@@ -38,6 +40,8 @@ export const COMMAND_NAMES = [
   'react',
   'canEdit',
   'editTarget',
+  'setDraft',
+  'setLanguage',
   'updateSettings',
   'setHostOverrides',
   'setNotificationPermission',

@@ -181,6 +181,30 @@ describe('the engine against the reference server', () => {
     await until(engine.session(), (v) => v.status === 'unauthenticated');
   }, 15_000);
 
+  it('keeps drafts and the language across a restart; logout drops drafts but keeps the language', async () => {
+    const storage = new MemoryStorage();
+    const first = await makeEngine(s.url, storage);
+    await signUp(first, 'Drafter');
+    const seen: Record<number, string>[] = [];
+    first.drafts().subscribe((d) => seen.push({ ...d }));
+    await first.setDraft(12, 'half a thought');
+    await first.setDraft(13, '   ');
+    await first.setLanguage('sv');
+    expect(seen.at(-1)).toEqual({ 12: 'half a thought' });
+    await first.stop();
+
+    const second = await makeEngine(s.url, storage);
+    expect(await firstValueFrom(second.drafts())).toEqual({ 12: 'half a thought' });
+    expect(await firstValueFrom(second.language())).toBe('sv');
+    await second.setDraft(12, '');
+    expect(await firstValueFrom(second.drafts())).toEqual({});
+    await second.setDraft(14, 'another');
+    await second.logout();
+    expect(await firstValueFrom(second.drafts())).toEqual({});
+    expect(await storage.getAll('drafts')).toEqual([]);
+    expect(await firstValueFrom(second.language())).toBe('sv');
+  });
+
   it('logout clears the session, settings and the countries cache', async () => {
     const storage = new MemoryStorage();
     const engine = await makeEngine(s.url, storage);
