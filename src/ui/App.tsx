@@ -1,29 +1,29 @@
+import { RouterProvider } from '@tanstack/react-router';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LANGUAGES, LANGUAGE_KEY, type Language } from './i18n';
+import type { TabEngine } from '../engine/api';
+import { EngineProvider } from './hooks/EngineContext';
+import { applyLanguage } from './i18n';
+import { createAppRouter } from './routing/router';
 
-/** The first screen: product name and language choice. Later issues replace it with the router. */
-export function App() {
-  const { t, i18n } = useTranslation();
-  const choose = (language: Language) => {
-    localStorage.setItem(LANGUAGE_KEY, language);
-    document.documentElement.lang = language;
-    void i18n.changeLanguage(language);
-  };
+/** Follows the engine's stored language (shared by every tab); the first paint used the local mirror. */
+function LanguageFollower({ engine }: { engine: TabEngine }) {
+  const { i18n } = useTranslation();
+  useEffect(() => {
+    const subscription = engine.language().subscribe((language) => {
+      if (language) applyLanguage(i18n, language);
+    });
+    return () => subscription.unsubscribe();
+  }, [engine, i18n]);
+  return null;
+}
+
+export function App({ engine }: { engine: TabEngine }) {
+  const [router] = useState(createAppRouter);
   return (
-    <main className="welcome">
-      <h1>{t('app.name')}</h1>
-      <p>{t('app.tagline')}</p>
-      <p>{t('app.preparing')}</p>
-      <label>
-        {t('app.language')}{' '}
-        <select value={i18n.language} onChange={(e) => choose(e.target.value as Language)}>
-          {LANGUAGES.map((l) => (
-            <option key={l} value={l}>
-              {t(`language.${l}`)}
-            </option>
-          ))}
-        </select>
-      </label>
-    </main>
+    <EngineProvider engine={engine}>
+      <LanguageFollower engine={engine} />
+      <RouterProvider router={router} />
+    </EngineProvider>
   );
 }

@@ -8,7 +8,8 @@ import './styles.css';
 
 async function start(): Promise<void> {
   // The profile's one engine (a SharedWorker), for the UI and for scripting from the console.
-  window.engine = connectEngine();
+  const engine = connectEngine();
+  window.engine = engine;
   const language = initialLanguage(localStorage.getItem(LANGUAGE_KEY), navigator.languages);
   document.documentElement.lang = language;
   const i18n = await createI18n(language);
@@ -17,7 +18,7 @@ async function start(): Promise<void> {
   createRoot(root).render(
     <StrictMode>
       <I18nextProvider i18n={i18n}>
-        <App />
+        <App engine={engine} />
       </I18nextProvider>
     </StrictMode>,
   );

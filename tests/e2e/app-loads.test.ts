@@ -1,14 +1,14 @@
-import path from 'node:path';
 import type { Browser } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/browser';
+import { CLIENT_DIR } from '../support/tabs';
 import { signUp, startTestServer, type TestServer } from '../support/server';
 
 let server: TestServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  server = await startTestServer({ clientDir: path.resolve(import.meta.dirname, '../../dist') });
+  server = await startTestServer({ clientDir: CLIENT_DIR });
   browser = await launchChromium();
 });
 afterAll(async () => {
@@ -30,10 +30,11 @@ describe('the served app', () => {
       if (r.failure()?.errorText !== 'net::ERR_ABORTED') problems.push(`requestfailed: ${r.url()}`);
     });
 
+    // Signed out, the main screen and a deep link into it both send the user to the login screen (spec §2).
     await page.goto(server.url + '/');
-    await expect.poll(() => page.textContent('h1')).toBe('Messenger');
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/login');
     await page.goto(server.url + '/inbox/42');
-    await expect.poll(() => page.textContent('h1')).toBe('Messenger');
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/login');
     expect(problems).toEqual([]);
     await context.close();
   });
@@ -42,7 +43,7 @@ describe('the served app', () => {
     const context = await browser.newContext({ locale: 'sv-SE' });
     const page = await context.newPage();
     await page.goto(server.url + '/');
-    await expect.poll(() => page.locator('main').textContent()).toContain('Chatta med alla som har ett telefonnummer.');
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/login');
     expect(await page.getAttribute('html', 'lang')).toBe('sv');
     await context.close();
   });

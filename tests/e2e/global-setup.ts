@@ -1,10 +1,15 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 
-/** The e2e tests serve the built client, as `npm start` does: build it once per run. */
+/**
+ * The e2e tests serve the built client, as `npm start` does: build it once per run. E2E_CLIENT_DIR puts the
+ * build elsewhere, so two runs side by side do not overwrite each other's client.
+ */
 export default function setup(): void {
   const root = path.resolve(import.meta.dirname, '../..');
-  execFileSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'error'], {
+  const outDir = process.env.E2E_CLIENT_DIR ?? path.join(root, 'dist');
+  const args = [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'error', '--outDir', outDir, '--emptyOutDir'];
+  execFileSync(process.execPath, args, {
     cwd: root,
     stdio: 'inherit',
   });

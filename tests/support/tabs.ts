@@ -11,7 +11,7 @@ import { nextPhone, startTestServer, TEST_PIN, type TestServer } from './server'
 
 /** Helpers for e2e tests that drive the engine through `window.engine` in real Chromium tabs. */
 
-export const CLIENT_DIR = path.resolve(import.meta.dirname, '../../dist');
+export const CLIENT_DIR = process.env.E2E_CLIENT_DIR ?? path.resolve(import.meta.dirname, '../../dist');
 
 type Emitted<O> = O extends Observable<infer T> ? T : never;
 export type QueryValue<K extends QueryName> = Emitted<ReturnType<EngineApi[K]>>;
