@@ -7,6 +7,7 @@
 import type { Observable } from 'rxjs';
 import type { WarningsAnswer } from '../protocol/api';
 import type { Country, Message } from '../protocol/entities';
+import type { EngineError } from './errors';
 import type { OutboxEntry } from './outbox';
 import type { RestClient } from './rest/client';
 import type { AppSettings, NotifyPermission } from './rules';
@@ -16,7 +17,7 @@ import type { MessageWindowView } from './state/messageWindow';
 
 export type { EngineError } from './errors';
 export { isEngineError } from './errors';
-export type { OutboxEntry } from './outbox';
+export type { OutboxAttachment, OutboxEntry } from './outbox';
 export type { AppSettings, NotifyPermission } from './rules';
 export type { ConnectionState } from './socket/connection';
 export type { ConversationListItem, LastMessagePreview } from './state/conversationList';
@@ -48,6 +49,21 @@ export interface NotificationRequest {
   playSound: boolean;
 }
 
+/** The countries of the login screen (spec §3: fetched once, cached locally, refreshed in the background). */
+export interface CountriesView {
+  countries: readonly Country[];
+  status: 'idle' | 'loading' | 'loaded' | 'error';
+  /** Why the last load failed (spec §8 'Failed to load countries'), while no cached list exists. */
+  error: EngineError | null;
+}
+
+/** What the user sends: text, and/or one image or video file (spec §5), optionally quoting a message. */
+export interface SendInput {
+  text: string;
+  quotedMessageId?: number;
+  file?: File;
+}
+
 export interface HostOverrides {
   apiBase: string | null;
   wsBase: string | null;
@@ -75,13 +91,16 @@ export interface EngineApi {
   drafts(): Observable<Readonly<Record<number, string>>>;
   /** The chosen language, or null when none was chosen (the UI then follows the browser, spec §9). */
   language(): Observable<Language | null>;
+  /** The supported countries (empty until `loadCountries` ran once; the cache makes later starts instant). */
+  countries(): Observable<CountriesView>;
 
   // Session.
   requestPin(phone: string): Promise<void>;
   confirmPin(phone: string, pin: string): Promise<SessionView>;
   register(nickname: string): Promise<SessionView>;
   logout(): Promise<void>;
-  countries(): Promise<Country[]>;
+  /** Loads the countries: the cached list at once (refreshed in the background), else from the server. */
+  loadCountries(): Promise<Country[]>;
 
   // Conversations and messages.
   refreshConversations(): Promise<void>;
@@ -91,7 +110,8 @@ export interface EngineApi {
   loadOlderMessages(conversationId: number): Promise<boolean>;
   /** The UI saw at least half of this message (spec §4): a read receipt is due once. */
   markVisible(conversationId: number, messageId: number): void;
-  sendMessage(conversationId: number, input: { text: string; quotedMessageId?: number }): Promise<OutboxEntry>;
+  /** Queues a message in the outbox (pending at once); a file is uploaded first, with its progress shown. */
+  sendMessage(conversationId: number, input: SendInput): Promise<OutboxEntry>;
   retrySend(localId: string): Promise<void>;
   discardSend(localId: string): Promise<void>;
   editMessage(conversationId: number, messageId: number, text: string): Promise<Message>;

@@ -2,15 +2,18 @@ import { BehaviorSubject, combineLatest, distinctUntilChanged, filter, map, type
 import type { WarningsAnswer } from '../protocol/api';
 import type { Country, Message, User } from '../protocol/entities';
 import type {
+  CountriesView,
   EngineApi,
   HostOverrides,
   Language,
   NotificationRequest,
   RestCallName,
+  SendInput,
   SessionView,
   TabState,
 } from './api';
 import { type EngineClock, realClock } from './clock';
+import { isEngineError } from './errors';
 import { Outbox, type OutboxEntry } from './outbox';
 import { loadState, persistOps, STATE_META_KEYS, STATE_STORES } from './persistence';
 import { ReceiptSender } from './receiptSender';
@@ -60,6 +63,8 @@ interface StoredAuth {
 /** Writes of a burst of events are gathered this long, then written in one transaction. */
 export const PERSIST_DELAY_MS = 50;
 
+const NO_COUNTRIES: CountriesView = { countries: [], status: 'idle', error: null };
+
 const toWs = (httpBase: string) => httpBase.replace(/^http/, 'ws');
 
 /**
@@ -87,7 +92,7 @@ export class Engine implements EngineApi {
   private persisted: EngineState = initialState();
   private persistTimer: unknown = null;
   private pendingWrite: Promise<void> = Promise.resolve();
-  private countriesCache: Country[] | null = null;
+  private readonly countries$ = new BehaviorSubject<CountriesView>(NO_COUNTRIES);
   private readonly listSelector = createConversationListSelector();
 
   constructor(private readonly options: EngineOptions) {
@@ -282,23 +287,34 @@ export class Engine implements EngineApi {
     ]);
     this.settings$.next(normalizeSettings(null));
     this.drafts$.next({});
-    this.countriesCache = null;
+    this.countries$.next(NO_COUNTRIES);
   }
 
-  async countries(): Promise<Country[]> {
-    if (this.countriesCache) return this.countriesCache;
+  countries(): Observable<CountriesView> {
+    return this.countries$;
+  }
+
+  async loadCountries(): Promise<Country[]> {
+    const known = this.countries$.value;
+    if (known.status === 'loaded') return [...known.countries];
     const cached = await this.options.storage.get<Country[]>('countries', 'all');
     if (cached) {
-      this.countriesCache = cached;
+      this.countries$.next({ countries: cached, status: 'loaded', error: null });
       void this.rest
         .getCountries()
         .then(({ countries }) => this.cacheCountries(countries))
-        .catch(() => undefined);
+        .catch((error: unknown) => this.log('countries refresh failed', error));
       return cached;
     }
-    const { countries } = await this.rest.getCountries();
-    await this.cacheCountries(countries);
-    return countries;
+    this.countries$.next({ ...known, status: 'loading', error: null });
+    try {
+      const { countries } = await this.rest.getCountries();
+      await this.cacheCountries(countries);
+      return countries;
+    } catch (error) {
+      this.countries$.next({ countries: [], status: 'error', error: isEngineError(error) ? error : null });
+      throw error;
+    }
   }
 
   // Conversations and messages.
@@ -330,7 +346,8 @@ export class Engine implements EngineApi {
     this.dispatch({ type: 'messageVisible', conversationId, messageId });
   }
 
-  sendMessage(conversationId: number, input: { text: string; quotedMessageId?: number }): Promise<OutboxEntry> {
+  sendMessage(conversationId: number, input: SendInput): Promise<OutboxEntry> {
+    if (input.file) return Promise.reject(new Error('Attachments are not sent yet'));
     return this.outboxQueue.add({ conversationId, text: input.text, quotedMessageId: input.quotedMessageId ?? null });
   }
 
@@ -488,7 +505,7 @@ export class Engine implements EngineApi {
   }
 
   private async cacheCountries(countries: Country[]): Promise<void> {
-    this.countriesCache = countries;
+    this.countries$.next({ countries, status: 'loaded', error: null });
     await this.options.storage.writeBatch([{ store: 'countries', type: 'put', key: 'all', value: countries }]);
   }
 

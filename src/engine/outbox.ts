@@ -1,10 +1,22 @@
 import { BehaviorSubject, type Observable } from 'rxjs';
 import { CLIENT_ID_MAX, CLIENT_ID_MIN } from '../protocol/constants';
-import type { Message } from '../protocol/entities';
+import type { Message, UploadedFile } from '../protocol/entities';
 import type { EngineClock } from './clock';
 import { type EngineError, isEngineError } from './errors';
 import type { RestClient } from './rest';
 import type { EngineStorage } from './storage/storage';
+
+/** A file a send carries (spec §5: one image or video); it is uploaded first, then the message is sent. */
+export interface OutboxAttachment {
+  name: string;
+  mime: string;
+  size: number;
+  kind: 'image' | 'video';
+  /** Upload progress, 0..1 (1 once uploaded). */
+  progress: number;
+  /** The server's answer to the upload, once it is done: a retry then only sends the message. */
+  uploaded: UploadedFile | null;
+}
 
 export interface OutboxEntry {
   /** Unique per send; the Idempotency-Key, so a retry is never taken for a new message (design.md §4). */
@@ -16,6 +28,8 @@ export interface OutboxEntry {
   clientId: number;
   text: string;
   quotedMessageId: number | null;
+  /** The file, without its bytes (those are kept apart in storage until the send is done). */
+  attachment: OutboxAttachment | null;
   /** Epoch ms when the user sent it; orders the outbox and the pending rows. */
   createdAt: number;
   status: 'pending' | 'failed';
@@ -82,6 +96,7 @@ export class Outbox {
       clientId: CLIENT_ID_MIN + Math.floor(clock.random() * (CLIENT_ID_MAX - CLIENT_ID_MIN + 1)),
       text: input.text,
       quotedMessageId: input.quotedMessageId,
+      attachment: null,
       createdAt: clock.now(),
       status: 'pending',
       error: null,

@@ -19,6 +19,7 @@ export const QUERY_NAMES = [
   'notifications',
   'drafts',
   'language',
+  'countries',
 ] as const;
 
 export const COMMAND_NAMES = [
@@ -26,7 +27,7 @@ export const COMMAND_NAMES = [
   'confirmPin',
   'register',
   'logout',
-  'countries',
+  'loadCountries',
   'refreshConversations',
   'openConversation',
   'loadOlderMessages',
