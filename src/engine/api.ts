@@ -17,6 +17,8 @@ import type { MessageWindowView } from './state/messageWindow';
 
 export type { EngineError } from './errors';
 export { isEngineError } from './errors';
+/** Pure permission rules (spec §4, §6), so the UI offers exactly the actions the engine and server allow. */
+export { canDeleteForEverybody, canEdit, canHide, editDeadline } from './rules';
 export type { OutboxAttachment, OutboxEntry } from './outbox';
 export type { AppSettings, NotifyPermission } from './rules';
 export type { ConnectionState } from './socket/connection';
