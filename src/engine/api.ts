@@ -6,7 +6,8 @@
  */
 import type { Observable } from 'rxjs';
 import type { WarningsAnswer } from '../protocol/api';
-import type { Country, Message } from '../protocol/entities';
+import type { Channel, Comment, Community, Country, Message } from '../protocol/entities';
+import type { ChannelsView, CommentsView, CommunitiesView, PostsView } from './community/views';
 import type { EngineError } from './errors';
 import type { OutboxEntry } from './outbox';
 import type { RestClient } from './rest/client';
@@ -19,6 +20,17 @@ export type { EngineError } from './errors';
 export { isEngineError } from './errors';
 /** Pure permission rules (spec §4, §6), so the UI offers exactly the actions the engine and server allow. */
 export { canDeleteForEverybody, canEdit, canHide, editDeadline } from './rules';
+/** Spec §5 attachment rule (null, or the spec's error text), so the UI refuses a file the engine would refuse. */
+export { attachmentKind, attachmentProblem, FILE_TOO_LARGE, FILE_TYPE_NOT_SUPPORTED } from './rules';
+export type { FileFacts } from './rules';
+export type {
+  ChannelsView,
+  CommentsView,
+  CommunitiesView,
+  CommunitySearchView,
+  ParticipantsById,
+  PostsView,
+} from './community/views';
 export type { OutboxAttachment, OutboxEntry } from './outbox';
 export type { AppSettings, NotifyPermission } from './rules';
 export type { ConnectionState } from './socket/connection';
@@ -59,7 +71,11 @@ export interface CountriesView {
   error: EngineError | null;
 }
 
-/** What the user sends: text, and/or one image or video file (spec §5), optionally quoting a message. */
+/**
+ * What the user sends: text, and/or one image or video file (spec §5), optionally quoting a message.
+ * Text may be empty when a file is given. A file that is not an accepted image or video, or is over 50 MB,
+ * is refused with the spec's text (`attachmentProblem`), as is a send with neither text nor file.
+ */
 export interface SendInput {
   text: string;
   quotedMessageId?: number;
@@ -95,6 +111,18 @@ export interface EngineApi {
   language(): Observable<Language | null>;
   /** The supported countries (empty until `loadCountries` ran once; the cache makes later starts instant). */
   countries(): Observable<CountriesView>;
+  /** The explore list (after `refreshCommunities`, cached across reloads) and the current search. */
+  communities(): Observable<CommunitiesView>;
+  /** One community as last loaded (list, search, `openCommunity`, join or leave), or null. */
+  community(communityId: number): Observable<Community | null>;
+  /** A community's channels (after `openCommunity` or `loadChannels`). */
+  channels(communityId: number): Observable<ChannelsView>;
+  /** One channel as last loaded (a channel list, `loadChannel`, join or leave), or null. */
+  channel(channelId: number): Observable<Channel | null>;
+  /** A channel's posts, oldest first, with their authors (after `loadPosts`; live by socket). */
+  posts(channelId: number): Observable<PostsView>;
+  /** A post's comments, or a comment's replies with `parentCommentId` (after `loadComments`; live by socket). */
+  comments(channelId: number, postId: number, parentCommentId?: number | null): Observable<CommentsView>;
 
   // Session.
   requestPin(phone: string): Promise<void>;
@@ -124,6 +152,39 @@ export interface EngineApi {
   canEdit(messageId: number): Promise<boolean>;
   /** The message the Up arrow edits in an empty input: the latest own editable one, or null. */
   editTarget(conversationId: number): Promise<number | null>;
+
+  // Communities, channels, posts and comments (spec §2 Communities screens, §6 rules enforced by the server).
+  // Ids must be positive integers, else the call rejects with 'Invalid parameters provided' (spec §5).
+  /** Loads the explore list: every community the user may see, joined or not. */
+  refreshCommunities(): Promise<Community[]>;
+  /** Searches by name or description; a blank query clears the search (spec §5) and resolves []. */
+  searchCommunities(query: string): Promise<Community[]>;
+  /** Loads a community's details and channels; an unknown or hidden one rejects with "Community not found". */
+  openCommunity(communityId: number): Promise<Community>;
+  /** Joins the community (and so its announcements channel). */
+  joinCommunity(communityId: number): Promise<Community>;
+  /** Leaves the community and all its channels (community admins cannot). */
+  leaveCommunity(communityId: number): Promise<Community>;
+  loadChannels(communityId: number): Promise<Channel[]>;
+  /** One channel's details, by id or stid. */
+  loadChannel(channelId: number | string): Promise<Channel>;
+  joinChannel(channelId: number): Promise<Channel>;
+  /** Leaving the announcements channel is leaving the community (spec §4). */
+  leaveChannel(channelId: number): Promise<Channel>;
+  /** Loads the latest page of posts (20). */
+  loadPosts(channelId: number): Promise<void>;
+  /** Loads the next older page of posts; resolves false when there is none. */
+  loadOlderPosts(channelId: number): Promise<boolean>;
+  /** Posts text and/or a file (uploaded first; the same rules as `sendMessage`). */
+  createPost(channelId: number, input: SendInput): Promise<Message>;
+  reactToPost(channelId: number, postId: number, emoji: string, on: boolean): Promise<Message>;
+  /** Loads the latest page (50) of a post's comments, or of a comment's replies. */
+  loadComments(channelId: number, postId: number, parentCommentId?: number | null): Promise<void>;
+  /** Loads the next older page of comments; resolves false when there is none. */
+  loadOlderComments(channelId: number, postId: number, parentCommentId?: number | null): Promise<boolean>;
+  /** Adds a comment (or a reply); blank text rejects with 'Invalid message provided' (spec §5). */
+  addComment(channelId: number, postId: number, text: string, parentCommentId?: number | null): Promise<Comment>;
+  reactToComment(channelId: number, postId: number, commentId: number, emoji: string, on: boolean): Promise<Comment>;
 
   // Settings and tabs.
   /** Stores (or, for blank text, removes) the draft of a conversation. */

@@ -1,18 +1,23 @@
 import { BehaviorSubject, combineLatest, distinctUntilChanged, filter, map, type Observable, Subject } from 'rxjs';
 import type { WarningsAnswer } from '../protocol/api';
-import type { Country, Message, User } from '../protocol/entities';
+import type { Channel, Comment, Community, Country, Message, User } from '../protocol/entities';
 import type {
+  ChannelsView,
+  CommentsView,
+  CommunitiesView,
   CountriesView,
   EngineApi,
   HostOverrides,
   Language,
   NotificationRequest,
+  PostsView,
   RestCallName,
   SendInput,
   SessionView,
   TabState,
 } from './api';
 import { type EngineClock, realClock } from './clock';
+import { CommunityService } from './community/service';
 import { isEngineError } from './errors';
 import { Outbox, type OutboxEntry } from './outbox';
 import { loadState, persistOps, STATE_META_KEYS, STATE_STORES } from './persistence';
@@ -86,6 +91,7 @@ export class Engine implements EngineApi {
   private readonly socket: SocketConnection;
   private readonly outboxQueue: Outbox;
   private readonly receipts: ReceiptSender;
+  private readonly communityStore: CommunityService;
   private lastHandshakeProbe = -Infinity;
   private hosts: HostOverrides = { apiBase: null, wsBase: null };
   private permission: NotifyPermission = 'default';
@@ -116,8 +122,11 @@ export class Engine implements EngineApi {
       },
       onFrame: (delivery) => {
         this.dispatch(delivery);
-        if (delivery.type === 'socket' && delivery.frame.action === 'conversation_message') {
-          void this.outboxQueue.settle(delivery.frame.data.message);
+        if (delivery.type !== 'socket') return;
+        const { frame } = delivery;
+        if (frame.action === 'conversation_message') void this.outboxQueue.settle(frame.data.message);
+        if (frame.action === 'channel_post_comment_added' || frame.action === 'reactions_changed') {
+          this.communityStore.applyFrame(frame);
         }
       },
       ...(options.socketFactory ? { factory: options.socketFactory } : {}),
@@ -138,6 +147,18 @@ export class Engine implements EngineApi {
       signedIn: () => this.auth$.value !== null,
       log: this.log,
       changed: () => this.schedulePersist(),
+      isOpen: (conversationId) => this.tabs.openConversations().has(conversationId),
+      withdrawn: (receipt) =>
+        this.dispatch({ type: 'readWithdrawn', conversationId: receipt.conversationId, messageId: receipt.messageId }),
+    });
+    this.communityStore = new CommunityService({
+      storage: options.storage,
+      rest: () => this.rest,
+      clock: this.clock,
+      log: this.log,
+      state: () => this.state$.value,
+      dispatch: (event) => this.dispatch(event),
+      messages: (channelId) => this.messages(channelId),
     });
     this.socket.state$.pipe(filter((s) => s === 'online')).subscribe(() => this.outboxQueue.kick());
   }
@@ -157,6 +178,7 @@ export class Engine implements EngineApi {
     if (language === 'en' || language === 'sv') this.language$.next(language);
     this.settings$.next(normalizeSettings(settings));
     const state = await loadState(storage);
+    await this.communityStore.load();
     this.persisted = state;
     this.state$.next(state);
     // The session first: the outbox and the receipts send only for the signed-in user.
@@ -176,6 +198,7 @@ export class Engine implements EngineApi {
     this.outboxQueue.stop();
     this.receipts.stop();
     await this.flush();
+    await this.communityStore.flush();
   }
 
   /** Writes what is waiting to be persisted now (tests, and before a worker goes away). */
@@ -328,9 +351,21 @@ export class Engine implements EngineApi {
   }
 
   async openConversation(conversationId: number): Promise<void> {
+    await this.loadLatest(conversationId);
+    this.dispatch({ type: 'conversationOpened', conversationId });
+  }
+
+  /** The latest page; a chat that is open in a tab when it arrives is read then (the reducer sees to it). */
+  private async loadLatest(conversationId: number): Promise<void> {
+    await this.loadLatestPage(conversationId);
+    // A message that came by socket while the page was on its way had no window to join (a chat never
+    // opened has none), so the page ends before the conversation's last message: the next answer has it.
+    if (!holdsLatest(this.state$.value, conversationId)) await this.loadLatestPage(conversationId);
+  }
+
+  private async loadLatestPage(conversationId: number): Promise<void> {
     const { messages } = await this.rest.getMessages(conversationId, { count: 20 });
     this.dispatch({ type: 'messagesLoaded', conversationId, messages, older: false, pageSize: 20 });
-    this.dispatch({ type: 'conversationOpened', conversationId });
   }
 
   async loadOlderMessages(conversationId: number): Promise<boolean> {
@@ -347,8 +382,12 @@ export class Engine implements EngineApi {
   }
 
   sendMessage(conversationId: number, input: SendInput): Promise<OutboxEntry> {
-    if (input.file) return Promise.reject(new Error('Attachments are not sent yet'));
-    return this.outboxQueue.add({ conversationId, text: input.text, quotedMessageId: input.quotedMessageId ?? null });
+    return this.outboxQueue.add({
+      conversationId,
+      text: input.text,
+      quotedMessageId: input.quotedMessageId ?? null,
+      ...(input.file ? { file: input.file } : {}),
+    });
   }
 
   retrySend(localId: string): Promise<void> {
@@ -451,6 +490,101 @@ export class Engine implements EngineApi {
     this.tabs.remove(tabId);
   }
 
+  // Communities, channels, posts and comments.
+
+  communities(): Observable<CommunitiesView> {
+    return this.communityStore.communities();
+  }
+
+  community(communityId: number): Observable<Community | null> {
+    return this.communityStore.community(communityId);
+  }
+
+  channels(communityId: number): Observable<ChannelsView> {
+    return this.communityStore.channels(communityId);
+  }
+
+  channel(channelId: number): Observable<Channel | null> {
+    return this.communityStore.channel(channelId);
+  }
+
+  posts(channelId: number): Observable<PostsView> {
+    return this.communityStore.posts(channelId);
+  }
+
+  comments(channelId: number, postId: number, parentCommentId: number | null = null): Observable<CommentsView> {
+    void channelId;
+    return this.communityStore.comments(postId, parentCommentId);
+  }
+
+  refreshCommunities(): Promise<Community[]> {
+    return this.communityStore.refreshCommunities();
+  }
+
+  searchCommunities(query: string): Promise<Community[]> {
+    return this.communityStore.searchCommunities(query);
+  }
+
+  openCommunity(communityId: number): Promise<Community> {
+    return this.communityStore.openCommunity(communityId);
+  }
+
+  joinCommunity(communityId: number): Promise<Community> {
+    return this.communityStore.joinCommunity(communityId);
+  }
+
+  leaveCommunity(communityId: number): Promise<Community> {
+    return this.communityStore.leaveCommunity(communityId);
+  }
+
+  loadChannels(communityId: number): Promise<Channel[]> {
+    return this.communityStore.loadChannels(communityId);
+  }
+
+  loadChannel(channelId: number | string): Promise<Channel> {
+    return this.communityStore.loadChannel(channelId);
+  }
+
+  joinChannel(channelId: number): Promise<Channel> {
+    return this.communityStore.joinChannel(channelId);
+  }
+
+  leaveChannel(channelId: number): Promise<Channel> {
+    return this.communityStore.leaveChannel(channelId);
+  }
+
+  loadPosts(channelId: number): Promise<void> {
+    return this.communityStore.loadPosts(channelId);
+  }
+
+  loadOlderPosts(channelId: number): Promise<boolean> {
+    return this.communityStore.loadOlderPosts(channelId);
+  }
+
+  createPost(channelId: number, input: SendInput): Promise<Message> {
+    return this.communityStore.createPost(channelId, input);
+  }
+
+  reactToPost(channelId: number, postId: number, emoji: string, on: boolean): Promise<Message> {
+    return this.communityStore.reactToPost(channelId, postId, emoji, on);
+  }
+
+  loadComments(channelId: number, postId: number, parentCommentId: number | null = null): Promise<void> {
+    return this.communityStore.loadComments(channelId, postId, parentCommentId);
+  }
+
+  loadOlderComments(channelId: number, postId: number, parentCommentId: number | null = null): Promise<boolean> {
+    return this.communityStore.loadOlderComments(channelId, postId, parentCommentId);
+  }
+
+  addComment(channelId: number, postId: number, text: string, parentCommentId: number | null = null): Promise<Comment> {
+    return this.communityStore.addComment(channelId, postId, text, parentCommentId);
+  }
+
+  reactToComment(channelId: number, postId: number, commentId: number, emoji: string, on: boolean): Promise<Comment> {
+    return this.communityStore.reactToComment(channelId, postId, commentId, emoji, on);
+  }
+
   call<K extends RestCallName>(name: K, ...args: Parameters<RestClient[K]>): ReturnType<RestClient[K]> {
     const fn = this.rest[name] as (...a: Parameters<RestClient[K]>) => ReturnType<RestClient[K]>;
     return fn(...args);
@@ -461,7 +595,7 @@ export class Engine implements EngineApi {
   private reloadIfBehind(conversationId: number): void {
     const state = this.state$.value;
     if (!state.windows[conversationId] || holdsLatest(state, conversationId)) return;
-    void this.openConversation(conversationId).catch((e: unknown) => this.log('reloading a chat failed', e));
+    void this.loadLatest(conversationId).catch((e: unknown) => this.log('reloading a chat failed', e));
   }
 
   private refreshInBackground(): void {
@@ -515,6 +649,7 @@ export class Engine implements EngineApi {
     this.socket.stop();
     this.auth$.next(null);
     this.dispatch({ type: 'signedOut' });
+    this.communityStore.reset();
     await this.flush();
     await this.receipts.clear();
     const ops: StorageOp[] = [
@@ -590,7 +725,8 @@ export class Engine implements EngineApi {
   private async resync(): Promise<void> {
     try {
       await this.refreshConversations();
-      for (const id of this.tabs.openConversations()) await this.openConversation(id);
+      // Not `openConversation`: a chat closed while the sync runs must not be marked read by it.
+      for (const id of this.tabs.openConversations()) await this.loadLatest(id);
     } catch (error) {
       this.log('sync failed', error);
     }

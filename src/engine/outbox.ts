@@ -2,9 +2,11 @@ import { BehaviorSubject, type Observable } from 'rxjs';
 import { CLIENT_ID_MAX, CLIENT_ID_MIN } from '../protocol/constants';
 import type { Message, UploadedFile } from '../protocol/entities';
 import type { EngineClock } from './clock';
-import { type EngineError, isEngineError } from './errors';
+import { type EngineError, engineError, isEngineError } from './errors';
 import type { RestClient } from './rest';
-import type { EngineStorage } from './storage/storage';
+import { FALLBACKS } from './rest/fallbacks';
+import { attachmentKind, attachmentMime, attachmentProblem } from './rules/attachment';
+import type { EngineStorage, StorageOp } from './storage/storage';
 
 /** A file a send carries (spec §5: one image or video); it is uploaded first, then the message is sent. */
 export interface OutboxAttachment {
@@ -49,6 +51,30 @@ export interface OutboxDeps {
 
 export const RETRY_BASE_MS = 1_000;
 export const RETRY_MAX_MS = 30_000;
+/** Upload progress reaches the outbox stream at most this often (and at 1), so a big file does not flood it. */
+export const PROGRESS_INTERVAL_MS = 250;
+
+/** What a send carries into the outbox. */
+export interface OutboxInput {
+  conversationId: number;
+  text: string;
+  quotedMessageId: number | null;
+  file?: Blob & { name?: string };
+}
+
+/** A send refused before it reaches the outbox (spec §5), with the spec's text; 400, as the server would. */
+export function refusedSend(call: 'sendMessage' | 'uploadFile', message: string): EngineError {
+  return engineError(call, 400, message, message);
+}
+
+/** Spec §5 "Sending": text or a file; a file must be an accepted image or video of at most 50 MB. */
+export function checkSend(text: string, file: OutboxInput['file']): EngineError | null {
+  if (file) {
+    const problem = attachmentProblem({ name: file.name ?? '', type: file.type, size: file.size });
+    return problem === null ? null : refusedSend('uploadFile', problem);
+  }
+  return text.trim() === '' ? refusedSend('sendMessage', FALLBACKS.sendMessage) : null;
+}
 
 const newLocalId = (clock: EngineClock) =>
   `out_${clock.now().toString(36)}_${Math.floor(clock.random() * 2 ** 48).toString(36)}`;
@@ -68,6 +94,8 @@ export class Outbox {
   private kickRequested = false;
   private stopped = false;
   private retryTimer: unknown = null;
+  /** The upload in flight, so a discard or a stop can abort it. */
+  private uploading: { localId: string; controller: AbortController } | null = null;
 
   constructor(private readonly deps: OutboxDeps) {}
 
@@ -81,14 +109,20 @@ export class Outbox {
 
   async load(): Promise<void> {
     const stored = await this.deps.storage.getAll<OutboxEntry>('outbox');
-    this.set(stored.map((s) => s.value));
+    // Entries stored before attachments existed have no such field.
+    this.set(stored.map((s) => ({ ...s.value, attachment: s.value.attachment ?? null })));
     this.kick();
   }
 
-  async add(input: { conversationId: number; text: string; quotedMessageId: number | null }): Promise<OutboxEntry> {
+  /** Rejects with an EngineError (spec §5 texts) for an empty send or a file that may not be sent. */
+  async add(input: OutboxInput): Promise<OutboxEntry> {
+    const refusal = checkSend(input.text, input.file);
+    if (refusal) throw refusal;
     const userId = this.deps.userId();
     if (userId === null) throw new Error('Not signed in');
     const { clock } = this.deps;
+    const { file } = input;
+    const facts = file ? { name: file.name ?? '', type: file.type, size: file.size } : null;
     const entry: OutboxEntry = {
       localId: newLocalId(clock),
       userId,
@@ -96,14 +130,26 @@ export class Outbox {
       clientId: CLIENT_ID_MIN + Math.floor(clock.random() * (CLIENT_ID_MAX - CLIENT_ID_MIN + 1)),
       text: input.text,
       quotedMessageId: input.quotedMessageId,
-      attachment: null,
+      attachment: facts
+        ? {
+            name: facts.name,
+            mime: attachmentMime(facts),
+            size: facts.size,
+            kind: attachmentKind(facts),
+            progress: 0,
+            uploaded: null,
+          }
+        : null,
       createdAt: clock.now(),
       status: 'pending',
       error: null,
       attempts: 0,
     };
-    // Stored before anything goes on the network: a send survives a crash from here on.
-    await this.deps.storage.writeBatch([{ store: 'outbox', type: 'put', key: entry.localId, value: entry }]);
+    // Stored before anything goes on the network, the bytes in the same transaction: a send survives a
+    // crash from here on, file and all.
+    const ops: StorageOp[] = [{ store: 'outbox', type: 'put', key: entry.localId, value: entry }];
+    if (file) ops.push({ store: 'files', type: 'put', key: entry.localId, value: file });
+    await this.deps.storage.writeBatch(ops);
     this.set([...this.current, entry]);
     this.kick();
     return entry;
@@ -118,6 +164,8 @@ export class Outbox {
 
   async discard(localId: string): Promise<void> {
     await this.remove(localId);
+    // An upload of it in flight has nothing left to send for.
+    if (this.uploading?.localId === localId) this.uploading.controller.abort();
   }
 
   /** Our own message came back (socket echo or answer): the pending entry it settles goes away. */
@@ -144,13 +192,18 @@ export class Outbox {
   /** The engine is going away: no retry may fire after it (entries stay in storage). */
   stop(): void {
     this.stopped = true;
+    this.uploading?.controller.abort();
     if (this.retryTimer !== null) this.deps.clock.clearTimeout(this.retryTimer);
     this.retryTimer = null;
   }
 
   /** Sign-out: another account's sends must never go out under a new one. */
   async clear(): Promise<void> {
-    await this.deps.storage.writeBatch([{ store: 'outbox', type: 'clear' }]);
+    this.uploading?.controller.abort();
+    await this.deps.storage.writeBatch([
+      { store: 'outbox', type: 'clear' },
+      { store: 'files', type: 'clear' },
+    ]);
     this.set([]);
   }
 
@@ -178,11 +231,16 @@ export class Outbox {
   }
 
   /** Sends one entry; false when it must wait (retry scheduled). */
-  private async sendOne(entry: OutboxEntry): Promise<boolean> {
+  private async sendOne(first: OutboxEntry): Promise<boolean> {
+    let entry = first;
     try {
+      // A file goes up first; once the server has it (persisted), a retry only sends the message.
+      if (entry.attachment && !entry.attachment.uploaded) entry = await this.upload(entry, entry.attachment);
+      const uploaded = entry.attachment?.uploaded ?? null;
       const { message } = await this.deps.rest().sendMessage(entry.conversationId, {
         clientId: entry.clientId,
         message: entry.text,
+        ...(uploaded ? { attachment: { type: uploaded.type, fileId: uploaded.id } } : {}),
         ...(entry.quotedMessageId !== null ? { quotedMessageId: entry.quotedMessageId } : {}),
         idempotencyKey: entry.localId,
       });
@@ -208,6 +266,49 @@ export class Outbox {
     }
   }
 
+  /** Uploads an entry's file with its progress shown; resolves with the entry as stored after the upload. */
+  private async upload(entry: OutboxEntry, attachment: OutboxAttachment): Promise<OutboxEntry> {
+    const file = await this.deps.storage.get<Blob>('files', entry.localId);
+    // The bytes are gone (storage evicted, or cleared by hand): no retry can bring them back.
+    if (!file) throw refusedSend('uploadFile', FALLBACKS.uploadFile);
+    const controller = new AbortController();
+    this.uploading = { localId: entry.localId, controller };
+    let shownAt = -Infinity;
+    let shown = attachment.progress;
+    try {
+      const { file: uploaded } = await this.deps.rest().uploadFile(file, {
+        fileName: attachment.name || 'upload',
+        signal: controller.signal,
+        onProgress: (loaded, total) => {
+          const progress = total > 0 ? Math.min(1, loaded / total) : 0;
+          const now = this.deps.clock.now();
+          if (progress === shown || (progress < 1 && now - shownAt < PROGRESS_INTERVAL_MS)) return;
+          shownAt = now;
+          shown = progress;
+          this.show(entry.localId, (e) => (e.attachment ? { ...e, attachment: { ...e.attachment, progress } } : e));
+        },
+      });
+      const stored = this.current.find((e) => e.localId === entry.localId);
+      // Discarded while uploading: nothing may be sent for it (the caller sees it gone and moves on).
+      if (!stored?.attachment) throw refusedSend('uploadFile', FALLBACKS.uploadFile);
+      const next: OutboxEntry = { ...stored, attachment: { ...stored.attachment, progress: 1, uploaded } };
+      await this.replace(next);
+      return next;
+    } catch (error) {
+      // Progress starts again with the next attempt.
+      this.show(entry.localId, (e) => (e.attachment ? { ...e, attachment: { ...e.attachment, progress: 0 } } : e));
+      throw error;
+    } finally {
+      if (this.uploading?.controller === controller) this.uploading = null;
+    }
+  }
+
+  /** Changes an entry in the stream only (progress is not worth a storage write). */
+  private show(localId: string, change: (entry: OutboxEntry) => OutboxEntry): void {
+    if (!this.current.some((e) => e.localId === localId)) return;
+    this.set(this.current.map((e) => (e.localId === localId ? change(e) : e)));
+  }
+
   private async replace(entry: OutboxEntry): Promise<void> {
     await this.deps.storage.writeBatch([{ store: 'outbox', type: 'put', key: entry.localId, value: entry }]);
     this.set(this.current.map((e) => (e.localId === entry.localId ? entry : e)));
@@ -215,7 +316,10 @@ export class Outbox {
 
   private async remove(localId: string): Promise<void> {
     if (!this.current.some((e) => e.localId === localId)) return;
-    await this.deps.storage.writeBatch([{ store: 'outbox', type: 'delete', key: localId }]);
+    await this.deps.storage.writeBatch([
+      { store: 'outbox', type: 'delete', key: localId },
+      { store: 'files', type: 'delete', key: localId },
+    ]);
     this.set(this.current.filter((e) => e.localId !== localId));
   }
 

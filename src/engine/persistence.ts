@@ -122,5 +122,5 @@ export async function loadState(storage: EngineStorage): Promise<EngineState> {
 /** The meta records of the state, deleted at sign-out (meta also holds what outlives a session). */
 export const STATE_META_KEYS: readonly string[] = ['state', 'windows', 'sentReceipts', 'pendingReceipts'];
 
-/** The stores only the state lives in, cleared at sign-out (its `meta` record is deleted on its own). */
-export const STATE_STORES: readonly StoreName[] = ['conversations', 'messages', 'unread', 'receipts'];
+/** The stores only the state (and the communities store) live in, cleared at sign-out (`meta` records go on their own). */
+export const STATE_STORES: readonly StoreName[] = ['conversations', 'messages', 'unread', 'receipts', 'communities'];

@@ -10,6 +10,8 @@ export interface PendingReceipt {
   kind: ReceiptKind;
   /** Epoch ms from which it may be sent (the 500 ms read delay of spec §4). */
   dueAt: number;
+  /** A delayed read of a message that came into an open chat: due only if the chat is still open then. */
+  whileOpen?: boolean;
 }
 
 const STORE_KEY = 'pendingReceipts';
@@ -26,6 +28,8 @@ export class ReceiptSender {
   private draining = false;
   private dirty = false;
   private stopped = false;
+  /** The highest read sent per conversation in this run. */
+  private readonly readSent = new Map<number, number>();
 
   constructor(
     private readonly deps: {
@@ -36,6 +40,10 @@ export class ReceiptSender {
       log: (message: string, detail?: unknown) => void;
       /** The queue changed: the engine writes it with the state, in the same batch as the marks it goes with. */
       changed: () => void;
+      /** Whether the conversation is open in a visible, focused tab now. */
+      isOpen: (conversationId: number) => boolean;
+      /** A delayed read whose chat closed within the delay was dropped: the message is unread again. */
+      withdrawn: (receipt: PendingReceipt) => void;
     },
   ) {}
 
@@ -52,7 +60,8 @@ export class ReceiptSender {
   }
 
   enqueue(receipt: Omit<PendingReceipt, 'dueAt'>, delayMs: number): void {
-    this.queue.push({ ...receipt, dueAt: this.deps.clock.now() + delayMs });
+    const whileOpen = receipt.kind === 'read' && delayMs > 0;
+    this.queue.push({ ...receipt, dueAt: this.deps.clock.now() + delayMs, ...(whileOpen ? { whileOpen } : {}) });
     this.markChanged();
     this.schedule();
   }
@@ -90,9 +99,19 @@ export class ReceiptSender {
     try {
       const now = this.deps.clock.now();
       for (const receipt of this.queue.filter((r) => r.dueAt <= now)) {
+        // Spec §4: the read after 500 ms is for a chat that is open; one closed meanwhile reads nothing.
+        if (receipt.whileOpen && !this.deps.isOpen(receipt.conversationId) && !this.readCovers(receipt)) {
+          this.queue = this.queue.filter((r) => r !== receipt);
+          this.deps.withdrawn(receipt);
+          continue;
+        }
         try {
           await this.deps.rest().sendReceipt(receipt.conversationId, receipt.messageId, receipt.kind);
           this.queue = this.queue.filter((r) => r !== receipt);
+          if (receipt.kind === 'read') {
+            const sent = this.readSent.get(receipt.conversationId) ?? 0;
+            this.readSent.set(receipt.conversationId, Math.max(sent, receipt.messageId));
+          }
         } catch (error) {
           const status = isEngineError(error) ? error.status : 0;
           if (status >= 400 && status < 500 && status !== 401) {
@@ -109,6 +128,11 @@ export class ReceiptSender {
       this.draining = false;
       this.schedule();
     }
+  }
+
+  /** A read sent for this message or a later one (it reads everything before it) leaves nothing to withdraw. */
+  private readCovers(receipt: PendingReceipt): boolean {
+    return (this.readSent.get(receipt.conversationId) ?? 0) >= receipt.messageId;
   }
 
   private markChanged(): void {

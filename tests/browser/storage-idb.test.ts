@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { IdbStorage } from '../../src/engine/storage/idbStorage';
+import { IdbStorage, SCHEMA_VERSION } from '../../src/engine/storage/idbStorage';
 import { runStorageAdapterTests } from '../unit/engine/storage-acceptance';
 
 let counter = 0;
@@ -17,5 +17,31 @@ describe('IndexedDB upgrades', () => {
     expect(asked).toBe(1);
     expect(await newer.get('meta', 'k')).toBe('kept');
     await newer.close();
+  });
+
+  it('a database of version 1 gains the stores of version 2 (attachment bytes, communities), its data kept', async () => {
+    const name = freshName();
+    // Version 1 as the first release made it: no files or communities store.
+    await new Promise<void>((resolve, reject) => {
+      const request = indexedDB.open(name, 1);
+      request.onupgradeneeded = () => {
+        request.result.createObjectStore('outbox').put({ localId: 'out_1' }, 'out_1');
+        request.result.createObjectStore('meta');
+      };
+      request.onsuccess = () => {
+        request.result.close();
+        resolve();
+      };
+      request.onerror = () => reject(request.error ?? new Error('open failed'));
+    });
+    expect(SCHEMA_VERSION).toBe(2);
+    const upgraded = await IdbStorage.open({ name });
+    expect(await upgraded.get('outbox', 'out_1')).toEqual({ localId: 'out_1' });
+    await upgraded.writeBatch([
+      { store: 'files', type: 'put', key: 'out_1', value: new Blob(['x']) },
+      { store: 'communities', type: 'put', key: 'state', value: { communities: {} } },
+    ]);
+    expect(await upgraded.get('files', 'out_1')).toBeInstanceOf(Blob);
+    await upgraded.close();
   });
 });

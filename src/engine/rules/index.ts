@@ -3,3 +3,4 @@ export * from './edit';
 export * from './delete';
 export * from './notify';
 export * from './settings';
+export * from './attachment';

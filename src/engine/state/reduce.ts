@@ -2,11 +2,11 @@ import type { Message } from '../../protocol/entities';
 import { noteLastMessage, storeSnapshots, upsertSnapshot } from './conversationStore';
 import { deleteMessages, storeMessage } from './messageEvents';
 import { conversationMessages, getMessage, loadLatestPage, loadOlderPage } from './messageStore';
-import { planReceiptBeforeRead } from './receipts';
+import { planReceiptBeforeRead, recordReceipt } from './receipts';
 import { reduceFrame } from './socketFrame';
 import { initialState } from './types';
 import type { EngineEffect, EngineEvent, EngineState, ReduceContext, ReduceResult } from './types';
-import { markAllRead, markReadUpTo } from './unread';
+import { markAllRead, markReadUpTo, unreadAgain } from './unread';
 
 /**
  * The engine's one reducer (design.md §3): `(state, event) → (state, effects)`. Pure: it reads the
@@ -42,6 +42,10 @@ export function reduce(state: EngineState, event: EngineEvent, ctx: ReduceContex
       return { state: readLatest(state, event.conversationId, effects), effects };
     case 'messageVisible':
       return { state: messageVisible(state, event.conversationId, event.messageId, effects), effects };
+    case 'readWithdrawn': {
+      const { conversationId, messageId } = event;
+      return { state: recordReceipt(unreadAgain(state, conversationId, messageId), conversationId, messageId, 'delivered'), effects };
+    }
   }
 }
 

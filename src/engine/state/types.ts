@@ -86,7 +86,9 @@ export type EngineEvent =
   | { type: 'messagesDeleted'; conversationId: number; messageIds: number[] }
   | { type: 'conversationOpened'; conversationId: number }
   /** The UI saw at least half of a message (spec §4). */
-  | { type: 'messageVisible'; conversationId: number; messageId: number };
+  | { type: 'messageVisible'; conversationId: number; messageId: number }
+  /** A delayed read receipt was dropped because its chat closed within the delay: the message is unread again. */
+  | { type: 'readWithdrawn'; conversationId: number; messageId: number };
 
 /** What the reducer asks the engine to do; the reducer itself has no effects. */
 export type EngineEffect =

@@ -143,6 +143,21 @@ export function markReadUpTo(state: EngineState, conversationId: number, message
   return setCount(next, conversationId, Math.max(count, 1));
 }
 
+/**
+ * A delayed read was withdrawn (spec §4: the chat closed within the 500 ms): the message, read locally
+ * when it arrived in the open chat, is unread again, and so its read receipt is due again later. Its
+ * delivered receipt went out on arrival and stays recorded.
+ */
+export function unreadAgain(state: EngineState, conversationId: number, messageId: number): EngineState {
+  const record = state.unread[conversationId];
+  if (!record || record.lastReadMessageId < messageId) return state;
+  const lastReadMessageId = messageId - 1;
+  const lastReceivedMessageId = Math.max(record.lastReceivedMessageId, messageId);
+  const next = putRecord(state, { conversationId, lastReadMessageId, lastReceivedMessageId });
+  const exact = recount(next, conversationId, lastReadMessageId);
+  return setCount(next, conversationId, exact ?? Math.max(next.conversations[conversationId]?.unread_message_count ?? 0, 1));
+}
+
 /** Opening a chat reads everything in it (spec §4): the count goes to 0. */
 export function markAllRead(state: EngineState, conversationId: number, latestId: number): EngineState {
   const record = recordFor(state, conversationId);

@@ -11,11 +11,13 @@ export const STORE_NAMES: readonly StoreName[] = [
   'unread',
   'receipts',
   'outbox',
+  'files',
+  'communities',
   'meta',
 ];
 
-/** Raise when the stores change; `upgrade` below creates what a version adds. */
-export const SCHEMA_VERSION = 1;
+/** Raise when the stores change; `upgrade` below creates what a version adds (2: files, communities). */
+export const SCHEMA_VERSION = 2;
 
 export interface IdbStorageOptions {
   name?: string;

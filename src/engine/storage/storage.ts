@@ -13,6 +13,10 @@ export type StoreName =
   | 'unread'
   | 'receipts'
   | 'outbox'
+  /** The bytes of outbox attachments (Blobs), by the entry's localId, kept apart from the small entries. */
+  | 'files'
+  /** Communities, channels and post participants (spec §3 "Communities store"). */
+  | 'communities'
   | 'meta';
 
 export type StorageOp =

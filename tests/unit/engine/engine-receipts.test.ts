@@ -117,6 +117,33 @@ describe('receipts, driven by an injected clock', () => {
     await engine.stop();
   });
 
+  it('does not send the delayed read when the chat closed within the 500 ms: the message stays unread until seen', async () => {
+    const clock = new ManualEngineClock();
+    const calls: string[] = [];
+    const { engine, socket } = await signedInEngine(new MemoryStorage(), calls, clock);
+    engine.setTabState('tab', { visible: true, focused: true, openConversationId: 7 });
+    await engine.openConversation(7);
+    socket.push({ action: 'socket_loaded', data: { need_sync: false, last_message_id: 0, epoch: 'e1' } });
+    socket.push({ action: 'conversation_message', id: 1, data: { conversation_id: 7, message: incoming(100) } });
+    await clock.advance(200);
+    engine.setTabState('tab', { visible: true, focused: true, openConversationId: null });
+    await clock.advance(1000);
+    expect(receiptCalls(calls)).toEqual(['POST /v1/conversations/7/messages/100 read=false']);
+    expect((await firstValueFrom(engine.conversation(7)))?.unreadCount).toBe(1);
+
+    // Opened again: read now, once.
+    engine.setTabState('tab', { visible: true, focused: true, openConversationId: 7 });
+    await clock.advance(0);
+    expect(receiptCalls(calls)).toEqual([
+      'POST /v1/conversations/7/messages/100 read=false',
+      'POST /v1/conversations/7/messages/100 read=true',
+    ]);
+    expect((await firstValueFrom(engine.conversation(7)))?.unreadCount).toBe(0);
+    await clock.advance(1000);
+    expect(receiptCalls(calls)).toHaveLength(2);
+    await engine.stop();
+  });
+
   it('sends only delivered for a closed chat, and read once when the message is seen — never again after a reload', async () => {
     const clock = new ManualEngineClock();
     const calls: string[] = [];

@@ -60,6 +60,19 @@ export function runStorageAdapterTests(name: string, open: () => Promise<EngineS
       await s.close();
     });
 
+    it('keeps a Blob (an outbox attachment) with its bytes and type, and deletes it', async () => {
+      const s = await open();
+      const bytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]);
+      await s.writeBatch([{ store: 'files', type: 'put', key: 'out_1', value: new Blob([bytes], { type: 'image/png' }) }]);
+      const read = await s.get<Blob>('files', 'out_1');
+      expect(read).toBeInstanceOf(Blob);
+      expect(read?.type).toBe('image/png');
+      expect(new Uint8Array(await (read as Blob).arrayBuffer())).toEqual(bytes);
+      await s.writeBatch([{ store: 'files', type: 'delete', key: 'out_1' }]);
+      expect(await s.get('files', 'out_1')).toBeUndefined();
+      await s.close();
+    });
+
     it('writes nothing of a batch that holds a value it cannot store', async () => {
       const s = await open();
       await expect(

@@ -1,0 +1,390 @@
+import { BehaviorSubject, combineLatest, distinctUntilChanged, map, type Observable } from 'rxjs';
+import { COMMENTS_PAGE_SIZE, POSTS_PAGE_SIZE } from '../../protocol/constants';
+import type { Channel, Comment, Community, Message } from '../../protocol/entities';
+import type { EventPayloads } from '../../protocol/socket';
+import type { EngineClock } from '../clock';
+import { type EngineError, engineError, isEngineError } from '../errors';
+import { checkSend } from '../outbox';
+import type { RestClient } from '../rest';
+import { FALLBACKS, INVALID_PARAMETERS, type RestCallName } from '../rest/fallbacks';
+import { attachmentKind } from '../rules/attachment';
+import type { MessageWindowView } from '../state/messageWindow';
+import type { EngineEvent, EngineState } from '../state/types';
+import type { EngineStorage } from '../storage/storage';
+import {
+  channelsLoaded,
+  channelStored,
+  commentAdded,
+  commentsLoaded,
+  commentStored,
+  communitiesLoaded,
+  communityStored,
+  participantsSeen,
+  reduceCommunityFrame,
+  searchAnswered,
+  searchCleared,
+  searchStarted,
+} from './reduce';
+import { type CommunityState, initialCommunityState, type PersistedCommunityState, threadKey } from './types';
+import {
+  type ChannelsView,
+  type CommentsView,
+  type CommunitiesView,
+  createChannelsSelector,
+  createCommentsSelector,
+  createCommunitiesSelector,
+  createPostsSelector,
+  type PostsView,
+} from './views';
+
+/** Spec §5: a comment needs a message ("Invalid message provided"). */
+export const INVALID_MESSAGE = 'Invalid message provided';
+
+const PERSIST_DELAY_MS = 50;
+const STORAGE_KEY = 'state';
+
+export interface CommunityDeps {
+  storage: EngineStorage;
+  rest: () => RestClient;
+  clock: EngineClock;
+  log: (message: string, detail?: unknown) => void;
+  /** The engine's message state: posts are messages of their channel. */
+  state: () => EngineState;
+  dispatch: (event: EngineEvent) => void;
+  messages: (channelId: number) => Observable<MessageWindowView>;
+}
+
+const refusal = (call: RestCallName, message: string): EngineError => engineError(call, 400, message, message);
+const validId = (id: unknown): id is number => typeof id === 'number' && Number.isSafeInteger(id) && id > 0;
+
+/** Refuses before any network call when an id is not a positive integer (spec §5 community actions). */
+function requireIds(call: RestCallName, ...ids: unknown[]): void {
+  if (!ids.every(validId)) throw refusal(call, INVALID_PARAMETERS);
+}
+
+const newKey = (clock: EngineClock) =>
+  `cm_${clock.now().toString(36)}_${Math.floor(clock.random() * 2 ** 48).toString(36)}`;
+const newClientId = (clock: EngineClock) => 1 + Math.floor(clock.random() * 10_000);
+
+/**
+ * Communities, channels, posts and comments (issue 3): REST answers and socket events go into the
+ * communities store (persisted, spec §3) or, for posts, into the engine's message state; the views are
+ * memoised observables over them.
+ */
+export class CommunityService {
+  readonly state$ = new BehaviorSubject<CommunityState>(initialCommunityState());
+  private persistTimer: unknown = null;
+  private persisted: PersistedCommunityState | null = null;
+  private pendingWrite: Promise<void> = Promise.resolve();
+
+  constructor(private readonly deps: CommunityDeps) {}
+
+  async load(): Promise<void> {
+    const stored = await this.deps.storage.get<PersistedCommunityState>('communities', STORAGE_KEY);
+    if (stored) {
+      this.persisted = stored;
+      this.state$.next({ ...initialCommunityState(), ...stored });
+    }
+  }
+
+  /** Sign-out: nothing of one account's communities may show to the next (storage is cleared by the engine). */
+  reset(): void {
+    if (this.persistTimer !== null) this.deps.clock.clearTimeout(this.persistTimer);
+    this.persistTimer = null;
+    this.persisted = null;
+    this.state$.next(initialCommunityState());
+  }
+
+  async flush(): Promise<void> {
+    if (this.persistTimer !== null) {
+      this.deps.clock.clearTimeout(this.persistTimer);
+      this.persistTimer = null;
+      this.write();
+    }
+    await this.pendingWrite;
+  }
+
+  /** The socket actions of spec §4 this store keeps: new comments and comment reactions. */
+  applyFrame(
+    frame:
+      | { action: 'channel_post_comment_added'; data: EventPayloads['channel_post_comment_added'] }
+      | { action: 'reactions_changed'; data: EventPayloads['reactions_changed'] },
+  ): void {
+    this.update((s) => reduceCommunityFrame(s, frame));
+  }
+
+  // Queries.
+
+  communities(): Observable<CommunitiesView> {
+    return this.state$.pipe(map(createCommunitiesSelector()), distinctUntilChanged());
+  }
+
+  community(communityId: number): Observable<Community | null> {
+    return this.state$.pipe(
+      map((s) => s.communities[communityId] ?? null),
+      distinctUntilChanged(),
+    );
+  }
+
+  channels(communityId: number): Observable<ChannelsView> {
+    return this.state$.pipe(map(createChannelsSelector(communityId)), distinctUntilChanged());
+  }
+
+  channel(channelId: number): Observable<Channel | null> {
+    return this.state$.pipe(
+      map((s) => s.channels[channelId] ?? null),
+      distinctUntilChanged(),
+    );
+  }
+
+  posts(channelId: number): Observable<PostsView> {
+    const select = createPostsSelector();
+    return combineLatest([this.state$, this.deps.messages(channelId)]).pipe(
+      map(([s, window]) => select(s, window)),
+      distinctUntilChanged(),
+    );
+  }
+
+  comments(postId: number, parentCommentId: number | null): Observable<CommentsView> {
+    return this.state$.pipe(map(createCommentsSelector(postId, parentCommentId)), distinctUntilChanged());
+  }
+
+  // Communities.
+
+  async refreshCommunities(): Promise<Community[]> {
+    const { communities } = await this.deps.rest().getCommunities();
+    this.update((s) => communitiesLoaded(s, communities));
+    return communities;
+  }
+
+  /** Spec §5: an empty (blank) query clears the search and asks nothing. */
+  async searchCommunities(query: string): Promise<Community[]> {
+    const text = query.trim();
+    if (text === '') {
+      this.update(searchCleared);
+      return [];
+    }
+    this.update((s) => searchStarted(s, text));
+    try {
+      const { search_results: results } = await this.deps.rest().searchCommunities(text);
+      this.update((s) => searchAnswered(s, text, { results }));
+      return results;
+    } catch (error) {
+      this.update((s) => searchAnswered(s, text, { error: isEngineError(error) ? error : null }));
+      throw error;
+    }
+  }
+
+  /** The community's details and its channels (a hidden or unknown one rejects with "Community not found"). */
+  async openCommunity(communityId: number): Promise<Community> {
+    const rest = this.deps.rest();
+    const [{ community }, { channels }] = await Promise.all([
+      rest.getCommunity(communityId),
+      rest.getCommunityChannels(communityId),
+    ]);
+    this.update((s) => channelsLoaded(communityStored(s, community), community.id, channels));
+    return community;
+  }
+
+  async joinCommunity(communityId: number): Promise<Community> {
+    const { community } = await this.deps.rest().joinCommunity(communityId);
+    this.update((s) => communityStored(s, community));
+    // Joining joined its announcements channel: the loaded channel list says so too.
+    this.reloadChannels(community.id);
+    return community;
+  }
+
+  async leaveCommunity(communityId: number): Promise<Community> {
+    const { community } = await this.deps.rest().leaveCommunity(communityId);
+    this.update((s) => communityStored(s, community));
+    this.reloadChannels(community.id);
+    return community;
+  }
+
+  // Channels.
+
+  async loadChannels(communityId: number): Promise<Channel[]> {
+    const { channels } = await this.deps.rest().getCommunityChannels(communityId);
+    this.update((s) => channelsLoaded(s, communityId, channels));
+    return channels;
+  }
+
+  /** One channel's details, by id or stid. */
+  async loadChannel(channelId: number | string): Promise<Channel> {
+    const { channel } = await this.deps.rest().getChannel(channelId);
+    this.update((s) => channelStored(s, channel));
+    return channel;
+  }
+
+  async joinChannel(channelId: number): Promise<Channel> {
+    const { channel } = await this.deps.rest().joinChannel(channelId);
+    this.update((s) => channelStored(s, channel));
+    return channel;
+  }
+
+  /** Spec §4: leaving the announcements channel is leaving the community, which is then reloaded. */
+  async leaveChannel(channelId: number): Promise<Channel> {
+    const { channel } = await this.deps.rest().leaveChannel(channelId);
+    this.update((s) => channelStored(s, channel));
+    if (channel.is_community_announcements) {
+      void this.deps
+        .rest()
+        .getCommunity(channel.community_id)
+        .then(({ community }) => this.update((s) => communityStored(s, community)))
+        .catch((e: unknown) => this.deps.log('community refresh failed', e));
+      this.reloadChannels(channel.community_id);
+    }
+    return channel;
+  }
+
+  // Posts.
+
+  async loadPosts(channelId: number): Promise<void> {
+    const { posts, participants } = await this.deps.rest().getPosts(channelId, { limit: POSTS_PAGE_SIZE });
+    this.update((s) => participantsSeen(s, participants));
+    this.deps.dispatch({ type: 'messagesLoaded', conversationId: channelId, messages: posts, older: false, pageSize: POSTS_PAGE_SIZE });
+  }
+
+  async loadOlderPosts(channelId: number): Promise<boolean> {
+    const window = this.deps.state().windows[channelId];
+    const oldest = window?.ids[0];
+    if (!window || oldest === undefined || !window.hasOlder) return false;
+    const { posts, participants } = await this.deps.rest().getPosts(channelId, { limit: POSTS_PAGE_SIZE, before: oldest });
+    this.update((s) => participantsSeen(s, participants));
+    this.deps.dispatch({ type: 'messagesLoaded', conversationId: channelId, messages: posts, older: true, pageSize: POSTS_PAGE_SIZE });
+    return posts.length > 0;
+  }
+
+  /** A post with text and/or one image or video (spec §5 rules); a file is uploaded first. */
+  async createPost(channelId: number, input: { text: string; file?: Blob & { name?: string }; quotedMessageId?: number }): Promise<Message> {
+    const problem = checkSend(input.text, input.file);
+    if (problem) throw problem.call === 'sendMessage' ? refusal('createPost', FALLBACKS.createPost) : problem;
+    const rest = this.deps.rest();
+    let attachment: { type: 'image' | 'video'; fileId: string } | undefined;
+    if (input.file) {
+      const { file } = await rest.uploadFile(input.file, { fileName: input.file.name || 'upload' });
+      attachment = { type: attachmentKind({ name: input.file.name ?? '', type: input.file.type, size: input.file.size }), fileId: file.id };
+    }
+    const { post } = await rest.createPost(channelId, {
+      message: input.text,
+      clientId: newClientId(this.deps.clock),
+      idempotencyKey: newKey(this.deps.clock),
+      ...(attachment ? { attachment } : {}),
+      ...(input.quotedMessageId !== undefined ? { quotedMessageId: input.quotedMessageId } : {}),
+    });
+    this.deps.dispatch({ type: 'messageStored', message: post });
+    return post;
+  }
+
+  async reactToPost(channelId: number, postId: number, emoji: string, on: boolean): Promise<Message> {
+    const call = on ? 'addPostReaction' : 'removePostReaction';
+    requireIds(call, channelId, postId);
+    const rest = this.deps.rest();
+    const { post } = on
+      ? await rest.addPostReaction(channelId, postId, emoji)
+      : await rest.removePostReaction(channelId, postId, emoji);
+    this.deps.dispatch({ type: 'messageStored', message: post });
+    return post;
+  }
+
+  // Comments.
+
+  async loadComments(channelId: number, postId: number, parentCommentId: number | null = null): Promise<void> {
+    requireIds('getComments', channelId, postId, ...(parentCommentId === null ? [] : [parentCommentId]));
+    const { comments, participants } = await this.deps.rest().getComments(channelId, {
+      postId,
+      ...(parentCommentId !== null ? { parentCommentId } : {}),
+      limit: COMMENTS_PAGE_SIZE,
+    });
+    this.update((s) =>
+      commentsLoaded(participantsSeen(s, participants), postId, parentCommentId, comments, comments.length >= COMMENTS_PAGE_SIZE, false),
+    );
+  }
+
+  async loadOlderComments(channelId: number, postId: number, parentCommentId: number | null = null): Promise<boolean> {
+    requireIds('getComments', channelId, postId, ...(parentCommentId === null ? [] : [parentCommentId]));
+    const thread = this.state$.value.threads[threadKey(postId, parentCommentId)];
+    const oldest = thread?.ids[0];
+    if (!thread || oldest === undefined || !thread.hasOlder) return false;
+    const { comments, participants } = await this.deps.rest().getComments(channelId, {
+      postId,
+      ...(parentCommentId !== null ? { parentCommentId } : {}),
+      limit: COMMENTS_PAGE_SIZE,
+      before: oldest,
+    });
+    this.update((s) =>
+      commentsLoaded(participantsSeen(s, participants), postId, parentCommentId, comments, comments.length >= COMMENTS_PAGE_SIZE, true),
+    );
+    return comments.length > 0;
+  }
+
+  async addComment(channelId: number, postId: number, text: string, parentCommentId: number | null = null): Promise<Comment> {
+    requireIds('createComment', channelId, postId, ...(parentCommentId === null ? [] : [parentCommentId]));
+    if (typeof text !== 'string' || text.trim() === '') throw refusal('createComment', INVALID_MESSAGE);
+    const { comment } = await this.deps.rest().createComment(channelId, {
+      postId,
+      message: text,
+      ...(parentCommentId !== null ? { parentCommentId } : {}),
+      clientId: newClientId(this.deps.clock),
+      idempotencyKey: newKey(this.deps.clock),
+    });
+    this.update((s) => commentAdded(s, comment, []));
+    return comment;
+  }
+
+  async reactToComment(channelId: number, postId: number, commentId: number, emoji: string, on: boolean): Promise<Comment> {
+    const call = on ? 'addCommentReaction' : 'removeCommentReaction';
+    requireIds(call, channelId, postId, commentId);
+    const rest = this.deps.rest();
+    const { comment } = on
+      ? await rest.addCommentReaction(channelId, postId, commentId, emoji)
+      : await rest.removeCommentReaction(channelId, postId, commentId, emoji);
+    this.update((s) => commentStored(s, comment));
+    return comment;
+  }
+
+  // Internals.
+
+  private reloadChannels(communityId: number): void {
+    if (!(communityId in this.state$.value.channelIds)) return;
+    void this.loadChannels(communityId).catch((e: unknown) => this.deps.log('channel list refresh failed', e));
+  }
+
+  private update(change: (state: CommunityState) => CommunityState): void {
+    const next = change(this.state$.value);
+    if (next === this.state$.value) return;
+    this.state$.next(next);
+    if (this.persistTimer === null) {
+      this.persistTimer = this.deps.clock.setTimeout(() => {
+        this.persistTimer = null;
+        this.write();
+      }, PERSIST_DELAY_MS);
+    }
+  }
+
+  private write(): void {
+    const s = this.state$.value;
+    const next: PersistedCommunityState = {
+      communities: s.communities,
+      listIds: s.listIds,
+      channels: s.channels,
+      channelIds: s.channelIds,
+      participants: s.participants,
+    };
+    const old = this.persisted;
+    if (
+      old &&
+      old.communities === next.communities &&
+      old.listIds === next.listIds &&
+      old.channels === next.channels &&
+      old.channelIds === next.channelIds &&
+      old.participants === next.participants
+    ) {
+      return;
+    }
+    this.persisted = next;
+    this.pendingWrite = this.pendingWrite
+      .then(() => this.deps.storage.writeBatch([{ store: 'communities', type: 'put', key: STORAGE_KEY, value: next }]))
+      .catch((error: unknown) => this.deps.log('saving the communities failed', error));
+  }
+}

@@ -1,0 +1,166 @@
+import type { Channel, Comment, Community, Message, Participant } from '../../protocol/entities';
+import type { EngineError } from '../errors';
+import { type CommunityState, threadKey } from './types';
+
+/** The explore list (spec §2 Communities screens): every community the user may see, joined or not. */
+export interface CommunitiesView {
+  /** As last refreshed, in the server's order. */
+  communities: readonly Community[];
+  /** The joined ones among them (`is_member`). */
+  joined: readonly Community[];
+  /** Whether the list was loaded once (an empty loaded list and one not loaded yet look different). */
+  loaded: boolean;
+  /** The current search, or null when there is none (spec §5: an empty query clears it). */
+  search: CommunitySearchView | null;
+}
+
+export interface CommunitySearchView {
+  query: string;
+  results: readonly Community[];
+  status: 'loading' | 'loaded' | 'error';
+  /** Why the last search failed (status 'error'). */
+  error: EngineError | null;
+}
+
+export interface ChannelsView {
+  channels: readonly Channel[];
+  loaded: boolean;
+}
+
+/** Author names and avatars of posts and comments, by user id. */
+export type ParticipantsById = Readonly<Record<number, Participant>>;
+
+/** A channel's loaded posts (paged, 20 per page, older pages on request). */
+export interface PostsView {
+  /** Oldest first. */
+  posts: readonly Message[];
+  participants: ParticipantsById;
+  hasOlder: boolean;
+  loaded: boolean;
+}
+
+/** A post's loaded comments, or a comment's replies (paged, 50 per page). */
+export interface CommentsView {
+  /** Oldest first. */
+  comments: readonly Comment[];
+  participants: ParticipantsById;
+  hasOlder: boolean;
+  loaded: boolean;
+}
+
+const pick = <T>(record: Readonly<Record<number, T>>, ids: readonly number[]): T[] =>
+  ids.map((id) => record[id]).filter((v): v is T => v !== undefined);
+
+const sameList = <T>(a: readonly T[], b: readonly T[]) => a.length === b.length && a.every((v, i) => v === b[i]);
+
+/** A memoised selector: the same view object while the slices it reads are unchanged. */
+export function createCommunitiesSelector(): (state: CommunityState) => CommunitiesView {
+  let last: CommunitiesView | null = null;
+  return (state) => {
+    const communities = pick(state.communities, state.listIds ?? []);
+    const search = state.search
+      ? {
+          query: state.search.query,
+          results: pick(state.communities, state.search.ids),
+          status: state.search.status,
+          error: state.search.error,
+        }
+      : null;
+    const view: CommunitiesView = {
+      communities,
+      joined: communities.filter((c) => c.is_member),
+      loaded: state.listIds !== null,
+      search,
+    };
+    if (
+      last &&
+      last.loaded === view.loaded &&
+      sameList(last.communities, view.communities) &&
+      (last.search === view.search ||
+        (last.search !== null &&
+          view.search !== null &&
+          last.search.query === view.search.query &&
+          last.search.status === view.search.status &&
+          last.search.error === view.search.error &&
+          sameList(last.search.results, view.search.results)))
+    ) {
+      return last;
+    }
+    last = view;
+    return view;
+  };
+}
+
+export function createChannelsSelector(communityId: number): (state: CommunityState) => ChannelsView {
+  let last: ChannelsView | null = null;
+  return (state) => {
+    const ids = state.channelIds[communityId];
+    const view: ChannelsView = { channels: pick(state.channels, ids ?? []), loaded: ids !== undefined };
+    if (last && last.loaded === view.loaded && sameList(last.channels, view.channels)) return last;
+    last = view;
+    return view;
+  };
+}
+
+/** The participants a list of items names (their authors), so an unrelated author does not wake a view. */
+function authors(state: CommunityState, userIds: Iterable<number>): ParticipantsById {
+  const result: Record<number, Participant> = {};
+  for (const id of userIds) {
+    const p = state.participants[id];
+    if (p) result[id] = p;
+  }
+  return result;
+}
+
+const sameAuthors = (a: ParticipantsById, b: ParticipantsById) => {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => a[Number(k)] === b[Number(k)]);
+};
+
+export function createPostsSelector(): (
+  state: CommunityState,
+  window: { messages: readonly Message[]; hasOlder: boolean; loaded: boolean },
+) => PostsView {
+  let last: PostsView | null = null;
+  return (state, window) => {
+    const participants = authors(state, new Set(window.messages.map((m) => m.user_id)));
+    const view: PostsView = { posts: window.messages, participants, hasOlder: window.hasOlder, loaded: window.loaded };
+    if (
+      last &&
+      last.posts === view.posts &&
+      last.hasOlder === view.hasOlder &&
+      last.loaded === view.loaded &&
+      sameAuthors(last.participants, view.participants)
+    ) {
+      return last;
+    }
+    last = view;
+    return view;
+  };
+}
+
+export function createCommentsSelector(postId: number, parentCommentId: number | null): (state: CommunityState) => CommentsView {
+  const key = threadKey(postId, parentCommentId);
+  let last: CommentsView | null = null;
+  return (state) => {
+    const thread = state.threads[key];
+    const comments = pick(state.comments, thread?.ids ?? []);
+    const view: CommentsView = {
+      comments,
+      participants: authors(state, new Set(comments.map((c) => c.user_id))),
+      hasOlder: thread?.hasOlder ?? false,
+      loaded: thread !== undefined,
+    };
+    if (
+      last &&
+      last.loaded === view.loaded &&
+      last.hasOlder === view.hasOlder &&
+      sameList(last.comments, view.comments) &&
+      sameAuthors(last.participants, view.participants)
+    ) {
+      return last;
+    }
+    last = view;
+    return view;
+  };
+}

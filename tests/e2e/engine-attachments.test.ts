@@ -1,0 +1,131 @@
+import type { Browser, Page } from 'playwright';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/browser';
+import { signUp, startTestServer, type TestServer } from '../support/server';
+import {
+  CLIENT_DIR,
+  createChat,
+  current,
+  openTab,
+  RestartableServer,
+  serveClientOnly,
+  signInThrough,
+} from '../support/tabs';
+import { throttledProxy } from '../support/throttle';
+
+let browser: Browser;
+let s: RestartableServer | null = null;
+let plain: TestServer | null = null;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterEach(async () => {
+  await s?.dispose();
+  await plain?.close();
+  s = null;
+  plain = null;
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** Sends a PNG-headed file of `size` bytes through the tab's engine (the File crosses to the worker). */
+function sendPng(page: Page, conversationId: number, size: number, text = '') {
+  return page.evaluate(
+    ([id, n, t]) => {
+      const bytes = new Uint8Array(n);
+      bytes.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
+      const file = new File([bytes], 'photo.png', { type: 'image/png' });
+      return window.engine.sendMessage(id, { text: t, file });
+    },
+    [conversationId, size, text] as const,
+  );
+}
+
+const attachmentMessages = (server: TestServer, conversationId: number) =>
+  (
+    server.server.ctx.db
+      .prepare("SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ? AND attachment IS NOT NULL AND type = 'text'")
+      .get(conversationId) as { n: number }
+  ).n;
+
+const uploadedFiles = (server: TestServer) =>
+  (server.server.ctx.db.prepare("SELECT COUNT(*) AS n FROM files WHERE purpose = 'attachment'").get() as { n: number }).n;
+
+describe('attachments through the shared engine in Chromium', () => {
+  it('uploads with XMLHttpRequest from the worker, reporting progress step by step, then sends', async () => {
+    plain = await startTestServer({ clientDir: CLIENT_DIR });
+    // 12 MB read at 4 MB/s: the socket buffers take the first few MB at once, the rest lasts long enough
+    // for several progress events.
+    const proxy = await throttledProxy(Number(new URL(plain.url).port), 4_000_000);
+    const context = await browser.newContext();
+    try {
+      const page = await openTab(context, proxy.url);
+      const friend = await signUp(plain.url, 'Friend');
+      await signInThrough(page, 'Uploader');
+      const conversationId = await createChat(page, 'Friend', friend.phone);
+      await page.evaluate(() => {
+        const seen: number[] = [];
+        (window as unknown as { progressSeen: number[] }).progressSeen = seen;
+        window.engine.outbox().subscribe((entries) => {
+          for (const e of entries) if (e.attachment) seen.push(e.attachment.progress);
+        });
+      });
+
+      const entry = await sendPng(page, conversationId, 12_000_000, 'a big one');
+      expect(entry.attachment).toMatchObject({ name: 'photo.png', mime: 'image/png', kind: 'image', uploaded: null });
+      await expect.poll(async () => (await current(page, 'outbox')).length, { timeout: 30_000 }).toBe(0);
+      const progress = await page.evaluate(() => (window as unknown as { progressSeen: number[] }).progressSeen);
+      expect(progress.filter((p) => p > 0 && p < 1).length).toBeGreaterThan(0);
+      expect(progress).toContain(1);
+      expect(progress).toEqual([...progress].sort((a, b) => a - b));
+
+      const view = await current(page, 'messages', conversationId);
+      expect(view.messages.filter((m) => m.message === 'a big one')).toHaveLength(1);
+      expect(view.messages.find((m) => m.message === 'a big one')?.attachment).toMatchObject({ type: 'image', size: 12_000_000 });
+      expect(attachmentMessages(plain, conversationId)).toBe(1);
+    } finally {
+      await context.close();
+      await proxy.close();
+    }
+  });
+
+  it('sends a file written while the server is down exactly once after it is back, also after a reload', async () => {
+    s = await RestartableServer.start();
+    const context = await browser.newContext();
+    try {
+      const page = await openTab(context, s.url);
+      const friend = await signUp(s.url, 'Friend');
+      await signInThrough(page, 'Offline');
+      const conversationId = await createChat(page, 'Friend', friend.phone);
+
+      await s.stop();
+      const clientOnly = await serveClientOnly(s.port);
+      try {
+        await expect.poll(() => current(page, 'connection')).not.toBe('online');
+        const entry = await sendPng(page, conversationId, 50_000);
+        expect(entry.status).toBe('pending');
+        // Tried and refused by the network at least once before the reload.
+        await expect.poll(async () => (await current(page, 'outbox'))[0]?.attempts ?? 0).toBeGreaterThan(0);
+
+        await page.reload();
+        const kept = await current(page, 'outbox');
+        expect(kept.map((e) => e.localId)).toEqual([entry.localId]);
+        expect(kept[0]?.attachment).toMatchObject({ name: 'photo.png', uploaded: null });
+      } finally {
+        await clientOnly.close();
+      }
+
+      const back = await s.restart();
+      await expect.poll(async () => (await current(page, 'outbox')).length, { timeout: 30_000 }).toBe(0);
+      expect(attachmentMessages(back, conversationId)).toBe(1);
+      expect(uploadedFiles(back)).toBe(1);
+      await page.evaluate((id) => window.engine.openConversation(id), conversationId);
+      const view = await current(page, 'messages', conversationId);
+      expect(view.messages.filter((m) => m.attachment?.type === 'image')).toHaveLength(1);
+    } finally {
+      await context.close();
+    }
+  });
+});

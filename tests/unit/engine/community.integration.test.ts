@@ -1,0 +1,155 @@
+import { firstValueFrom, filter, type Observable } from 'rxjs';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { isEngineError } from '../../../src/engine/api';
+import { Engine } from '../../../src/engine/engine';
+import type { SocketLike } from '../../../src/engine/socket';
+import { MemoryStorage } from '../../../src/engine/storage/storage';
+import { nextPhone, startTestServer, TEST_PIN, type TestServer } from '../../support/server';
+
+/** Budi of the demo world (server/seed/demoUsers.ts): owner of "Kopi Nusantara". */
+const DEMO_BUDI = '+628123456701';
+const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
+
+const wsFactory = (url: string) => new WebSocket(url) as unknown as SocketLike;
+const quiet = () => undefined;
+const until = <T>(source: Observable<T>, test: (v: T) => boolean) => firstValueFrom(source.pipe(filter(test)));
+
+let s: TestServer;
+const engines: Engine[] = [];
+beforeAll(async () => {
+  s = await startTestServer({ seedDemo: true });
+});
+afterEach(async () => {
+  await Promise.all(engines.splice(0).map((e) => e.stop()));
+});
+afterAll(() => s?.close());
+
+async function engineFor(phone: string, nickname: string | null, storage = new MemoryStorage()): Promise<Engine> {
+  const engine = new Engine({ storage, apiBase: s.url, socketFactory: wsFactory, log: quiet });
+  engines.push(engine);
+  await engine.start();
+  await engine.requestPin(phone);
+  await engine.confirmPin(phone, TEST_PIN);
+  if (nickname) await engine.register(nickname);
+  await until(engine.connection(), (c) => c === 'online');
+  return engine;
+}
+
+async function refusal(promise: Promise<unknown>): Promise<string> {
+  const error: unknown = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  if (!isEngineError(error)) throw new Error(`expected an EngineError, got ${String(error)}`);
+  return error.message;
+}
+
+describe('communities through the engine, against the seeded reference server', () => {
+  it('joins, posts, comments, and sees another member comment and reactions arrive by socket', async () => {
+    const storage = new MemoryStorage();
+    const newcomer = await engineFor(nextPhone('62'), 'Sari', storage);
+    const budi = await engineFor(DEMO_BUDI, null);
+
+    await newcomer.refreshCommunities();
+    const list = await firstValueFrom(newcomer.communities());
+    const kopi = list.communities.find((c) => c.name === 'Kopi Nusantara');
+    if (!kopi) throw new Error('the seeded community is missing');
+    expect(list).toMatchObject({ loaded: true, joined: [] });
+
+    await newcomer.searchCommunities('KOPI');
+    expect((await firstValueFrom(newcomer.communities())).search).toMatchObject({ query: 'KOPI', status: 'loaded' });
+    expect(await newcomer.searchCommunities('   ')).toEqual([]);
+    expect((await firstValueFrom(newcomer.communities())).search).toBeNull();
+
+    await newcomer.openCommunity(kopi.id);
+    const channels = await firstValueFrom(newcomer.channels(kopi.id));
+    const talk = channels.channels.find((c) => c.name === 'Diskusi Umum');
+    if (!talk) throw new Error('the seeded channel is missing');
+    const joined = await newcomer.joinCommunity(kopi.id);
+    expect(joined.is_member).toBe(true);
+    await until(newcomer.community(kopi.id), (c) => c?.is_member === true);
+    await until(newcomer.communities(), (v) => v.joined.some((c) => c.id === kopi.id));
+    await newcomer.joinChannel(talk.id);
+    await until(newcomer.channel(talk.id), (c) => c?.is_member === true);
+
+    await newcomer.loadPosts(talk.id);
+    const posts = await firstValueFrom(newcomer.posts(talk.id));
+    expect(posts.loaded).toBe(true);
+    expect(posts.posts.length).toBeGreaterThan(0);
+    expect(posts.posts.map((p) => p.id)).toEqual([...posts.posts.map((p) => p.id)].sort((a, b) => a - b));
+    const authors = posts.posts.map((p) => p.user_id);
+    expect(authors.every((id) => posts.participants[id] !== undefined)).toBe(true);
+
+    const mine = await newcomer.createPost(talk.id, { text: 'Halo dari Sari', file: new File([PNG], 'kopi.png', { type: 'image/png' }) });
+    const withMine = await until(newcomer.posts(talk.id), (v) => v.posts.some((p) => p.id === mine.id));
+    expect(withMine.posts.find((p) => p.id === mine.id)).toMatchObject({ message: 'Halo dari Sari', attachment: { type: 'image' } });
+
+    await newcomer.loadComments(talk.id, mine.id);
+    expect(await firstValueFrom(newcomer.comments(talk.id, mine.id))).toMatchObject({ comments: [], loaded: true, hasOlder: false });
+    await newcomer.addComment(talk.id, mine.id, 'Komentar pertama');
+
+    // Budi (a member of his own community's channels) comments: it reaches Sari by socket.
+    await budi.joinChannel(talk.id).catch(() => undefined);
+    const fromBudi = await budi.addComment(talk.id, mine.id, 'Selamat datang, Sari!');
+    const thread = await until(newcomer.comments(talk.id, mine.id), (v) => v.comments.some((c) => c.comment_id === fromBudi.comment_id));
+    expect(thread.comments.map((c) => c.message)).toEqual(['Komentar pertama', 'Selamat datang, Sari!']);
+    expect(thread.participants[fromBudi.user_id]?.name).toBe('Budi');
+    // The post's comment count follows (conversation_message_update), in the posts view too.
+    await until(newcomer.posts(talk.id), (v) => v.posts.find((p) => p.id === mine.id)?.discussion?.comments_count === 2);
+
+    // Reactions: Budi reacts to Sari's comment and post; both reach her by socket.
+    const first = thread.comments[0];
+    if (!first) throw new Error('no comment');
+    await budi.reactToComment(talk.id, mine.id, first.comment_id, '👍', true);
+    await until(newcomer.comments(talk.id, mine.id), (v) => v.comments[0]?.reactions[0]?.reaction === '👍');
+    await budi.reactToPost(talk.id, mine.id, '🎉', true);
+    await until(newcomer.posts(talk.id), (v) => v.posts.find((p) => p.id === mine.id)?.reactions.some((r) => r.reaction === '🎉') === true);
+
+    // Refusals before any call (spec §5).
+    expect(await refusal(newcomer.addComment(talk.id, mine.id, '   '))).toBe('Invalid message provided');
+    expect(await refusal(newcomer.reactToComment(talk.id, mine.id, first.comment_id, '', true))).toBe('Invalid parameters provided');
+    expect(await refusal(newcomer.reactToPost(talk.id, 0, '👍', true))).toBe('Invalid parameters provided');
+    expect(await refusal(newcomer.openCommunity(-1))).toBe('Invalid parameters provided');
+    expect(await refusal(newcomer.openCommunity(999_999))).toBe('Community not found');
+
+    // The communities store survives a restart (spec §3 "Communities store").
+    await newcomer.stop();
+    const again = new Engine({ storage, apiBase: s.url, socketFactory: wsFactory, log: quiet });
+    engines.push(again);
+    await again.start();
+    expect((await firstValueFrom(again.communities())).joined.map((c) => c.id)).toEqual([kopi.id]);
+    expect((await firstValueFrom(again.channels(kopi.id))).channels.map((c) => c.id)).toContain(talk.id);
+    expect((await firstValueFrom(again.posts(talk.id))).posts.some((p) => p.id === mine.id)).toBe(true);
+
+    await again.leaveChannel(talk.id);
+    await until(again.channel(talk.id), (c) => c?.is_member === false);
+    await again.logout();
+    expect(await firstValueFrom(again.communities())).toMatchObject({ communities: [], loaded: false });
+    expect(await storage.get('communities', 'state')).toBeUndefined();
+  }, 30_000);
+
+  it('pages older posts 20 at a time', async () => {
+    const budi = await engineFor(DEMO_BUDI, null);
+    await budi.refreshCommunities();
+    const kopi = (await firstValueFrom(budi.communities())).communities.find((c) => c.name === 'Kopi Nusantara');
+    if (!kopi) throw new Error('the seeded community is missing');
+    await budi.openCommunity(kopi.id);
+    const channel = (await firstValueFrom(budi.channels(kopi.id))).channels.find((c) => c.is_member && !c.read_only);
+    if (!channel) throw new Error('no channel to post in');
+    await budi.loadPosts(channel.id);
+    const before = (await firstValueFrom(budi.posts(channel.id))).posts.length;
+    for (let i = 0; i < 21; i++) await budi.createPost(channel.id, { text: `post ${i}` });
+    // Another device (nothing loaded yet) pages through them.
+    const reader = await engineFor(DEMO_BUDI, null);
+    await reader.loadPosts(channel.id);
+    const latest = await firstValueFrom(reader.posts(channel.id));
+    expect(latest.posts.map((p) => p.message)).toEqual(Array.from({ length: 20 }, (_, i) => `post ${i + 1}`));
+    expect(latest.hasOlder).toBe(true);
+    expect(await reader.loadOlderPosts(channel.id)).toBe(true);
+    const more = await firstValueFrom(reader.posts(channel.id));
+    expect(more.posts.length).toBe(Math.min(40, before + 21));
+    expect(more.posts[more.posts.length - 21]?.message).toBe('post 0');
+    expect(more.posts.map((p) => p.id)).toEqual([...more.posts.map((p) => p.id)].sort((a, b) => a - b));
+  }, 30_000);
+});

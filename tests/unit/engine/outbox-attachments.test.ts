@@ -1,0 +1,214 @@
+import { firstValueFrom, filter, type Observable } from 'rxjs';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { isEngineError, type OutboxEntry } from '../../../src/engine/api';
+import { Engine } from '../../../src/engine/engine';
+import { fetchTransport, type HttpTransport } from '../../../src/engine/rest';
+import { FILE_TOO_LARGE, FILE_TYPE_NOT_SUPPORTED } from '../../../src/engine/rules';
+import type { SocketLike } from '../../../src/engine/socket';
+import { MemoryStorage } from '../../../src/engine/storage/storage';
+import { nextPhone, startTestServer, TEST_PIN, type TestServer } from '../../support/server';
+
+/** The first bytes of a PNG: what the server reads the type from (docs/server.md "Uploads"). */
+const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1]);
+const png = (name = 'dot.png') => new File([PNG], name, { type: 'image/png' });
+
+const wsFactory = (url: string) => new WebSocket(url) as unknown as SocketLike;
+const quiet = () => undefined;
+
+/**
+ * The real transport with a switchboard: counts uploads and sends, can refuse the network to either, and
+ * reports upload progress in quarters before the real upload (Node has no XHR, so fetch reports once).
+ */
+class Switchboard implements HttpTransport {
+  uploads = 0;
+  sends = 0;
+  failUploads = false;
+  failSends = false;
+
+  request: HttpTransport['request'] = (request) => {
+    if (request.method === 'POST' && /\/v2\/conversations\/\d+\/messages$/.test(request.url)) {
+      this.sends += 1;
+      if (this.failSends) return Promise.reject(new TypeError('network down'));
+    }
+    return fetchTransport.request(request);
+  };
+
+  upload: HttpTransport['upload'] = (request) => {
+    this.uploads += 1;
+    if (this.failUploads) return Promise.reject(new TypeError('network down'));
+    for (const part of [1, 2, 3]) request.onProgress?.(part * 25, 100);
+    return fetchTransport.upload(request);
+  };
+}
+
+let s: TestServer;
+const engines: Engine[] = [];
+beforeAll(async () => {
+  s = await startTestServer();
+});
+afterEach(async () => {
+  await Promise.all(engines.splice(0).map((e) => e.stop()));
+});
+afterAll(() => s?.close());
+
+async function makeEngine(transport: HttpTransport, storage = new MemoryStorage()): Promise<Engine> {
+  const engine = new Engine({ storage, apiBase: s.url, transport, socketFactory: wsFactory, log: quiet });
+  engines.push(engine);
+  await engine.start();
+  return engine;
+}
+
+async function signedInWithChat(engine: Engine): Promise<number> {
+  const phone = nextPhone();
+  await engine.requestPin(phone);
+  await engine.confirmPin(phone, TEST_PIN);
+  await engine.register('Sender');
+  const { conversation } = await engine.call('createConversation', { members: [{ name: 'Friend', value: nextPhone() }] });
+  await engine.openConversation(conversation.id);
+  return conversation.id;
+}
+
+const until = <T>(source: Observable<T>, test: (v: T) => boolean) => firstValueFrom(source.pipe(filter(test)));
+
+function storedAttachments(conversationId: number): { message: string; attachment: string | null }[] {
+  return s.server.ctx.db
+    .prepare('SELECT message, attachment FROM messages WHERE conversation_id = ? AND type = ?')
+    .all(conversationId, 'text') as { message: string; attachment: string | null }[];
+}
+
+describe('attachments in the outbox', () => {
+  it('uploads first with its progress shown, then sends the message with the file, once', async () => {
+    const transport = new Switchboard();
+    const storage = new MemoryStorage();
+    const engine = await makeEngine(transport, storage);
+    const conversationId = await signedInWithChat(engine);
+    const seen: OutboxEntry[][] = [];
+    const subscription = engine.outbox().subscribe((entries) => seen.push([...entries]));
+
+    const entry = await engine.sendMessage(conversationId, { text: '', file: png() });
+    expect(entry.attachment).toEqual({ name: 'dot.png', mime: 'image/png', size: PNG.length, kind: 'image', progress: 0, uploaded: null });
+    // The bytes are kept apart until the send is done.
+    expect(await storage.get('outbox', entry.localId)).toMatchObject({ attachment: { name: 'dot.png' } });
+
+    const view = await until(engine.messages(conversationId), (w) => w.messages.some((m) => m.attachment?.type === 'image'));
+    await until(engine.outbox(), (o) => o.length === 0);
+    subscription.unsubscribe();
+
+    const sent = view.messages.find((m) => m.attachment?.type === 'image');
+    expect(sent).toMatchObject({ message: '', attachment: { type: 'image', mime: 'image/png', name: 'dot.png' } });
+    expect(storedAttachments(conversationId)).toHaveLength(1);
+    expect(transport.uploads).toBe(1);
+    // Progress as reported (the throttle lets the first step and the end through at once), never backwards.
+    const progress = seen.flatMap((list) => list.map((e) => e.attachment?.progress ?? -1));
+    expect(progress[0]).toBe(0);
+    expect(progress).toContain(0.25);
+    expect(progress).toContain(1);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+    expect(await storage.get('files', entry.localId)).toBeUndefined();
+  });
+
+  it('sends text and a file together, and refuses an empty send, a wrong type and a file over 50 MB', async () => {
+    const engine = await makeEngine(new Switchboard());
+    const conversationId = await signedInWithChat(engine);
+
+    const refusal = async (promise: Promise<unknown>) => {
+      const error: unknown = await promise.then(
+        () => null,
+        (e: unknown) => e,
+      );
+      if (!isEngineError(error)) throw new Error(`expected an EngineError, got ${String(error)}`);
+      return error.message;
+    };
+    const text = new File(['hello'], 'notes.txt', { type: 'text/plain' });
+    expect(await refusal(engine.sendMessage(conversationId, { text: 'see this', file: text }))).toBe(FILE_TYPE_NOT_SUPPORTED);
+    const huge = new File([new Uint8Array(52_428_801)], 'huge.png', { type: 'image/png' });
+    expect(await refusal(engine.sendMessage(conversationId, { text: '', file: huge }))).toBe(FILE_TOO_LARGE);
+    expect(await refusal(engine.sendMessage(conversationId, { text: '   ' }))).toBe('Failed to send message');
+    expect(await firstValueFrom(engine.outbox())).toEqual([]);
+
+    await engine.sendMessage(conversationId, { text: 'with a picture', file: png('cat.jpg.png') });
+    const view = await until(engine.messages(conversationId), (w) => w.messages.some((m) => m.message === 'with a picture'));
+    expect(view.messages.find((m) => m.message === 'with a picture')?.attachment).toMatchObject({ type: 'image' });
+    await until(engine.outbox(), (o) => o.length === 0);
+  });
+
+  it('retries an upload that found no network, and marks one the server refused as failed with its message', async () => {
+    const transport = new Switchboard();
+    const engine = await makeEngine(transport);
+    const conversationId = await signedInWithChat(engine);
+
+    transport.failUploads = true;
+    const entry = await engine.sendMessage(conversationId, { text: 'offline upload', file: png() });
+    await until(engine.outbox(), (o) => o[0]?.attempts === 1);
+    expect((await firstValueFrom(engine.outbox()))[0]).toMatchObject({ status: 'pending', attachment: { uploaded: null } });
+    transport.failUploads = false;
+    await until(engine.outbox(), (o) => o.length === 0);
+    expect(storedAttachments(conversationId).filter((m) => m.message === 'offline upload')).toHaveLength(1);
+    expect(entry.status).toBe('pending');
+
+    // Declared a PNG, but its bytes are not one: the server refuses it (415) and says why.
+    const fake = new File(['definitely not a picture'], 'fake.png', { type: 'image/png' });
+    const refused = await engine.sendMessage(conversationId, { text: '', file: fake });
+    const failed = await until(engine.outbox(), (o) => o.some((e) => e.localId === refused.localId && e.status === 'failed'));
+    expect(failed.find((e) => e.localId === refused.localId)?.error).toMatchObject({
+      status: 415,
+      message: FILE_TYPE_NOT_SUPPORTED,
+      call: 'uploadFile',
+    });
+    await engine.discardSend(refused.localId);
+    expect(await firstValueFrom(engine.outbox())).toEqual([]);
+  });
+
+  it('after a restart only sends a file that was already uploaded, and forgets its bytes on discard', async () => {
+    const storage = new MemoryStorage();
+    const transport = new Switchboard();
+    const first = await makeEngine(transport, storage);
+    const conversationId = await signedInWithChat(first);
+
+    transport.failSends = true;
+    const entry = await first.sendMessage(conversationId, { text: 'uploaded once', file: png() });
+    await until(first.outbox(), (o) => o[0]?.attachment?.uploaded !== null && o[0]?.attempts === 1);
+    await first.stop();
+    expect(await storage.get<OutboxEntry>('outbox', entry.localId)).toMatchObject({ attachment: { progress: 1 } });
+    expect(transport.uploads).toBe(1);
+
+    transport.failSends = false;
+    const second = await makeEngine(transport, storage);
+    await until(second.outbox(), (o) => o.length === 0);
+    expect(transport.uploads).toBe(1);
+    expect(storedAttachments(conversationId).filter((m) => m.message === 'uploaded once')).toHaveLength(1);
+    expect(await storage.get('files', entry.localId)).toBeUndefined();
+
+    transport.failUploads = true;
+    const dropped = await second.sendMessage(conversationId, { text: '', file: png() });
+    expect(await storage.get('files', dropped.localId)).toBeInstanceOf(Blob);
+    await second.discardSend(dropped.localId);
+    expect(await storage.get('files', dropped.localId)).toBeUndefined();
+    expect(await storage.get('outbox', dropped.localId)).toBeUndefined();
+  });
+
+  it('loads an entry stored before attachments existed as one without a file', async () => {
+    const storage = new MemoryStorage();
+    const engine = await makeEngine(new Switchboard(), storage);
+    const conversationId = await signedInWithChat(engine);
+    const session = await firstValueFrom(engine.session());
+    const userId = session.status === 'ready' ? session.userId : 0;
+    await engine.stop();
+    const old = {
+      localId: 'out_old_1',
+      userId,
+      conversationId,
+      clientId: 7,
+      text: 'from an older version',
+      quotedMessageId: null,
+      createdAt: 1,
+      status: 'failed',
+      error: null,
+      attempts: 1,
+    };
+    await storage.writeBatch([{ store: 'outbox', type: 'put', key: old.localId, value: old }]);
+    const again = await makeEngine(new Switchboard(), storage);
+    expect((await firstValueFrom(again.outbox()))[0]).toMatchObject({ localId: 'out_old_1', attachment: null });
+  });
+});
