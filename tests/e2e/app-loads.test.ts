@@ -45,6 +45,9 @@ describe('the served app', () => {
     await page.goto(server.url + '/');
     await expect.poll(() => new URL(page.url()).pathname).toBe('/login');
     expect(await page.getAttribute('html', 'lang')).toBe('sv');
+    // The login screen itself is in Swedish, not only the document's language attribute.
+    await page.getByRole('heading', { name: 'Logga in med ditt telefonnummer' }).waitFor();
+    await page.getByRole('button', { name: 'Skicka kod' }).waitFor();
     await context.close();
   });
 

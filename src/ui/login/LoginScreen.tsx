@@ -1,6 +1,79 @@
-import type { LoginVariant } from '../routing/paths';
+import { useNavigate } from '@tanstack/react-router';
+import { useCallback, useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { CountriesView, SessionView } from '../../engine/api';
+import { useEngine } from '../hooks/EngineContext';
+import { useQuery } from '../hooks/useQuery';
+import { type LoginVariant, PATHS } from '../routing/paths';
+import { LanguageSwitch } from './LanguageSwitch';
+import { useLoginState } from './loginState';
+import { NicknameStep } from './NicknameStep';
+import { PhoneStep } from './PhoneStep';
+import { PinStep } from './PinStep';
+import { SatirHero } from './SatirHero';
+import './login.css';
 
-/** Placeholder: the login helper replaces it with the phone, PIN and nickname steps. */
-export function LoginScreen(_props: { variant: LoginVariant; step: 'phone' | 'nickname' }) {
-  return <main />;
+const NO_COUNTRIES: CountriesView = { countries: [], status: 'idle', error: null };
+
+/**
+ * The login screen of spec §2 and §4: phone, then PIN (both on the phone route), then the nickname (on its
+ * own route, where the session gate keeps a user without one). The state survives reloads until success.
+ */
+export function LoginScreen({ variant, step }: { variant: LoginVariant; step: 'phone' | 'nickname' }) {
+  const { t } = useTranslation();
+  const engine = useEngine();
+  const navigate = useNavigate();
+  const { state, update, clear } = useLoginState();
+  const { countries } = useQuery((e) => e.countries(), [], NO_COUNTRIES);
+
+  useEffect(() => {
+    void engine.loadCountries().catch(() => undefined);
+  }, [engine]);
+
+  const shown = step === 'nickname' ? 'nickname' : state.step === 'pin' && state.phoneNumber ? 'pin' : 'phone';
+
+  useEffect(() => {
+    const before = document.title;
+    document.title = `${t(`login.${shown}.title`)} – ${t('common.appName')}`;
+    return () => {
+      document.title = before;
+    };
+  }, [shown, t]);
+
+  const signedIn = useCallback(
+    (session: SessionView) => {
+      if (session.status === 'ready') {
+        clear();
+        void navigate({ to: PATHS.inbox, replace: true });
+      } else if (session.status === 'needsNickname') {
+        update({ step: 'nickname', pinCode: '' });
+        void navigate({ to: variant === 'satir' ? PATHS.satirNickname : PATHS.nickname, replace: true });
+      }
+    },
+    [clear, navigate, update, variant],
+  );
+
+  // The satir page has its own h1 above the card; the standard screen's step heading is the page's h1.
+  const Heading = variant === 'satir' ? 'h2' : 'h1';
+  const country = countries.find((c) => c.code === state.selectedCountry);
+
+  return (
+    <main className={`login-page login-${variant}`}>
+      {variant === 'satir' ? <SatirHero /> : null}
+      <div className="login-card">
+        <p className="login-brand">
+          <span className="login-logo" aria-hidden="true" />
+          {t('common.appName')}
+        </p>
+        {shown === 'phone' ? <PhoneStep state={state} update={update} Heading={Heading} /> : null}
+        {shown === 'pin' ? (
+          <PinStep state={state} update={update} country={country} onSignedIn={signedIn} Heading={Heading} />
+        ) : null}
+        {shown === 'nickname' ? (
+          <NicknameStep state={state} update={update} onSignedIn={signedIn} Heading={Heading} />
+        ) : null}
+      </div>
+      <LanguageSwitch />
+    </main>
+  );
 }

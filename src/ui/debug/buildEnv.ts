@@ -1,0 +1,35 @@
+/**
+ * What the build says about the debug screen (spec §2, design.md §4): open in develop and QA builds, behind
+ * `VITE_DEBUG_PASSWORD` elsewhere, and closed when a production build has no password. The values are
+ * inlined by Vite at build time, so this is a speed bump for curious users, not a secret.
+ */
+export type DebugAccess = { kind: 'open' } | { kind: 'password'; password: string } | { kind: 'closed' };
+
+export interface BuildEnv {
+  DEV?: boolean;
+  VITE_APP_ENV?: string;
+  VITE_DEBUG_PASSWORD?: string;
+  [key: string]: unknown;
+}
+
+/** The build variable whose value the screen never shows. */
+export const SECRET_ENV_KEYS: readonly string[] = ['VITE_DEBUG_PASSWORD'];
+
+const OPEN_ENVIRONMENTS = ['develop', 'development', 'dev', 'qa'];
+
+export function debugAccess(env: BuildEnv): DebugAccess {
+  const appEnv = typeof env.VITE_APP_ENV === 'string' ? env.VITE_APP_ENV.trim().toLowerCase() : '';
+  if (env.DEV === true || OPEN_ENVIRONMENTS.includes(appEnv)) return { kind: 'open' };
+  const password = typeof env.VITE_DEBUG_PASSWORD === 'string' ? env.VITE_DEBUG_PASSWORD : '';
+  return password !== '' ? { kind: 'password', password } : { kind: 'closed' };
+}
+
+/** The build's variables for display, sorted, with secrets replaced by `hidden`. */
+export function envEntries(env: BuildEnv, hidden: string): [string, string][] {
+  return Object.keys(env)
+    .sort()
+    .map((key) => [key, SECRET_ENV_KEYS.includes(key) ? hidden : String(env[key])]);
+}
+
+/** This build's variables (Vite's `import.meta.env`). */
+export const BUILD_ENV: BuildEnv = import.meta.env as BuildEnv;

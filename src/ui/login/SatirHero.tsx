@@ -1,0 +1,25 @@
+import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
+
+/**
+ * The heading of the protest variant (spec §1): the same login under a satirical Swedish protest page
+ * against the EU chat-scanning proposal. The rest of that page (statistics, FAQ, ticker, party selector)
+ * comes with its own issue.
+ */
+export function SatirHero() {
+  const { t } = useTranslation();
+  const note = useId();
+  return (
+    <header className="satir-hero">
+      <p className="satir-kicker">{t('login.satir.kicker')}</p>
+      <h1 className="satir-heading">{t('login.satir.heading')}</h1>
+      <p className="satir-lead">{t('login.satir.lead')}</p>
+      <button type="button" className="satir-politician" disabled aria-describedby={note}>
+        {t('login.satir.politicianLogin')}
+      </button>
+      <p className="satir-note" id={note}>
+        {t('login.satir.politicianNote')}
+      </p>
+    </header>
+  );
+}
