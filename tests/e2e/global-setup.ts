@@ -11,6 +11,8 @@ export default function setup(): void {
   const args = [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'error', '--outDir', outDir, '--emptyOutDir'];
   execFileSync(process.execPath, args, {
     cwd: root,
+    // Vitest sets NODE_ENV=test, which would make this a development build: test what `npm start` serves.
+    env: { ...process.env, NODE_ENV: 'production' },
     stdio: 'inherit',
   });
 }
