@@ -1,0 +1,183 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Attachment, Message } from '../../../protocol/entities';
+import { useChatUi } from '../ChatContext';
+import { formatFileSize } from './fileSize';
+import { safeHref } from './links';
+import { fitBox, MEDIA_MAX_SIDE, stickerSide } from './mediaSize';
+
+const urlOf = (a: Attachment) => a.url || a.file_info?.url || '';
+
+/** A file's link: the server gives paths (`/files/…`) on its own origin; only safe schemes become links. */
+function fileHref(url: string): string | null {
+  if (!url) return null;
+  try {
+    return safeHref(new URL(url, document.baseURI).href);
+  } catch {
+    return null;
+  }
+}
+
+/** One attachment by its type (spec §2 "Chat view"); events are system messages and render elsewhere. */
+export function AttachmentView({ message, attachment }: { message: Message; attachment: Attachment }) {
+  switch (attachment.type) {
+    case 'image':
+      return <ImageAttachment message={message} attachment={attachment} />;
+    case 'video':
+      return <VideoAttachment message={message} attachment={attachment} />;
+    case 'sticker':
+      return <StickerAttachment attachment={attachment} />;
+    case 'audio':
+      return <AudioAttachment attachment={attachment} />;
+    case 'file':
+      return <FileAttachment attachment={attachment} />;
+    case 'link':
+      return <LinkAttachment attachment={attachment} />;
+    case 'event':
+      return <EventCard attachment={attachment} />;
+    default:
+      return <Unsupported />;
+  }
+}
+
+function Unsupported() {
+  const { t } = useTranslation();
+  return <p className="att-unsupported">{t('chat.attachment.unsupported')}</p>;
+}
+
+function ImageAttachment({ message, attachment }: { message: Message; attachment: Attachment }) {
+  const { t } = useTranslation();
+  const { openMedia } = useChatUi();
+  const box = fitBox(attachment.file_info?.dimensions, MEDIA_MAX_SIDE);
+  const name = attachment.name || t('chat.attachment.image');
+  const src = attachment.thumbnail || urlOf(attachment);
+  if (!src) return <Unsupported />;
+  return (
+    <button
+      type="button"
+      className="att-media-button"
+      onClick={() => openMedia(message)}
+      aria-label={t('chat.attachment.openImage', { name })}
+    >
+      <img
+        className="att-image"
+        src={src}
+        alt={name}
+        loading="lazy"
+        // Known dimensions reserve the box before the picture loads, so the list does not jump.
+        {...(box ? { width: box.width, height: box.height, style: { width: box.width, height: box.height } } : {})}
+      />
+    </button>
+  );
+}
+
+function VideoAttachment({ message, attachment }: { message: Message; attachment: Attachment }) {
+  const { t } = useTranslation();
+  const { openMedia } = useChatUi();
+  const box = fitBox(attachment.file_info?.dimensions, MEDIA_MAX_SIDE);
+  const name = attachment.name || t('chat.attachment.video');
+  const src = urlOf(attachment);
+  if (!src) return <Unsupported />;
+  return (
+    <div className="att-video-wrap">
+      <video
+        className="att-video"
+        src={src}
+        controls
+        preload="metadata"
+        aria-label={name}
+        {...(box ? { width: box.width, height: box.height, style: { width: box.width, height: box.height } } : {})}
+      />
+      <button type="button" className="att-expand" onClick={() => openMedia(message)}>
+        {t('chat.attachment.openVideo')}
+      </button>
+    </div>
+  );
+}
+
+function StickerAttachment({ attachment }: { attachment: Attachment }) {
+  const { t } = useTranslation();
+  const side = stickerSide(attachment.file_info?.dimensions);
+  const src = attachment.thumbnail || urlOf(attachment);
+  if (!src) return <Unsupported />;
+  return (
+    <img
+      className="att-sticker"
+      src={src}
+      alt={attachment.name || t('chat.attachment.sticker')}
+      width={side}
+      height={side}
+      loading="lazy"
+    />
+  );
+}
+
+function AudioAttachment({ attachment }: { attachment: Attachment }) {
+  const { t } = useTranslation();
+  const [failed, setFailed] = useState(false);
+  const src = attachment.file_info?.mp3 || urlOf(attachment);
+  if (failed || !src) return <p className="att-error">{t('chat.attachment.audioUnavailable')}</p>;
+  return (
+    <audio
+      className="att-audio"
+      src={src}
+      controls
+      preload="metadata"
+      aria-label={attachment.name || t('chat.attachment.audio')}
+      onError={() => setFailed(true)}
+    />
+  );
+}
+
+function FileAttachment({ attachment }: { attachment: Attachment }) {
+  const { t, i18n } = useTranslation();
+  const size = attachment.size ?? attachment.file_info?.size;
+  const name = attachment.name || t('chat.attachment.file');
+  const href = fileHref(urlOf(attachment));
+  const label = (
+    <>
+      <svg className="att-file-icon" viewBox="0 0 16 20" width="16" height="20" aria-hidden="true">
+        <path d="M1 1h9l5 5v13H1z M10 1v5h5" fill="none" stroke="currentColor" strokeWidth="1.5" />
+      </svg>
+      <span className="att-file-name">{name}</span>
+      {size !== undefined ? <span className="att-file-size">{formatFileSize(size, i18n.language)}</span> : null}
+    </>
+  );
+  return href ? (
+    <a className="att-file" href={href} download={name} target="_blank" rel="noopener noreferrer">
+      {label}
+    </a>
+  ) : (
+    <span className="att-file">{label}</span>
+  );
+}
+
+function LinkAttachment({ attachment }: { attachment: Attachment }) {
+  const url = urlOf(attachment);
+  const href = safeHref(url);
+  const title = attachment.metadata?.title || attachment.name || url;
+  return (
+    <div className="att-link">
+      <span className="att-link-title">{title}</span>
+      {href ? (
+        <a href={href} target="_blank" rel="noopener noreferrer">
+          {url}
+        </a>
+      ) : (
+        <span>{url}</span>
+      )}
+    </div>
+  );
+}
+
+/** An event attachment on an ordinary message (a calendar event): its name and description. */
+function EventCard({ attachment }: { attachment: Attachment }) {
+  const { t } = useTranslation();
+  return (
+    <div className="att-event">
+      <span className="att-event-label">{t('chat.attachment.event')}</span>
+      {attachment.event?.name ? <strong>{attachment.event.name}</strong> : null}
+      {attachment.event?.description ? <span>{attachment.event.description}</span> : null}
+    </div>
+  );
+}

@@ -1,0 +1,75 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { OutboxEntry } from '../../../engine/api';
+import { isEngineError } from '../../../engine/api';
+import { useEngine } from '../../hooks/EngineContext';
+import { MessageText } from './MessageText';
+
+/**
+ * A send the server has not stored yet, at the bottom as an own message: pending with a clock (and the
+ * upload's progress), or failed with the error and Retry / Discard.
+ */
+export function OutboxRow({ entry }: { entry: OutboxEntry }) {
+  const { t } = useTranslation();
+  const engine = useEngine();
+  const [actionError, setActionError] = useState<string | null>(null);
+  const failed = entry.status === 'failed';
+  const run = (action: () => Promise<void>) => {
+    setActionError(null);
+    action().catch((error: unknown) => setActionError(isEngineError(error) ? error.message : t('chat.outbox.actionFailed')));
+  };
+  const progress = entry.attachment ? Math.round(entry.attachment.progress * 100) : null;
+  return (
+    <article
+      className={`msg msg-own msg-outbox ${failed ? 'msg-failed' : 'msg-pending'}`}
+      data-local-id={entry.localId}
+      aria-label={failed ? t('chat.outbox.failedMessage') : t('chat.outbox.pendingMessage')}
+    >
+      <div className="msg-bubble">
+        {entry.attachment ? (
+          <div className="att-upload">
+            <span className="att-file-name">{entry.attachment.name}</span>
+            {!failed && progress !== null && progress < 100 ? (
+              <progress
+                max={100}
+                value={progress}
+                aria-label={t('chat.outbox.uploading', { name: entry.attachment.name })}
+              />
+            ) : null}
+          </div>
+        ) : null}
+        {entry.text ? <MessageText text={entry.text} /> : null}
+        <span className="msg-meta">
+          {failed ? (
+            <span className="msg-failed-label">{t('chat.outbox.failed')}</span>
+          ) : (
+            <span className="msg-clock" title={t('chat.outbox.sending')}>
+              <span aria-hidden="true">🕓</span>
+              <span className="visually-hidden">{t('chat.outbox.sending')}</span>
+            </span>
+          )}
+        </span>
+      </div>
+      {failed ? (
+        <div className="msg-failed-actions" role="group" aria-label={t('chat.outbox.failedMessage')}>
+          {entry.error ? (
+            <p className="msg-error" role="alert">
+              {entry.error.message}
+            </p>
+          ) : null}
+          {actionError ? (
+            <p className="msg-error" role="alert">
+              {actionError}
+            </p>
+          ) : null}
+          <button type="button" onClick={() => run(() => engine.retrySend(entry.localId))}>
+            {t('chat.outbox.retry')}
+          </button>
+          <button type="button" onClick={() => run(() => engine.discardSend(entry.localId))}>
+            {t('chat.outbox.discard')}
+          </button>
+        </div>
+      ) : null}
+    </article>
+  );
+}

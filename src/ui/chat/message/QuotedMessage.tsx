@@ -1,0 +1,40 @@
+import { useTranslation } from 'react-i18next';
+import type { Message } from '../../../protocol/entities';
+import { useChatUi } from '../ChatContext';
+import { memberName } from './eventText';
+
+/** The quote above a reply: who wrote the original and its text; a click scrolls to the original. */
+export function QuotedMessage({ quotedId, quoted }: { quotedId: number; quoted: Message | undefined }) {
+  const { t } = useTranslation();
+  const { conversation, selfId, scrollToMessage } = useChatUi();
+  const author = quoted
+    ? quoted.user_id === selfId
+      ? t('chat.you')
+      : (memberName(conversation, quoted.user_id) ?? t('chat.someone'))
+    : null;
+  const text = quoted
+    ? quoted.message || (quoted.attachment ? attachmentWord(quoted, t) : '')
+    : t('chat.quote.notLoaded');
+  return (
+    <button type="button" className="msg-quote" onClick={() => scrollToMessage(quotedId)} title={t('chat.quote.goTo')}>
+      <span className="visually-hidden">{t('chat.quote.replyTo')} </span>
+      {author ? <span className="msg-quote-author">{author} </span> : null}
+      <span className="msg-quote-text">{text}</span>
+    </button>
+  );
+}
+
+function attachmentWord(message: Message, t: (key: string) => string): string {
+  switch (message.attachment?.type) {
+    case 'image':
+      return t('chat.attachment.image');
+    case 'video':
+      return t('chat.attachment.video');
+    case 'audio':
+      return t('chat.attachment.audio');
+    case 'sticker':
+      return t('chat.attachment.sticker');
+    default:
+      return t('chat.attachment.file');
+  }
+}

@@ -1,0 +1,123 @@
+import { act } from 'react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { page, userEvent } from 'vitest/browser';
+import type { OutboxEntry } from '../../src/engine/api';
+import { chat, listEngine, msg, OTHER, renderList, SELF, unmountList } from './chat-list-support';
+
+afterEach(unmountList);
+
+const pixel =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
+const entry = (patch: Partial<OutboxEntry>): OutboxEntry => ({
+  localId: 'out_1',
+  userId: SELF,
+  conversationId: 10,
+  clientId: 5,
+  text: '',
+  quotedMessageId: null,
+  attachment: null,
+  createdAt: Date.now(),
+  status: 'pending',
+  error: null,
+  attempts: 0,
+  ...patch,
+});
+
+describe('message rendering', () => {
+  it('renders every attachment type, and says so for one it does not know', async () => {
+    const { messages, asTab } = listEngine();
+    messages.next({
+      loaded: true,
+      hasOlder: false,
+      messages: [
+        msg(1, { message: '', attachment: { type: 'sticker', url: pixel } }),
+        msg(2, { message: '', attachment: { type: 'sticker', url: pixel, file_info: { url: pixel, size: 1, dimensions: { width: 512, height: 512 } } } }),
+        msg(3, { message: '', attachment: { type: 'audio', url: '/missing/voice.mp3', name: 'voice.mp3' } }),
+        msg(4, { message: '', attachment: { type: 'file', url: '/missing/minutes.pdf', name: 'minutes.pdf', size: 1_572_864 } }),
+        msg(5, { message: '', attachment: { type: 'link', url: 'https://example.org/review', metadata: { title: 'A review' } } }),
+        msg(6, { message: '', attachment: { type: 'hologram' as never, url: 'x' } }),
+        msg(7, { message: 'Look', attachment: { type: 'image', url: pixel, name: 'dot.png', file_info: { url: pixel, size: 1, dimensions: { width: 1200, height: 600 } } } }),
+        msg(8, { message: 'Fixed typo', edited_at: 1 }),
+      ],
+    });
+    await renderList(asTab);
+    const row = (id: number) => page.getByRole('log').element().querySelector(`[data-message-id="${id}"]`) as HTMLElement;
+    await expect.poll(() => row(8)).not.toBeNull();
+
+    const sticker = (id: number) => row(id).querySelector('img') as HTMLImageElement;
+    expect(sticker(1).getBoundingClientRect().width).toBe(120);
+    expect(sticker(2).getBoundingClientRect().width).toBe(150);
+    await expect.element(page.getByText('Audio not available')).toBeVisible();
+    await expect.element(page.getByRole('link', { name: /minutes\.pdf/ })).toHaveTextContent('1.5 MB');
+    await expect.element(page.getByText('A review')).toBeVisible();
+    await expect.element(page.getByRole('link', { name: 'https://example.org/review' })).toHaveAttribute('rel', 'noopener noreferrer');
+    await expect.element(page.getByText('This attachment type is not supported')).toBeVisible();
+    const image = row(7).querySelector('img') as HTMLImageElement;
+    expect(image.getBoundingClientRect().width).toBe(300);
+    expect(image.getBoundingClientRect().height).toBe(150);
+    await expect.element(page.getByRole('button', { name: 'Open image dot.png' })).toBeVisible();
+    expect(row(8).textContent).toContain('edited');
+  });
+
+  it('shows the sender in groups where their run of messages starts, and the receipt words on own messages', async () => {
+    const { messages, asTab } = listEngine();
+    messages.next({
+      loaded: true,
+      hasOlder: false,
+      messages: [msg(1), msg(2), msg(3, { user_id: SELF, message: 'Mine' })],
+    });
+    await renderList(asTab, { conversation: chat({ is_group: true, name: 'Group', member_count: 2 }) });
+    await expect.element(page.getByText('Mine')).toBeVisible();
+    expect(page.getByText('Erik', { exact: true }).elements()).toHaveLength(1);
+    // Without receipts from the engine an own message is "Sent".
+    await expect.element(page.getByRole('article', { name: 'Your message' }).getByText('Sent')).toBeInTheDocument();
+  });
+
+  it('shows a pending upload with its progress, and a refused send with its error, Retry and Discard', async () => {
+    const { outbox, engine, asTab } = listEngine();
+    outbox.next([
+      entry({
+        localId: 'a',
+        text: 'With a photo',
+        attachment: { name: 'cat.jpg', mime: 'image/jpeg', size: 1000, kind: 'image', progress: 0.4, uploaded: null },
+      }),
+      entry({
+        localId: 'b',
+        text: 'Refused',
+        status: 'failed',
+        error: {
+          name: 'EngineError',
+          status: 403,
+          message: 'This is a demo chat',
+          fallback: 'Failed to send message',
+          call: 'sendMessage',
+        },
+      }),
+      entry({ localId: 'c', conversationId: 99, text: 'Another chat' }),
+    ]);
+    await renderList(asTab);
+    await expect.element(page.getByRole('progressbar', { name: 'Uploading cat.jpg' })).toHaveAttribute('value', '40');
+    await expect.element(page.getByRole('article', { name: 'Your message, sending' })).toHaveTextContent('With a photo');
+    const failed = page.getByRole('article', { name: 'Your message, not sent' });
+    await expect.element(failed.getByRole('alert')).toHaveTextContent('This is a demo chat');
+    await userEvent.click(failed.getByRole('button', { name: 'Retry' }));
+    expect(engine.retrySend).toHaveBeenCalledWith('b');
+    await userEvent.click(failed.getByRole('button', { name: 'Discard' }));
+    expect(engine.discardSend).toHaveBeenCalledWith('b');
+    expect(page.getByText('Another chat').elements()).toHaveLength(0);
+  });
+
+  it('speaks Swedish in Swedish', async () => {
+    const { messages, asTab } = listEngine();
+    messages.next({
+      loaded: true,
+      hasOlder: false,
+      messages: [msg(1, { message: '', attachment: { type: 'audio', url: '/missing/voice.mp3' } }), msg(2, { user_id: OTHER })],
+    });
+    await renderList(asTab, { language: 'sv' });
+    await expect.element(page.getByText('Ljudet är inte tillgängligt')).toBeVisible();
+    await expect.element(page.getByRole('separator')).toHaveTextContent('Idag');
+    await act(async () => undefined);
+  });
+});

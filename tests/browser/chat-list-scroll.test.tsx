@@ -1,0 +1,97 @@
+import { act } from 'react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { page, userEvent } from 'vitest/browser';
+import type { OutboxEntry } from '../../src/engine/api';
+import { listEngine, msg, renderList, SELF, unmountList } from './chat-list-support';
+
+afterEach(unmountList);
+
+const list = () => document.querySelector<HTMLElement>('[role="log"]') as HTMLElement;
+const distanceFromEnd = () => {
+  const el = list();
+  return el.scrollHeight - el.scrollTop - el.clientHeight;
+};
+const many = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => msg(from + i));
+const frames = () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())));
+
+describe('the message list', () => {
+  it('opens at the latest message and follows new ones while the reader is near the bottom', async () => {
+    const { messages, asTab } = listEngine();
+    messages.next({ messages: many(1, 40), hasOlder: false, loaded: true });
+    await renderList(asTab);
+    await expect.poll(distanceFromEnd).toBeLessThanOrEqual(2);
+    await expect.element(page.getByText('Message number 40')).toBeVisible();
+
+    await act(async () => messages.next({ messages: many(1, 41), hasOlder: false, loaded: true }));
+    await expect.element(page.getByText('Message number 41')).toBeVisible();
+    await expect.poll(distanceFromEnd).toBeLessThanOrEqual(2);
+    expect(page.getByRole('button', { name: /Jump to latest/ }).elements()).toHaveLength(0);
+  });
+
+  it('stays where the reader is when they are far up, and offers Jump to latest with the count of new messages', async () => {
+    const { messages, outbox, asTab } = listEngine();
+    messages.next({ messages: many(1, 60), hasOlder: false, loaded: true });
+    await renderList(asTab);
+    await expect.poll(distanceFromEnd).toBeLessThanOrEqual(2);
+    list().scrollTop = 300;
+    await frames();
+    await expect.element(page.getByRole('button', { name: 'Jump to latest' })).toBeVisible();
+    const top = list().scrollTop;
+
+    await act(async () => messages.next({ messages: many(1, 62), hasOlder: false, loaded: true }));
+    await frames();
+    await expect.element(page.getByRole('button', { name: 'Jump to latest, 2 new messages' })).toBeVisible();
+    expect(Math.abs(list().scrollTop - top)).toBeLessThanOrEqual(1);
+
+    await userEvent.click(page.getByRole('button', { name: /Jump to latest/ }));
+    await expect.poll(distanceFromEnd).toBeLessThanOrEqual(2);
+    await expect.element(page.getByText('Message number 62')).toBeVisible();
+    expect(page.getByRole('button', { name: /Jump to latest/ }).elements()).toHaveLength(0);
+
+    // The reader's own send always brings the list down to it.
+    list().scrollTop = 300;
+    await frames();
+    const entry = {
+      localId: 'out_1',
+      userId: SELF,
+      conversationId: 10,
+      clientId: 5,
+      text: 'My own new message',
+      quotedMessageId: null,
+      attachment: null,
+      createdAt: Date.now(),
+      status: 'pending',
+      error: null,
+      attempts: 0,
+    } satisfies OutboxEntry;
+    await act(async () => outbox.next([entry]));
+    await expect.element(page.getByRole('article', { name: 'Your message, sending' })).toBeVisible();
+    await expect.poll(distanceFromEnd).toBeLessThanOrEqual(2);
+  });
+
+  it('asks for older messages only within 200 px of the top', async () => {
+    const { messages, engine, asTab } = listEngine();
+    messages.next({ messages: many(100, 140), hasOlder: true, loaded: true });
+    await renderList(asTab);
+    await expect.poll(distanceFromEnd).toBeLessThanOrEqual(2);
+    list().scrollTop = 600;
+    await frames();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(engine.loadOlderMessages).not.toHaveBeenCalled();
+    list().scrollTop = 150;
+    await expect.poll(() => engine.loadOlderMessages.mock.calls.length).toBe(1);
+    expect(engine.loadOlderMessages).toHaveBeenCalledWith(10);
+  });
+
+  it('reports the other person’s messages that are at least half visible, once', async () => {
+    const { messages, engine, asTab } = listEngine();
+    messages.next({ messages: [...many(1, 30), msg(31, { user_id: SELF })], hasOlder: false, loaded: true });
+    await renderList(asTab);
+    await expect.poll(() => engine.markVisible.mock.calls.map(([, id]) => id)).toContain(30);
+    const seen = engine.markVisible.mock.calls.map(([, id]) => id as number);
+    expect(seen).not.toContain(31); // own
+    expect(seen).not.toContain(1); // far above
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(engine.markVisible.mock.calls.every(([id]) => id === 10)).toBe(true);
+  });
+});

@@ -1,0 +1,101 @@
+import type { Browser, Page } from 'playwright';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateBigGroup } from '../../server/seed/history';
+import { launchChromium } from '../support/browser';
+import { signUp, startTestServer, TEST_PIN, type TestServer } from '../support/server';
+import { CLIENT_DIR, current, openTab } from '../support/tabs';
+import { signInAs } from './chat-view-support';
+
+/**
+ * A 2,000-message group (the server's history generator): the list opens at the latest message, loads
+ * older pages near the top without moving what the reader looks at, and renders a bounded number of rows.
+ */
+
+let s: TestServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  s = await startTestServer({ clientDir: CLIENT_DIR });
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+  await s?.close();
+});
+
+/** The list's scroll box: where it is and how tall its content is. */
+const scrollState = (page: Page) =>
+  page.getByRole('log').evaluate((el) => ({ top: el.scrollTop, height: el.scrollHeight, client: el.clientHeight }));
+
+const renderedRows = (page: Page) => page.getByRole('log').evaluate((el) => el.querySelectorAll('[data-index]').length);
+
+/** Two animation frames: the list has measured what the last change rendered. */
+const frames = (page: Page) =>
+  page.evaluate(
+    () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
+  );
+
+describe('a long history', () => {
+  it('opens at the bottom, keeps the message under the pointer in place while older pages load, and stays bounded', async () => {
+    const user = await signUp(s.url, 'Reader');
+    const group = generateBigGroup(s.server.ctx.db, user.id, 2_000, Date.now());
+    const context = await browser.newContext({ viewport: { width: 1000, height: 800 } });
+    try {
+      const page = await openTab(context, s.url);
+      await signInAs(page, user.phone, TEST_PIN);
+      await page.goto(`${s.url}/inbox/${group.conversationId}`);
+
+      // The latest message is at the bottom and the list is scrolled to its end.
+      const log = page.getByRole('log');
+      await expect.poll(() => log.getByText(/^#2000 /).count()).toBe(1);
+      await expect
+        .poll(async () => {
+          const box = await scrollState(page);
+          return box.height - box.top - box.client;
+        })
+        .toBeLessThanOrEqual(2);
+      const latest = await log
+        .getByText(/^#2000 /)
+        .evaluate((el) => el.closest('[data-index]')?.getBoundingClientRect().bottom ?? 0);
+      const listBottom = await log.evaluate((el) => el.getBoundingClientRect().bottom);
+      expect(listBottom - latest).toBeGreaterThanOrEqual(0);
+      expect(listBottom - latest).toBeLessThanOrEqual(10);
+
+      for (let page_ = 1; page_ <= 10; page_ += 1) {
+        const before = (await current(page, 'messages', group.conversationId)).messages.length;
+        // Rows near the top rendered and measured first (outside the 200 px that loads), then into the
+        // 200 px: put the pointer on a message and note where it is, in the same task as that scroll.
+        await log.evaluate((el) => {
+          el.scrollTop = 420;
+        });
+        await frames(page);
+        await frames(page);
+        const probe = await log.evaluate((el) => {
+          el.scrollTop = 120;
+          const box = el.getBoundingClientRect();
+          const x = box.left + box.width / 2;
+          const y = box.top + Math.min(box.height / 2, 400);
+          const hit = document.elementFromPoint(x, y)?.closest('[data-message-id]');
+          if (!hit) return null;
+          return { id: hit.getAttribute('data-message-id'), top: hit.getBoundingClientRect().top };
+        });
+        expect(probe).not.toBeNull();
+        await expect
+          .poll(async () => (await current(page, 'messages', group.conversationId)).messages.length)
+          .toBe(before + 20);
+        await frames(page);
+        await frames(page);
+        const after = await log.evaluate(
+          (el, id) => el.querySelector(`[data-message-id="${id}"]`)?.getBoundingClientRect().top ?? null,
+          probe?.id ?? '',
+        );
+        expect(after).not.toBeNull();
+        expect(Math.abs((after ?? 0) - (probe?.top ?? 0))).toBeLessThanOrEqual(2);
+      }
+      expect((await current(page, 'messages', group.conversationId)).messages.length).toBeGreaterThanOrEqual(220);
+      expect(await renderedRows(page)).toBeLessThan(80);
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,92 @@
+import { deflateSync } from 'node:zlib';
+import type { Page } from 'playwright';
+import type { MessageAnswer } from '../../src/protocol/api';
+import { type AxeViolation, seriousViolations } from '../support/axe';
+import { call, type TestServer, type TestUser } from '../support/server';
+
+/** Helpers of the chat view e2e tests (chat-view*.test.ts, chat-history*.test.ts). */
+
+/** Signs an existing user in through a tab's engine (the real PIN flow). */
+export async function signInAs(page: Page, phone: string, pin: string): Promise<void> {
+  const session = await page.evaluate(
+    async ([p, code]) => {
+      await window.engine.requestPin(p);
+      return window.engine.confirmPin(p, code);
+    },
+    [phone, pin] as const,
+  );
+  if (session.status !== 'ready') throw new Error(`sign-in ended as ${session.status}`);
+}
+
+let clientIds = 0;
+/** Sends as `user` over REST and returns the stored message's id. */
+export async function sendAs(
+  s: TestServer,
+  user: TestUser,
+  conversationId: number,
+  text: string,
+  extra: Record<string, unknown> = {},
+): Promise<number> {
+  const answer = await call<MessageAnswer>(s.url, 'POST', `/v2/conversations/${conversationId}/messages`, {
+    token: user.token,
+    json: { client_id: (clientIds++ % 10_000) + 1, message: text, ...extra },
+  });
+  return answer.data.message.id;
+}
+
+function crc32(bytes: Buffer): number {
+  let c = ~0;
+  for (const b of bytes) {
+    c ^= b;
+    for (let k = 0; k < 8; k++) c = c & 1 ? (c >>> 1) ^ 0xedb88320 : c >>> 1;
+  }
+  return ~c >>> 0;
+}
+
+/** A valid one-colour PNG of the given size, made here so no test depends on a file on disk. */
+export function png(width: number, height: number, rgb: [number, number, number] = [40, 120, 200]): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const typed = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(typed));
+    return Buffer.concat([length, typed, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8; // bit depth
+  header[9] = 2; // truecolour
+  const line = Buffer.alloc(1 + width * 3);
+  for (let x = 0; x < width; x++) line.set(rgb, 1 + x * 3);
+  const raw = Buffer.concat(Array.from({ length: height }, () => line));
+  return Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+/**
+ * The serious axe violations inside the chat view (header, list, input): the chats list and the icon menu
+ * beside it have their own tests.
+ */
+export async function chatViewViolations(page: Page): Promise<AxeViolation[]> {
+  const all = await seriousViolations(page);
+  const inside = await page.evaluate(
+    (lists) =>
+      lists.map((targets) =>
+        targets.filter((selector) => {
+          try {
+            return document.querySelector(selector)?.closest('.chat-view') != null;
+          } catch {
+            return true;
+          }
+        }),
+      ),
+    all.map((v) => v.targets),
+  );
+  return all.map((v, i) => ({ ...v, targets: inside[i] ?? [] })).filter((v) => v.targets.length > 0);
+}
