@@ -1,9 +1,123 @@
-import { useParams } from '@tanstack/react-router';
+import { useNavigate, useParams, useRouterState } from '@tanstack/react-router';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ChatView } from '../chat/ChatView';
+import { ExploreView } from '../explore/ExploreView';
+import { useEngine } from '../hooks/EngineContext';
+import { ChatsList } from '../inbox/ChatsList';
+import { NewChatForm } from '../inbox/NewChatForm';
+import { type NewChatKind, NewChatPicker } from '../inbox/NewChatPicker';
+import { useBrowserNotifications } from '../notifications/useBrowserNotifications';
+import { PATHS } from '../routing/paths';
+import { AccountView } from '../settings/AccountView';
+import { ControlsView } from '../settings/ControlsView';
+import { HelpView } from '../settings/HelpView';
+import { NotificationsView } from '../settings/NotificationsView';
+import { SettingsList } from '../settings/SettingsList';
+import { ConnectionIndicator } from './ConnectionIndicator';
+import { IconMenu } from './IconMenu';
+import { conversationIdOf, type LeftView, leftViewOf, sectionOf } from './leftView';
+import { useCommunitiesAllowed } from './useCommunitiesAllowed';
+import './main.css';
 
-/** Placeholder: the inbox helper replaces it with the icon menu, the left panel views and the chat panel. */
+/** The chats-list side views that have no URL of their own (spec §2 left panel views). */
+type Creating = 'picker' | NewChatKind | null;
+
+/**
+ * The main screen (spec §2): the icon menu, the left panel (its view follows the URL) and the chat panel
+ * (the chat of /inbox/{id}). On a narrow screen it shows the list or the chat, not both.
+ */
 export function MainScreen() {
+  const { t } = useTranslation();
+  const engine = useEngine();
+  const navigate = useNavigate();
+  const pathname = useRouterState({ select: (state) => state.location.pathname });
   const params = useParams({ strict: false });
-  const id = Number(params.conversationId);
-  return <main>{Number.isInteger(id) && id > 0 ? <ChatView conversationId={id} /> : null}</main>;
+  const openId = conversationIdOf(params.conversationId);
+  const view = leftViewOf(pathname);
+  const communities = useCommunitiesAllowed();
+  const [creating, setCreating] = useState<Creating>(null);
+  useBrowserNotifications();
+
+  // Another left view closes the chat creation screens.
+  useEffect(() => {
+    if (view !== 'chats') setCreating(null);
+  }, [view]);
+
+  // Spec §4: a chat the user left or was removed from closes, back to the list.
+  useEffect(() => {
+    const subscription = engine.removedConversations().subscribe((id) => {
+      if (id === openId) void navigate({ to: PATHS.inbox, replace: true });
+    });
+    return () => subscription.unsubscribe();
+  }, [engine, navigate, openId]);
+
+  // Communities are for some countries only: the explore view elsewhere is the chats list.
+  const shownView: LeftView = view === 'explore' && !communities ? 'chats' : view;
+
+  let left;
+  switch (shownView) {
+    case 'chats':
+      left =
+        creating === 'picker' ? (
+          <NewChatPicker onPick={setCreating} onBack={() => setCreating(null)} />
+        ) : creating ? (
+          <NewChatForm
+            key={creating}
+            kind={creating}
+            onCancel={() => setCreating('picker')}
+            onCreated={(id) => {
+              setCreating(null);
+              void navigate({ to: '/inbox/$conversationId', params: { conversationId: String(id) } });
+            }}
+          />
+        ) : (
+          <ChatsList
+            openId={openId}
+            communities={communities}
+            onAdd={() => setCreating('picker')}
+            onRetry={() => void navigate({ to: PATHS.inbox })}
+          />
+        );
+      break;
+    case 'explore':
+      left = <ExploreView />;
+      break;
+    case 'settings':
+      left = <SettingsList />;
+      break;
+    case 'settingsControls':
+      left = <ControlsView />;
+      break;
+    case 'settingsNotifications':
+      left = <NotificationsView />;
+      break;
+    case 'settingsHelp':
+      left = <HelpView />;
+      break;
+    case 'account':
+      left = <AccountView />;
+      break;
+  }
+
+  const chatOpen = openId !== null && shownView === 'chats';
+  return (
+    <div className={`main-screen${chatOpen ? ' main-screen--chat-open' : ''}`}>
+      <IconMenu section={sectionOf(shownView)} communities={communities} onChats={() => setCreating(null)} />
+      <div className="main-screen__left">
+        <ConnectionIndicator />
+        {left}
+      </div>
+      <main className="main-screen__center" aria-label={t('nav.chatPanel')}>
+        {openId !== null ? (
+          <ChatView key={openId} conversationId={openId} />
+        ) : (
+          <div className="empty-chat">
+            <p className="empty-chat__title">{t('nav.selectChat')}</p>
+            <p className="empty-chat__hint">{t('nav.selectChatHint')}</p>
+          </div>
+        )}
+      </main>
+    </div>
+  );
 }

@@ -1,0 +1,99 @@
+import { useEffect, useId, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ConversationListItem } from '../../engine/api';
+import { useQuery } from '../hooks/useQuery';
+import { ConversationList } from './ConversationList';
+import { FilterTabs } from './FilterTabs';
+import { type ChatFilter, filtersFor, visibleConversations } from './filters';
+import { SkeletonRows } from './SkeletonRows';
+import { useConversationsLoad } from './useConversationsLoad';
+import './inbox.css';
+
+const NONE: readonly ConversationListItem[] = [];
+
+/** Spec §2 chats list: title, add button, search, filter tabs, and the list with its loading, error and empty states. */
+export function ChatsList({
+  openId,
+  communities,
+  onAdd,
+  onRetry,
+}: {
+  openId: number | null;
+  communities: boolean;
+  onAdd: () => void;
+  onRetry: () => void;
+}) {
+  const { t } = useTranslation();
+  const list = useQuery((engine) => engine.conversations(), [], NONE);
+  const load = useConversationsLoad();
+  const [query, setQuery] = useState('');
+  const [filter, setFilter] = useState<ChatFilter>('all');
+  const filters = useMemo(() => filtersFor(communities), [communities]);
+  const panelId = useId();
+  const searchId = useId();
+  // A tab that disappears (the country's answer came) falls back to All.
+  useEffect(() => {
+    if (!filters.includes(filter)) setFilter('all');
+  }, [filters, filter]);
+  const shown = visibleConversations(list, filter, query);
+  const retry = () => {
+    onRetry();
+    load.retry();
+  };
+
+  let body;
+  if (list.length === 0 && load.status === 'loading') {
+    body = <SkeletonRows />;
+  } else if (list.length === 0 && load.status === 'error') {
+    body = (
+      <div className="inbox-state" role="alert">
+        <p className="inbox-state__title">{t('inbox.loadFailed')}</p>
+        {load.error ? <p className="inbox-state__detail">{load.error}</p> : null}
+        <button type="button" className="mx-button mx-button--primary" onClick={retry}>
+          {t('common.retry')}
+        </button>
+      </div>
+    );
+  } else if (shown.length === 0) {
+    body = (
+      <div className="inbox-state">
+        <p className="inbox-state__title">{query.trim() ? t('inbox.noneFound') : t('inbox.noneYet')}</p>
+      </div>
+    );
+  } else {
+    body = <ConversationList items={shown} openId={openId} />;
+  }
+
+  return (
+    <section className="chats-panel" aria-labelledby={`${panelId}-title`}>
+      <header className="mx-panel-header">
+        <h1 className="mx-panel-header__title" id={`${panelId}-title`}>
+          {t('inbox.title')}
+        </h1>
+        <button type="button" className="mx-icon-button" onClick={onAdd} aria-label={t('inbox.newChat')} title={t('inbox.newChat')}>
+          <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" focusable="false">
+            <path fill="currentColor" d="M11 5h2v6h6v2h-6v6h-2v-6H5v-2h6z" />
+          </svg>
+        </button>
+      </header>
+      <div className="chats-panel__search">
+        <label htmlFor={searchId} className="visually-hidden">
+          {t('inbox.search')}
+        </label>
+        <input
+          id={searchId}
+          type="search"
+          className="mx-input"
+          placeholder={t('inbox.search')}
+          value={query}
+          onChange={(event) => setQuery(event.target.value)}
+          autoComplete="off"
+        />
+      </div>
+      <FilterTabs filters={filters} value={filter} onChange={setFilter} panelId={panelId} />
+      <div className="chats-panel__body" id={panelId} role="tabpanel" aria-labelledby={`inbox-tab-${filter}`}>
+        {body}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,57 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useRef, useState } from 'react';
+import type { ConversationListItem } from '../../engine/api';
+import { ConversationRow, ROW_HEIGHT } from './ConversationRow';
+
+/** Re-renders once a minute, so "Today 23:59" becomes "Yesterday" without a new message. */
+function useMinuteClock(): Date {
+  const [now, setNow] = useState(() => new Date());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(new Date()), 60_000);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+}
+
+/**
+ * The chats list, virtualised (spec §2: smooth with 5,000 conversations): only the rows in view plus a
+ * few either side are in the DOM. Rows are keyed by conversation id, so a reorder moves them.
+ */
+export function ConversationList({
+  items,
+  openId,
+}: {
+  items: readonly ConversationListItem[];
+  openId: number | null;
+}) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const now = useMinuteClock();
+  const virtualizer = useVirtualizer({
+    count: items.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 6,
+    getItemKey: (index) => items[index]?.conversation.id ?? index,
+  });
+  return (
+    <div className="inbox-list" ref={scrollRef} data-testid="inbox-list">
+      <ul className="inbox-list__inner" style={{ height: virtualizer.getTotalSize() }}>
+        {virtualizer.getVirtualItems().map((row) => {
+          const item = items[row.index];
+          if (!item) return null;
+          return (
+            <li
+              key={row.key}
+              className="inbox-list__row"
+              style={{ transform: `translateY(${row.start}px)`, height: ROW_HEIGHT }}
+              aria-setsize={items.length}
+              aria-posinset={row.index + 1}
+            >
+              <ConversationRow item={item} now={now} selected={item.conversation.id === openId} />
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}

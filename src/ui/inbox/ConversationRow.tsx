@@ -1,0 +1,60 @@
+import { Link } from '@tanstack/react-router';
+import { memo } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ConversationListItem } from '../../engine/api';
+import { Avatar } from '../common/Avatar';
+import { previewText, rowTime } from './preview';
+
+export const ROW_HEIGHT = 72;
+
+/**
+ * A conversation in the chats list: a link to /inbox/{id}; the open one is marked by the router
+ * (aria-current). Its name is its visible text, with hidden commas and the unread count in words.
+ */
+export const ConversationRow = memo(function ConversationRow({
+  item,
+  now,
+  selected,
+}: {
+  item: ConversationListItem;
+  now: Date;
+  selected: boolean;
+}) {
+  const { t, i18n } = useTranslation();
+  const c = item.conversation;
+  const name = c.name || t('inbox.unnamed');
+  const preview = previewText(item.preview, t);
+  const time = item.preview ? rowTime(item.preview.createdAt, now, i18n.language, t) : '';
+  const image = c.avatar?.meta && !c.avatar.meta.is_default ? c.avatar.meta.thumbnail || c.avatar.meta.url : null;
+  const unread = item.unreadCount > 0 ? t('inbox.unreadCount', { count: item.unreadCount }) : '';
+  return (
+    <Link
+      to="/inbox/$conversationId"
+      params={{ conversationId: String(c.id) }}
+      className={`inbox-row${selected ? ' inbox-row--selected' : ''}${item.isUnread ? ' inbox-row--unread' : ''}`}
+      activeOptions={{ exact: true }}
+      data-conversation-id={c.id}
+    >
+      <Avatar id={c.id} name={name} imageUrl={image} channel={c.group_type === 'channel' || c.group_type === 'feed'} size={48} />
+      <span className="inbox-row__main">
+        <span className="inbox-row__top">
+          <span className="inbox-row__name">{name}</span>
+          {time ? <span className="visually-hidden">, </span> : null}
+          <span className="inbox-row__time">{time}</span>
+        </span>
+        <span className="inbox-row__bottom">
+          <span className="visually-hidden">, </span>
+          <span className="inbox-row__preview">{preview}</span>
+          {item.unreadCount > 0 ? (
+            <>
+              <span className="inbox-row__badge" data-testid="unread-badge" aria-hidden="true">
+                {item.unreadCount > 99 ? '99+' : item.unreadCount}
+              </span>
+              <span className="visually-hidden">, {unread}</span>
+            </>
+          ) : null}
+        </span>
+      </span>
+    </Link>
+  );
+});

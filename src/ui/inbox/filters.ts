@@ -1,0 +1,36 @@
+import type { ConversationListItem } from '../../engine/api';
+
+/** The filter tabs of spec §2: All and Unread always; Communities and Groups where communities are allowed. */
+export type ChatFilter = 'all' | 'unread' | 'communities' | 'groups';
+
+export function filtersFor(communities: boolean): ChatFilter[] {
+  return communities ? ['all', 'unread', 'communities', 'groups'] : ['all', 'unread'];
+}
+
+function matchesFilter(item: ConversationListItem, filter: ChatFilter): boolean {
+  const c = item.conversation;
+  switch (filter) {
+    case 'all':
+      return true;
+    case 'unread':
+      return item.isUnread;
+    case 'communities':
+      return c.community_id !== null;
+    case 'groups':
+      return c.is_group && c.community_id === null;
+  }
+}
+
+/** The rows to show, in the engine's order: the filter, then a case-insensitive name search. */
+export function visibleConversations(
+  list: readonly ConversationListItem[],
+  filter: ChatFilter,
+  query: string,
+): readonly ConversationListItem[] {
+  const needle = query.trim().toLocaleLowerCase();
+  if (filter === 'all' && !needle) return list;
+  return list.filter(
+    (item) =>
+      matchesFilter(item, filter) && (!needle || item.conversation.name.toLocaleLowerCase().includes(needle)),
+  );
+}

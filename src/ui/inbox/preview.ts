@@ -1,0 +1,52 @@
+import type { TFunction } from 'i18next';
+import type { LastMessagePreview } from '../../engine/api';
+import type { AttachmentType, EventType } from '../../protocol/entities';
+import { clockTime, dayKind, fromEpochSeconds, shortDate } from '../common/time';
+
+const ATTACHMENT_KEYS: Record<Exclude<AttachmentType, 'event'>, string> = {
+  image: 'inbox.attachment.image',
+  video: 'inbox.attachment.video',
+  file: 'inbox.attachment.file',
+  audio: 'inbox.attachment.audio',
+  sticker: 'inbox.attachment.sticker',
+  link: 'inbox.attachment.link',
+};
+
+const EVENT_KEYS: Record<EventType, string> = {
+  conversation_renamed: 'inbox.event.conversationRenamed',
+  conversation_description_changed: 'inbox.event.descriptionChanged',
+  user_removed: 'inbox.event.userRemoved',
+  user_added: 'inbox.event.userAdded',
+  user_renamed: 'inbox.event.userRenamed',
+  conversation_picture_change: 'inbox.event.pictureChanged',
+};
+
+/**
+ * The last-message line of a row, in the user's language: events and attachments are worded (a link
+ * keeps its text), own messages say "You:". Keys are listed above so the locale check sees them.
+ */
+export function previewText(preview: LastMessagePreview | null, t: TFunction): string {
+  if (!preview) return t('inbox.noMessages');
+  if (preview.eventType) return t(EVENT_KEYS[preview.eventType]);
+  if (preview.type === 'system') return preview.text || t('inbox.event.generic');
+  const text = preview.text.trim();
+  let body: string;
+  if (preview.attachmentType && preview.attachmentType !== 'event' && !(preview.attachmentType === 'link' && text)) {
+    const kind = t(ATTACHMENT_KEYS[preview.attachmentType]);
+    body = text ? `${kind}: ${text}` : kind;
+  } else {
+    body = text;
+  }
+  return preview.fromSelf ? t('inbox.you', { text: body }) : body;
+}
+
+/** Spec §4 time display for the list: today's clock time, "Yesterday", else a short date. */
+export function rowTime(createdAt: string | number, now: Date, language: string, t: TFunction): string {
+  const seconds = Number(createdAt);
+  if (!Number.isFinite(seconds) || seconds <= 0) return '';
+  const date = fromEpochSeconds(seconds);
+  const kind = dayKind(date, now);
+  if (kind === 'today') return clockTime(date, language);
+  if (kind === 'yesterday') return t('inbox.yesterday');
+  return shortDate(date, now, language);
+}

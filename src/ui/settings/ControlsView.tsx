@@ -1,0 +1,29 @@
+import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
+import { PATHS } from '../routing/paths';
+import { PanelHeader } from './PanelHeader';
+import { Switch } from './Switch';
+import { useSettings } from './useSettings';
+import './settings.css';
+
+/** Spec §2 controls: enter-to-send. */
+export function ControlsView() {
+  const { t } = useTranslation();
+  const { settings, update } = useSettings();
+  const titleId = useId();
+  return (
+    <section className="settings-panel" aria-labelledby={titleId}>
+      <PanelHeader title={t('settings.controls')} back={PATHS.settings} titleId={titleId} />
+      {settings ? (
+        <div className="settings-group">
+          <Switch
+            label={t('settings.enterToSend')}
+            hint={settings.enterToSend ? t('settings.enterToSendOn') : t('settings.enterToSendOff')}
+            checked={settings.enterToSend}
+            onChange={(enterToSend) => update({ enterToSend })}
+          />
+        </div>
+      ) : null}
+    </section>
+  );
+}

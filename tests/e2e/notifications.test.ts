@@ -1,0 +1,136 @@
+import type { Browser, BrowserContext, Page } from 'playwright';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/browser';
+import { call, signUp, startTestServer, type TestServer } from '../support/server';
+import { CLIENT_DIR, createChat, openTab, signInThrough } from '../support/tabs';
+
+let s: TestServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  s = await startTestServer({ clientDir: CLIENT_DIR });
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+  await s?.close();
+});
+
+interface Recorded {
+  title: string;
+  body: string;
+  tag: string;
+  closed: boolean;
+}
+
+/** Every tab records the notifications it shows (the permission is granted, so the page's checks pass). */
+async function recordingContext(): Promise<BrowserContext> {
+  const context = await browser.newContext();
+  await context.grantPermissions(['notifications'], { origin: s.url });
+  await context.addInitScript(() => {
+    const shown: { title: string; body: string; tag: string; closed: boolean; onclick: (() => void) | null }[] = [];
+    class RecordingNotification {
+      static permission = 'granted';
+      static requestPermission = () => Promise.resolve('granted');
+      onclick: (() => void) | null = null;
+      closed = false;
+      constructor(
+        readonly title: string,
+        options: { body?: string; tag?: string } = {},
+      ) {
+        const entry: (typeof shown)[number] = { title, body: options.body ?? '', tag: options.tag ?? '', closed: false, onclick: null };
+        shown.push(entry);
+        Object.defineProperty(this, 'onclick', {
+          set: (fn: (() => void) | null) => (entry.onclick = fn),
+          get: () => entry.onclick,
+        });
+        this.close = () => {
+          entry.closed = true;
+        };
+      }
+      close(): void {}
+    }
+    (window as unknown as { Notification: unknown }).Notification = RecordingNotification;
+    // The chime's peak volume, each time one is played.
+    const volumes: number[] = [];
+    (window as unknown as { chimeVolumes: number[] }).chimeVolumes = volumes;
+    const ramp = AudioParam.prototype.exponentialRampToValueAtTime;
+    AudioParam.prototype.exponentialRampToValueAtTime = function (value: number, time: number) {
+      if (value > 0.001) volumes.push(value);
+      return ramp.call(this, value, time);
+    };
+    (window as unknown as { shownNotifications: unknown }).shownNotifications = shown;
+  });
+  return context;
+}
+
+const shown = (page: Page) =>
+  page.evaluate(() =>
+    (window as unknown as { shownNotifications: Recorded[] }).shownNotifications.map(({ title, body, tag, closed }) => ({
+      title,
+      body,
+      tag,
+      closed,
+    })),
+  );
+
+describe('browser notifications', () => {
+  it('shows one notification per message across two tabs; clicking it opens the chat', async () => {
+    const context = await recordingContext();
+    try {
+      const a = await openTab(context, s.url);
+      const b = await openTab(context, s.url);
+      const friend = await signUp(s.url, 'Notifier');
+      await signInThrough(a, 'Listener');
+      await a.waitForURL(/\/inbox$/);
+      await b.waitForURL(/\/inbox$/);
+      const chat = await createChat(a, 'Notifier', friend.phone);
+      const say = (text: string) =>
+        call(s.url, 'POST', `/v2/conversations/${chat}/messages`, {
+          token: friend.token,
+          json: { client_id: Math.floor(Math.random() * 10000) + 1, message: text },
+        }).then((r) => r.data);
+      const all = async () => [...(await shown(a)), ...(await shown(b))];
+
+      await say('first ping');
+      await expect.poll(async () => (await all()).length).toBe(1);
+      // A second message: had the first been shown twice, there would be three by now.
+      const long = 'x'.repeat(150);
+      await say(long);
+      await expect.poll(async () => (await all()).length).toBe(2);
+      expect((await all()).map((n) => [n.title, n.body]).sort()).toEqual([
+        ['Notifier', 'first ping'],
+        ['Notifier', `${'x'.repeat(100)}…`],
+      ]);
+      const chimes = async () =>
+        [
+          ...(await a.evaluate(() => (window as unknown as { chimeVolumes: number[] }).chimeVolumes)),
+          ...(await b.evaluate(() => (window as unknown as { chimeVolumes: number[] }).chimeVolumes)),
+        ];
+      expect(await chimes()).toEqual([0.5, 0.5]);
+      // Each closes itself after 3 s.
+      await expect.poll(async () => (await all()).every((n) => n.closed), { timeout: 8000 }).toBe(true);
+
+      // With notifications off nothing is shown; back on, the next message is.
+      await a.evaluate(() => window.engine.updateSettings({ notificationsEnable: false }));
+      await say('while switched off');
+      await a.evaluate(() => window.engine.updateSettings({ notificationsEnable: true }));
+      await say('switched on again');
+      await expect.poll(async () => (await all()).length).toBe(3);
+      expect((await all()).map((n) => n.body)).not.toContain('while switched off');
+      // Preview and sound were turned off with the rest: an empty body, and no chime.
+      expect((await all()).filter((n) => n.body === '')).toHaveLength(1);
+      expect(await chimes()).toEqual([0.5, 0.5]);
+
+      // The click focuses the tab that showed it and opens the chat there.
+      const shower = (await shown(a)).length > 0 ? a : b;
+      await shower.evaluate(() => {
+        const list = (window as unknown as { shownNotifications: { onclick: (() => void) | null }[] }).shownNotifications;
+        list[list.length - 1]?.onclick?.();
+      });
+      await shower.waitForURL(new RegExp(`/inbox/${chat}$`));
+    } finally {
+      await context.close();
+    }
+  });
+});
