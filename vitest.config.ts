@@ -17,6 +17,21 @@ export default defineConfig({
       },
       {
         extends: './vite.config.ts',
+        // Found late on a fresh cache, these would be optimised mid-run and React loaded twice ("Invalid hook call").
+        optimizeDeps: {
+          include: [
+            'react',
+            'react-dom/client',
+            'react/jsx-dev-runtime',
+            '@tanstack/react-router',
+            '@tanstack/react-virtual',
+            'react-i18next',
+            'i18next',
+            'rxjs',
+            'comlink',
+            'idb',
+          ],
+        },
         test: {
           name: 'browser',
           include: ['tests/browser/**/*.test.{ts,tsx}'],
