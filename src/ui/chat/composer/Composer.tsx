@@ -1,4 +1,271 @@
-/** Placeholder (composer helper): the message input with reply/edit previews, attach and drag-and-drop. */
+import { type ChangeEvent, type FormEvent, type KeyboardEvent, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
+import { firstValueFrom } from 'rxjs';
+import type { AppSettings } from '../../../engine/api';
+import { useEngine } from '../../hooks/EngineContext';
+import { useQuery } from '../../hooks/useQuery';
+import { errorText } from '../actions/errorText';
+import { useChatUi } from '../ChatContext';
+import { AttachmentChip } from './AttachmentChip';
+import { ComposerPreview } from './ComposerPreview';
+import { DropOverlay } from './DropOverlay';
+import { PaperclipIcon } from './icons';
+import { attachmentProblem, canSubmit, enterAction, INPUT_MAX_HEIGHT_PX, type SendBlock, sendBlock } from './sendRules';
+import { useDraft } from './useDraft';
+import './composer.css';
+
+/**
+ * The message input at the bottom of the chat view (spec §2, §5, §6): the text, the reply or edit
+ * preview, the attachment and the send button; or, where the user may not write, why not.
+ */
 export function Composer() {
-  return null;
+  const { t } = useTranslation();
+  const { conversation, replyTo, editing } = useChatUi();
+  const block = sendBlock(conversation, replyTo !== null || editing !== null);
+  if (block) {
+    return (
+      <p className="composer-blocked" data-testid="composer-blocked">
+        {blockText(block, t)}
+      </p>
+    );
+  }
+  return <ComposerForm key={conversation.id} />;
+}
+
+/** Literal keys, so the locale check sees every text used. */
+function blockText(block: SendBlock, t: TFunction): string {
+  switch (block) {
+    case 'demo':
+      return t('chatActions.composer.demoChat');
+    case 'announcementsAdminsOnly':
+      return t('chatActions.composer.announcementsAdminsOnly');
+    case 'channelAdminsOnly':
+      return t('chatActions.composer.channelAdminsOnly');
+    case 'broadcastReplyOnly':
+      return t('chatActions.composer.broadcastReplyOnly');
+  }
+}
+
+function ComposerForm() {
+  const { t } = useTranslation();
+  const engine = useEngine();
+  const ui = useChatUi();
+  const { conversation, replyTo, editing, setReplyTo, setEditing } = ui;
+  const conversationId = conversation.id;
+  const settings = useQuery<AppSettings | null>((e) => e.settings(), [], null);
+  const enterToSend = settings?.enterToSend ?? true;
+
+  const [text, setText] = useState('');
+  const textRef = useRef(text);
+  textRef.current = text;
+  const [file, setFile] = useState<File | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const rootRef = useRef<HTMLFormElement>(null);
+  const inputRef = useRef<HTMLTextAreaElement>(null);
+  const fileRef = useRef<HTMLInputElement>(null);
+  const typing = useCallback(() => document.activeElement === inputRef.current, []);
+  const draft = useDraft(engine, conversationId, text, setText, { paused: editing !== null, typing });
+
+  // Editing puts the message's text in the input; leaving it gives back what was typed before.
+  const stash = useRef<string | null>(null);
+  const editingId = editing?.id ?? null;
+  useEffect(() => {
+    if (editingId === null || !editing) return;
+    stash.current ??= textRef.current;
+    setText(editing.message);
+    setFile(null);
+    setProblem(null);
+    return () => {
+      const before = stash.current;
+      stash.current = null;
+      setText(before ?? '');
+    };
+    // Only a different message (or none) starts or ends an edit; a live update of the same one does not.
+  }, [editingId]);
+
+  // Starting a reply or an edit (from the action menu) puts the cursor in the input, at the end.
+  const replyId = replyTo?.id ?? null;
+  useEffect(() => {
+    const input = inputRef.current;
+    if (!input || (replyId === null && editingId === null)) return;
+    input.focus();
+    const end = input.value.length;
+    input.setSelectionRange(end, end);
+  }, [replyId, editingId]);
+
+  // Grows with the text up to 160 px (spec §9), then scrolls.
+  useLayoutEffect(() => {
+    const input = inputRef.current;
+    if (!input) return;
+    input.style.height = 'auto';
+    const height = Math.min(input.scrollHeight, INPUT_MAX_HEIGHT_PX);
+    input.style.height = `${height}px`;
+    input.style.overflowY = input.scrollHeight > INPUT_MAX_HEIGHT_PX ? 'auto' : 'hidden';
+  }, [text]);
+
+  const takeFile = useCallback(
+    (chosen: File) => {
+      const why = attachmentProblem(chosen);
+      if (why) {
+        setProblem(
+          why === 'fileTooLarge' ? t('chatActions.composer.fileTooLarge') : t('chatActions.composer.fileTypeNotSupported'),
+        );
+        return;
+      }
+      setProblem(null);
+      setFile(chosen);
+      inputRef.current?.focus();
+    },
+    [t],
+  );
+
+  const onFileChosen = (event: ChangeEvent<HTMLInputElement>) => {
+    const chosen = event.target.files?.[0];
+    // Cleared so choosing the same file again (after removing it) fires another change.
+    event.target.value = '';
+    if (chosen) takeFile(chosen);
+  };
+
+  const submit = async () => {
+    if (busy) return;
+    if (editing) {
+      if (text.trim() === '') return;
+      if (text === editing.message) {
+        setEditing(null);
+        return;
+      }
+      setBusy(true);
+      try {
+        await engine.editMessage(conversationId, editing.id, text);
+        setProblem(null);
+        setEditing(null);
+      } catch (error) {
+        setProblem(errorText(error, t));
+      } finally {
+        setBusy(false);
+      }
+      return;
+    }
+    if (!canSubmit(text, file !== null)) return;
+    setBusy(true);
+    try {
+      await engine.sendMessage(conversationId, {
+        text: text.trim(),
+        ...(replyTo ? { quotedMessageId: replyTo.id } : {}),
+        ...(file ? { file } : {}),
+      });
+      setProblem(null);
+      setText('');
+      setFile(null);
+      draft.cleared();
+      if (replyTo) setReplyTo(null);
+    } catch (error) {
+      // The text (and file) stay, so nothing typed is lost (spec §8: send failures show the server's error).
+      setProblem(errorText(error, t));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const startEditingLatest = async () => {
+    const id = await engine.editTarget(conversationId);
+    if (id === null) return;
+    const view = await firstValueFrom(engine.messages(conversationId));
+    const message = view.messages.find((m) => m.id === id);
+    if (message) setEditing(message);
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    const action = enterAction(event.nativeEvent, enterToSend);
+    if (action === 'send') {
+      event.preventDefault();
+      void submit();
+      return;
+    }
+    if (event.key === 'ArrowUp' && text === '' && !file && !editing && !event.shiftKey) {
+      event.preventDefault();
+      void startEditingLatest();
+      return;
+    }
+    if (event.key === 'Escape' && (editing || replyTo)) {
+      event.preventDefault();
+      if (editing) setEditing(null);
+      else setReplyTo(null);
+    }
+  };
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    void submit();
+  };
+
+  const ready = editing ? text.trim() !== '' : canSubmit(text, file !== null);
+  const hintId = `composer-hint-${conversationId}`;
+  return (
+    <form ref={rootRef} className="composer" onSubmit={onSubmit}>
+      <DropOverlay anchor={rootRef} enabled={!editing} onFile={takeFile} />
+      {editing ? (
+        <ComposerPreview
+          kind="edit"
+          message={editing}
+          conversation={conversation}
+          selfId={ui.selfId}
+          onCancel={() => setEditing(null)}
+        />
+      ) : replyTo ? (
+        <ComposerPreview
+          kind="reply"
+          message={replyTo}
+          conversation={conversation}
+          selfId={ui.selfId}
+          onCancel={() => setReplyTo(null)}
+        />
+      ) : null}
+      {file ? <AttachmentChip file={file} onRemove={() => setFile(null)} /> : null}
+      {problem ? (
+        <div className="composer-problem" role="alert">
+          <span>{problem}</span>
+          <button
+            type="button"
+            className="composer-icon-button"
+            aria-label={t('chatActions.composer.dismissError')}
+            onClick={() => setProblem(null)}
+          >
+            <span aria-hidden="true">✕</span>
+          </button>
+        </div>
+      ) : null}
+      <div className="composer-row">
+        <button
+          type="button"
+          className="composer-icon-button composer-attach"
+          aria-label={t('chatActions.composer.attach')}
+          disabled={editing !== null}
+          onClick={() => fileRef.current?.click()}
+        >
+          <PaperclipIcon />
+        </button>
+        <input ref={fileRef} type="file" accept="image/*,video/*" hidden onChange={onFileChosen} />
+        <textarea
+          ref={inputRef}
+          className="composer-input"
+          rows={1}
+          value={text}
+          aria-label={t('chatActions.composer.label')}
+          aria-describedby={hintId}
+          placeholder={t('chatActions.composer.placeholder')}
+          onChange={(event) => setText(event.target.value)}
+          onKeyDown={onKeyDown}
+        />
+        <span id={hintId} className="composer-sr-only">
+          {enterToSend ? t('chatActions.composer.hintEnter') : t('chatActions.composer.hintCtrlEnter')}
+        </span>
+        <button type="submit" className="composer-send" disabled={!ready || busy}>
+          {editing ? t('chatActions.composer.save') : t('chatActions.composer.send')}
+        </button>
+      </div>
+    </form>
+  );
 }

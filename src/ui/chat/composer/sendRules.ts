@@ -1,0 +1,114 @@
+import { ATTACHMENT_MAX_BYTES, ATTACHMENT_MIME_TYPES } from '../../../protocol/constants';
+import type { Conversation } from '../../../protocol/entities';
+
+/** Pure rules of the composer (spec §5 "Message attachment", "Sending", "Display limits"; §6 "Sending"). */
+
+/** Spec §5: the edit preview (and the reply preview with it) is cut at 100 characters. */
+export const PREVIEW_MAX_CHARS = 100;
+/** Spec §9: the input grows up to 160 px, then scrolls. */
+export const INPUT_MAX_HEIGHT_PX = 160;
+
+export type AttachmentProblem = 'fileTypeNotSupported' | 'fileTooLarge';
+
+/** When the browser names no type (some systems, drops from some apps), the extension decides. */
+const BY_EXTENSION: Readonly<Record<string, string>> = {
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  mp4: 'video/mp4',
+  webm: 'video/webm',
+  ogg: 'video/ogg',
+  ogv: 'video/ogg',
+  mov: 'video/quicktime',
+  avi: 'video/x-msvideo',
+};
+
+/**
+ * Why a file cannot be attached, or null when it can (spec §5). The type is checked first: a 60 MB text
+ * file is refused for its type. "jpg" is not a MIME type of its own; browsers say image/jpeg for it, and a
+ * few systems image/jpg, taken as the same. The server checks the bytes again.
+ */
+export function attachmentProblem(file: { name: string; type: string; size: number }): AttachmentProblem | null {
+  const declared = file.type.toLowerCase().split(';')[0]?.trim() ?? '';
+  const extension = /\.([a-z0-9]+)$/i.exec(file.name)?.[1]?.toLowerCase() ?? '';
+  const type = declared === 'image/jpg' ? 'image/jpeg' : declared || (BY_EXTENSION[extension] ?? '');
+  if (!(ATTACHMENT_MIME_TYPES as readonly string[]).includes(type)) return 'fileTypeNotSupported';
+  if (file.size > ATTACHMENT_MAX_BYTES) return 'fileTooLarge';
+  return null;
+}
+
+/** Spec §5 "Sending": a send needs non-empty text or a file. */
+export function canSubmit(text: string, hasFile: boolean): boolean {
+  return hasFile || text.trim() !== '';
+}
+
+/** Why this user cannot write in a conversation (spec §6), or null when the input is shown. */
+export type SendBlock = 'demo' | 'announcementsAdminsOnly' | 'channelAdminsOnly' | 'broadcastReplyOnly';
+
+/** An admin (or owner) of the conversation; in a community channel, a community admin. */
+export const isAdmin = (c: Conversation) => c.member.is_admin || c.member.is_owner;
+
+/**
+ * Spec §6: demo chats never send; announcements take posts from admins with create_posts; other community
+ * channels from admins, or anyone unless read-only. In a broadcast group (settings.reply_to '1') members
+ * who are not broadcasters may only reply to a message (docs/server.md), so their input waits for a reply.
+ */
+export function sendBlock(conversation: Conversation, replying: boolean): SendBlock | null {
+  if (conversation.is_demo) return 'demo';
+  if (conversation.is_community_announcements) {
+    return isAdmin(conversation) && conversation.member.permissions.create_posts ? null : 'announcementsAdminsOnly';
+  }
+  if (isCommunityChat(conversation)) {
+    return isAdmin(conversation) || !conversation.read_only ? null : 'channelAdminsOnly';
+  }
+  if (conversation.settings.reply_to === '1' && !isAdmin(conversation) && !replying) return 'broadcastReplyOnly';
+  return null;
+}
+
+/** A community channel or feed (announcements): spec §3 group_type. */
+export function isCommunityChat(conversation: Pick<Conversation, 'group_type'>): boolean {
+  return conversation.group_type === 'channel' || conversation.group_type === 'feed';
+}
+
+export interface KeyPress {
+  key: string;
+  shiftKey: boolean;
+  ctrlKey: boolean;
+  metaKey: boolean;
+  /** An input method is composing (e.g. Japanese): its Enter confirms the composition, never sends. */
+  isComposing: boolean;
+}
+
+/**
+ * What Enter does (spec §5): with enter-to-send on, Enter sends; otherwise Ctrl+Enter (Cmd+Enter on a
+ * Mac) sends and Enter is a newline. Shift+Enter is always a newline. 'newline' leaves the key to the
+ * textarea; null means the key is not the composer's business.
+ */
+export function enterAction(key: KeyPress, enterToSend: boolean): 'send' | 'newline' | null {
+  if (key.key !== 'Enter' || key.isComposing) return null;
+  if (key.shiftKey) return 'newline';
+  const modified = key.ctrlKey || key.metaKey;
+  if (enterToSend) return 'send';
+  return modified ? 'send' : 'newline';
+}
+
+/** Cuts a preview at `max` characters (whole code points, so an emoji is never split), with an ellipsis. */
+export function truncate(text: string, max = PREVIEW_MAX_CHARS): string {
+  const points = Array.from(text);
+  return points.length <= max ? text : `${points.slice(0, max).join('')}…`;
+}
+
+/** A byte count for the file chip (spec §9: B to GB). */
+export function formatFileSize(bytes: number): string {
+  const units = ['B', 'KB', 'MB', 'GB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  const shown = unit === 0 ? String(value) : value.toFixed(value < 10 ? 1 : 0);
+  return `${shown} ${units[unit]}`;
+}

@@ -1,0 +1,245 @@
+import { act } from 'react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { page, userEvent } from 'vitest/browser';
+import { Composer } from '../../src/ui/chat/composer/Composer';
+import { conversation, fakeEngine, message, OTHER, render, ui, unmount } from './composer-support';
+
+afterEach(unmount);
+
+const input = () => page.getByRole('textbox', { name: 'Message' });
+
+describe('the composer', () => {
+  it('sends on Enter, makes a newline on Shift+Enter, and needs some text', async () => {
+    const { engine, asTab } = fakeEngine();
+    await render(<Composer />, { engine: asTab });
+    await expect.element(page.getByRole('button', { name: 'Send' })).toBeDisabled();
+    await userEvent.click(input());
+    await userEvent.keyboard('{Enter}');
+    expect(engine.sendMessage).not.toHaveBeenCalled();
+
+    await userEvent.keyboard('first line{Shift>}{Enter}{/Shift}second');
+    await expect.element(input()).toHaveValue('first line\nsecond');
+    await userEvent.keyboard('{Enter}');
+    await expect.poll(() => engine.sendMessage.mock.calls.length).toBe(1);
+    expect(engine.sendMessage).toHaveBeenCalledWith(10, { text: 'first line\nsecond' });
+    await expect.element(input()).toHaveValue('');
+    expect(engine.setDraft).toHaveBeenLastCalledWith(10, '');
+  });
+
+  it('sends on Ctrl+Enter only when enter-to-send is off', async () => {
+    const { engine, asTab, settings } = fakeEngine();
+    settings.next({ ...settings.value, enterToSend: false });
+    await render(<Composer />, { engine: asTab });
+    await userEvent.click(input());
+    await userEvent.keyboard('a{Enter}b');
+    await expect.element(input()).toHaveValue('a\nb');
+    expect(engine.sendMessage).not.toHaveBeenCalled();
+    await userEvent.keyboard('{Control>}{Enter}{/Control}');
+    await expect.poll(() => engine.sendMessage.mock.calls.length).toBe(1);
+    expect(engine.sendMessage).toHaveBeenCalledWith(10, { text: 'a\nb' });
+  });
+
+  it('grows with the text up to 160 px, then scrolls', async () => {
+    const { asTab } = fakeEngine();
+    await render(<Composer />, { engine: asTab });
+    const box = input().element() as HTMLTextAreaElement;
+    const start = box.getBoundingClientRect().height;
+    await userEvent.click(input());
+    await userEvent.keyboard('1{Shift>}{Enter}{/Shift}2{Shift>}{Enter}{/Shift}3');
+    await expect.poll(() => box.getBoundingClientRect().height).toBeGreaterThan(start);
+    await userEvent.keyboard('{Shift>}{Enter}{Enter}{Enter}{Enter}{Enter}{Enter}{Enter}{Enter}{Enter}{Enter}{/Shift}x');
+    await expect.poll(() => box.getBoundingClientRect().height).toBe(160);
+    expect(getComputedStyle(box).overflowY).toBe('auto');
+  });
+
+  it('keeps the text and shows the engine’s message when a send is refused', async () => {
+    const { engine, asTab } = fakeEngine();
+    engine.sendMessage.mockRejectedValueOnce({
+      name: 'EngineError',
+      status: 403,
+      message: 'Only broadcasters can send messages in a broadcast group.',
+      fallback: 'Failed to send message',
+      call: 'sendMessage',
+    });
+    await render(<Composer />, { engine: asTab });
+    await userEvent.click(input());
+    await userEvent.keyboard('keep me{Enter}');
+    await expect
+      .element(page.getByRole('alert'))
+      .toHaveTextContent('Only broadcasters can send messages in a broadcast group.');
+    await expect.element(input()).toHaveValue('keep me');
+  });
+
+  it('fills the input with the stored draft and saves what is typed', async () => {
+    const { engine, asTab, drafts } = fakeEngine();
+    drafts.next({ 10: 'from another tab' });
+    await render(<Composer />, { engine: asTab });
+    await expect.element(input()).toHaveValue('from another tab');
+    await userEvent.click(input());
+    await userEvent.keyboard('!');
+    await expect.poll(() => drafts.value[10]).toBe('from another tab!');
+    expect(engine.setDraft).toHaveBeenCalledWith(10, 'from another tab!');
+  });
+
+  it('writes a draft still waiting when the chat closes', async () => {
+    const { engine, asTab } = fakeEngine();
+    await render(<Composer />, { engine: asTab });
+    await userEvent.click(input());
+    await userEvent.keyboard('unsaved');
+    await unmount();
+    expect(engine.setDraft).toHaveBeenLastCalledWith(10, 'unsaved');
+  });
+});
+
+describe('reply and edit previews', () => {
+  it('shows the reply with its author and text cut at 100 characters, sends it as a quote, and cancels', async () => {
+    const { engine, asTab } = fakeEngine();
+    await render(<Composer />, { engine: asTab });
+    const long = 'x'.repeat(150);
+    await act(async () => ui.current?.setReplyTo(message({ id: 55, user_id: OTHER, message: long })));
+    const preview = page.getByTestId('composer-reply-preview');
+    await expect.element(preview).toHaveTextContent('Replying to Erik');
+    await expect.element(preview).toHaveTextContent(`${'x'.repeat(100)}…`);
+    await expect.element(input()).toHaveFocus();
+    await userEvent.keyboard('answer{Enter}');
+    await expect.poll(() => engine.sendMessage.mock.calls.length).toBe(1);
+    expect(engine.sendMessage).toHaveBeenCalledWith(10, { text: 'answer', quotedMessageId: 55 });
+    await expect.element(preview).not.toBeInTheDocument();
+
+    await act(async () => ui.current?.setReplyTo(message({ id: 56, user_id: OTHER })));
+    await userEvent.click(page.getByRole('button', { name: 'Cancel reply' }));
+    await expect.element(page.getByTestId('composer-reply-preview')).not.toBeInTheDocument();
+  });
+
+  it('edits the latest own message on Up in an empty input, saves with Enter, and gives the draft back', async () => {
+    const { engine, asTab, messages } = fakeEngine();
+    const own = message({ id: 77, message: 'tpyo here' });
+    messages.next({ messages: [own], hasOlder: false, loaded: true });
+    engine.editTarget.mockResolvedValue(77);
+    await render(<Composer />, { engine: asTab });
+    await userEvent.click(input());
+    await userEvent.keyboard('{ArrowUp}');
+    await expect.element(page.getByTestId('composer-edit-preview')).toHaveTextContent('tpyo here');
+    await expect.element(input()).toHaveValue('tpyo here');
+    await userEvent.clear(input());
+    await userEvent.keyboard('typo fixed{Enter}');
+    await expect.poll(() => engine.editMessage.mock.calls.length).toBe(1);
+    expect(engine.editMessage).toHaveBeenCalledWith(10, 77, 'typo fixed');
+    await expect.element(page.getByTestId('composer-edit-preview')).not.toBeInTheDocument();
+    await expect.element(input()).toHaveValue('');
+  });
+
+  it('cancels an edit with Escape and restores what was typed before', async () => {
+    const { engine, asTab } = fakeEngine();
+    await render(<Composer />, { engine: asTab });
+    await userEvent.click(input());
+    await userEvent.keyboard('half a thought');
+    await act(async () => ui.current?.setEditing(message({ id: 78, message: 'old text' })));
+    await expect.element(input()).toHaveValue('old text');
+    await userEvent.keyboard('{Escape}');
+    await expect.element(page.getByTestId('composer-edit-preview')).not.toBeInTheDocument();
+    await expect.element(input()).toHaveValue('half a thought');
+    expect(engine.editMessage).not.toHaveBeenCalled();
+  });
+
+  it('does nothing on Up when there is no own editable message or the input has text', async () => {
+    const { engine, asTab } = fakeEngine();
+    await render(<Composer />, { engine: asTab });
+    await userEvent.click(input());
+    await userEvent.keyboard('{ArrowUp}');
+    await expect.poll(() => engine.editTarget.mock.calls.length).toBe(1);
+    await userEvent.keyboard('x{ArrowUp}');
+    expect(engine.editTarget).toHaveBeenCalledTimes(1);
+    await expect.element(page.getByTestId('composer-edit-preview')).not.toBeInTheDocument();
+  });
+});
+
+describe('attachments', () => {
+  const png = () => new File([new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10])], 'cat.png', { type: 'image/png' });
+
+  it('shows a chosen image as a removable chip and sends it', async () => {
+    const { engine, asTab } = fakeEngine();
+    await render(<Composer />, { engine: asTab });
+    const file = png();
+    await userEvent.upload(page.getByRole('button', { name: 'Attach an image or video' }).element().nextElementSibling as HTMLElement, file);
+    const chip = page.getByTestId('composer-attachment');
+    await expect.element(chip).toHaveTextContent('cat.png');
+    await expect.element(chip).toHaveTextContent('8 B');
+    await userEvent.click(page.getByRole('button', { name: 'Remove cat.png' }));
+    await expect.element(chip).not.toBeInTheDocument();
+    await expect.element(page.getByRole('button', { name: 'Send' })).toBeDisabled();
+
+    await userEvent.upload(page.getByRole('button', { name: 'Attach an image or video' }).element().nextElementSibling as HTMLElement, file);
+    await userEvent.click(page.getByRole('button', { name: 'Send' }));
+    await expect.poll(() => engine.sendMessage.mock.calls.length).toBe(1);
+    const [, sent] = engine.sendMessage.mock.calls[0] as unknown as [number, { text: string; file: File }];
+    expect(sent.text).toBe('');
+    expect(sent.file.name).toBe('cat.png');
+    await expect.element(chip).not.toBeInTheDocument();
+  });
+
+  it('refuses a file that is not an image or video with the spec’s alert', async () => {
+    const { asTab } = fakeEngine();
+    await render(<Composer />, { engine: asTab });
+    const text = new File(['hello'], 'notes.txt', { type: 'text/plain' });
+    await userEvent.upload(page.getByRole('button', { name: 'Attach an image or video' }).element().nextElementSibling as HTMLElement, text);
+    await expect
+      .element(page.getByRole('alert'))
+      .toHaveTextContent('File type not supported. Please select an image or video file.');
+    await expect.element(page.getByTestId('composer-attachment')).not.toBeInTheDocument();
+  });
+
+  it('covers the chat with an overlay while files are dragged and takes only the first dropped file', async () => {
+    const { asTab } = fakeEngine();
+    const chat = await render(<Composer />, { engine: asTab });
+    const transfer = new DataTransfer();
+    transfer.items.add(png());
+    transfer.items.add(new File(['x'], 'second.png', { type: 'image/png' }));
+    await act(async () => {
+      chat.dispatchEvent(new DragEvent('dragenter', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    });
+    await expect.element(page.getByText('Drop an image or video to attach it')).toBeVisible();
+    await act(async () => {
+      chat.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    });
+    await expect.element(page.getByText('Drop an image or video to attach it')).not.toBeInTheDocument();
+    await expect.element(page.getByTestId('composer-attachment')).toHaveTextContent('cat.png');
+    expect(document.body.textContent).not.toContain('second.png');
+  });
+});
+
+describe('who may write (spec §6)', () => {
+  it('says so in a demo chat instead of showing an input', async () => {
+    const { asTab } = fakeEngine();
+    await render(<Composer />, { engine: asTab, conversation: conversation({ is_demo: true }) });
+    await expect.element(page.getByText('This is a demo chat')).toBeVisible();
+    await expect.element(input()).not.toBeInTheDocument();
+  });
+
+  it('keeps announcements to admins with create_posts', async () => {
+    const { asTab } = fakeEngine();
+    const feed = conversation({ group_type: 'feed', is_community_announcements: true, is_group: true });
+    await render(<Composer />, { engine: asTab, conversation: feed });
+    await expect.element(page.getByText('Only community admins can send announcements.')).toBeVisible();
+    await render(<Composer />, {
+      engine: asTab,
+      conversation: { ...feed, member: { is_admin: true, is_owner: false, permissions: { create_posts: true } } },
+    });
+    await expect.element(input()).toBeVisible();
+  });
+
+  it('keeps a read-only channel to admins', async () => {
+    const { asTab } = fakeEngine();
+    await render(<Composer />, {
+      engine: asTab,
+      conversation: conversation({ group_type: 'channel', read_only: true, is_group: true }),
+    });
+    await expect.element(page.getByText('Only community admins can send messages.')).toBeVisible();
+  });
+
+  it('speaks Swedish', async () => {
+    const { asTab } = fakeEngine();
+    await render(<Composer />, { engine: asTab, conversation: conversation({ is_demo: true }), language: 'sv' });
+    await expect.element(page.getByText('Det här är en demochatt')).toBeVisible();
+  });
+});
