@@ -124,3 +124,13 @@ export const STATE_META_KEYS: readonly string[] = ['state', 'windows', 'sentRece
 
 /** The stores only the state (and the communities store) live in, cleared at sign-out (`meta` records go on their own). */
 export const STATE_STORES: readonly StoreName[] = ['conversations', 'messages', 'unread', 'receipts', 'communities'];
+
+/** Spec §4: what sign-out clears, the stored session and everything of the account's state. */
+export function signOutOps(): StorageOp[] {
+  return [
+    { store: 'session', type: 'clear' },
+    ...STATE_STORES.map((store): StorageOp => ({ store, type: 'clear' })),
+    // meta also holds the host overrides of the debug screen and the language, which outlive a session.
+    ...STATE_META_KEYS.map((key): StorageOp => ({ store: 'meta', type: 'delete', key })),
+  ];
+}

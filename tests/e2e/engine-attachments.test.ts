@@ -1,33 +1,26 @@
-import type { Browser, Page } from 'playwright';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/browser';
-import { signUp, startTestServer, type TestServer } from '../support/server';
+import type { Page } from 'playwright';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../support/server';
 import {
   CLIENT_DIR,
-  createChat,
   current,
   openTab,
   RestartableServer,
   serveClientOnly,
-  signInThrough,
+  signedInWithFriend,
+  useChromium,
 } from '../support/tabs';
 import { throttledProxy } from '../support/throttle';
 
-let browser: Browser;
+const chromium = useChromium();
 let s: RestartableServer | null = null;
 let plain: TestServer | null = null;
 
-beforeAll(async () => {
-  browser = await launchChromium();
-});
 afterEach(async () => {
   await s?.dispose();
   await plain?.close();
   s = null;
   plain = null;
-});
-afterAll(async () => {
-  await browser?.close();
 });
 
 /** Sends a PNG-headed file of `size` bytes through the tab's engine (the File crosses to the worker). */
@@ -59,12 +52,10 @@ describe('attachments through the shared engine in Chromium', () => {
     // 12 MB read at 4 MB/s: the socket buffers take the first few MB at once, the rest lasts long enough
     // for several progress events.
     const proxy = await throttledProxy(Number(new URL(plain.url).port), 4_000_000);
-    const context = await browser.newContext();
+    const context = await chromium.browser.newContext();
     try {
       const page = await openTab(context, proxy.url);
-      const friend = await signUp(plain.url, 'Friend');
-      await signInThrough(page, 'Uploader');
-      const conversationId = await createChat(page, 'Friend', friend.phone);
+      const { conversationId } = await signedInWithFriend(page, plain.url, 'Uploader');
       await page.evaluate(() => {
         const seen: number[] = [];
         (window as unknown as { progressSeen: number[] }).progressSeen = seen;
@@ -93,39 +84,33 @@ describe('attachments through the shared engine in Chromium', () => {
 
   it('sends a file written while the server is down exactly once after it is back, also after a reload', async () => {
     s = await RestartableServer.start();
-    const context = await browser.newContext();
+    const context = await chromium.context();
+    const page = await openTab(context, s.url);
+    const { conversationId } = await signedInWithFriend(page, s.url, 'Offline');
+
+    await s.stop();
+    const clientOnly = await serveClientOnly(s.port);
     try {
-      const page = await openTab(context, s.url);
-      const friend = await signUp(s.url, 'Friend');
-      await signInThrough(page, 'Offline');
-      const conversationId = await createChat(page, 'Friend', friend.phone);
+      await expect.poll(() => current(page, 'connection')).not.toBe('online');
+      const entry = await sendPng(page, conversationId, 50_000);
+      expect(entry.status).toBe('pending');
+      // Tried and refused by the network at least once before the reload.
+      await expect.poll(async () => (await current(page, 'outbox'))[0]?.attempts ?? 0).toBeGreaterThan(0);
 
-      await s.stop();
-      const clientOnly = await serveClientOnly(s.port);
-      try {
-        await expect.poll(() => current(page, 'connection')).not.toBe('online');
-        const entry = await sendPng(page, conversationId, 50_000);
-        expect(entry.status).toBe('pending');
-        // Tried and refused by the network at least once before the reload.
-        await expect.poll(async () => (await current(page, 'outbox'))[0]?.attempts ?? 0).toBeGreaterThan(0);
-
-        await page.reload();
-        const kept = await current(page, 'outbox');
-        expect(kept.map((e) => e.localId)).toEqual([entry.localId]);
-        expect(kept[0]?.attachment).toMatchObject({ name: 'photo.png', uploaded: null });
-      } finally {
-        await clientOnly.close();
-      }
-
-      const back = await s.restart();
-      await expect.poll(async () => (await current(page, 'outbox')).length, { timeout: 30_000 }).toBe(0);
-      expect(attachmentMessages(back, conversationId)).toBe(1);
-      expect(uploadedFiles(back)).toBe(1);
-      await page.evaluate((id) => window.engine.openConversation(id), conversationId);
-      const view = await current(page, 'messages', conversationId);
-      expect(view.messages.filter((m) => m.attachment?.type === 'image')).toHaveLength(1);
+      await page.reload();
+      const kept = await current(page, 'outbox');
+      expect(kept.map((e) => e.localId)).toEqual([entry.localId]);
+      expect(kept[0]?.attachment).toMatchObject({ name: 'photo.png', uploaded: null });
     } finally {
-      await context.close();
+      await clientOnly.close();
     }
+
+    const back = await s.restart();
+    await expect.poll(async () => (await current(page, 'outbox')).length, { timeout: 30_000 }).toBe(0);
+    expect(attachmentMessages(back, conversationId)).toBe(1);
+    expect(uploadedFiles(back)).toBe(1);
+    await page.evaluate((id) => window.engine.openConversation(id), conversationId);
+    const view = await current(page, 'messages', conversationId);
+    expect(view.messages.filter((m) => m.attachment?.type === 'image')).toHaveLength(1);
   });
 });

@@ -1,7 +1,5 @@
-import type { Browser } from 'playwright';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/browser';
-import { call, signUp, startTestServer, type TestServer } from '../support/server';
+import { describe, expect, it } from 'vitest';
+import { call, signUp, useTestServer } from '../support/server';
 import {
   CLIENT_DIR,
   createChat,
@@ -12,84 +10,72 @@ import {
   sessionStatus,
   signInThrough,
   storedCount,
+  useChromium,
   withoutSharedWorker,
 } from '../support/tabs';
 
-let s: TestServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  s = await startTestServer({ clientDir: CLIENT_DIR });
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await s?.close();
-});
+const s = useTestServer({ clientDir: CLIENT_DIR });
+const chromium = useChromium();
 
 describe('the leader-election fallback (no SharedWorker)', () => {
   it('gives one websocket for three tabs and survives closing the leader tab', async () => {
-    const context = await browser.newContext();
+    const context = await chromium.context();
     await withoutSharedWorker(context);
-    try {
-      const leader = await openTab(context, s.url);
-      expect(await leader.evaluate(() => typeof (window as { SharedWorker?: unknown }).SharedWorker)).toBe('undefined');
-      expect(await leader.evaluate(() => window.engine.mode)).toBe('leader-election');
-      const friend = await signUp(s.url, 'Friend');
-      const me = await signInThrough(leader, 'Leader');
-      await expect.poll(() => current(leader, 'connection')).toBe('online');
+    const leader = await openTab(context, s.url);
+    expect(await leader.evaluate(() => typeof (window as { SharedWorker?: unknown }).SharedWorker)).toBe('undefined');
+    expect(await leader.evaluate(() => window.engine.mode)).toBe('leader-election');
+    const friend = await signUp(s.url, 'Friend');
+    const me = await signInThrough(leader, 'Leader');
+    await expect.poll(() => current(leader, 'connection')).toBe('online');
 
-      const b = await openTab(context, s.url);
-      const c = await openTab(context, s.url);
-      for (const tab of [b, c]) {
-        await expect.poll(() => sessionStatus(tab)).toBe('ready');
-        await expect.poll(() => current(tab, 'connection')).toBe('online');
-      }
-      expect(s.server.hub.connectionCount(me.userId)).toBe(1);
-
-      const conversationId = await createChat(b, 'Friend', friend.phone);
-      await sendText(c, conversationId, 'from a follower');
-      for (const tab of [leader, b, c]) {
-        await expect.poll(() => messageTexts(tab, conversationId)).toEqual(['from a follower']);
-      }
-      expect(s.server.hub.connectionCount(me.userId)).toBe(1);
-
-      // The leader's tab closes: another tab's worker takes the lock, starts its engine from the shared
-      // IndexedDB and connects; the other follower switches to it.
-      const closedAt = Date.now();
-      await leader.close();
-      for (const tab of [b, c]) await expect.poll(() => current(tab, 'connection'), { timeout: 10_000 }).toBe('online');
-      await expect.poll(() => s.server.hub.connectionCount(me.userId), { timeout: 10_000 }).toBe(1);
-      expect(Date.now() - closedAt).toBeLessThan(5_000);
-      // Let the new engine's start-up list refresh land first. (Known engine gap: when that snapshot
-      // already names a newer last message than the cached window holds, the window stops taking live
-      // messages until the chat is opened again.)
-      await b.evaluate(() => window.engine.refreshConversations());
-
-      // The socket now open is the new leader's: another user's message reaches both remaining tabs live.
-      await call(s.url, 'POST', `/v2/conversations/${conversationId}/messages`, {
-        token: friend.token,
-        json: { client_id: 11, message: 'after the leader left' },
-      }).then((r) => r.data);
-      for (const tab of [b, c]) {
-        await expect
-          .poll(() => messageTexts(tab, conversationId), { timeout: 5_000 })
-          .toEqual(['from a follower', 'after the leader left']);
-      }
-
-      // Both remaining tabs can still send, through whichever of them leads now.
-      await sendText(b, conversationId, 'from b');
-      await sendText(c, conversationId, 'from c');
-      for (const tab of [b, c]) {
-        await expect
-          .poll(() => messageTexts(tab, conversationId))
-          .toEqual(['from a follower', 'after the leader left', 'from b', 'from c']);
-      }
-      expect(storedCount(s, 'from b')).toBe(1);
-      expect(storedCount(s, 'from c')).toBe(1);
-      expect(s.server.hub.connectionCount(me.userId)).toBe(1);
-    } finally {
-      await context.close();
+    const b = await openTab(context, s.url);
+    const c = await openTab(context, s.url);
+    for (const tab of [b, c]) {
+      await expect.poll(() => sessionStatus(tab)).toBe('ready');
+      await expect.poll(() => current(tab, 'connection')).toBe('online');
     }
+    expect(s.server.hub.connectionCount(me.userId)).toBe(1);
+
+    const conversationId = await createChat(b, 'Friend', friend.phone);
+    await sendText(c, conversationId, 'from a follower');
+    for (const tab of [leader, b, c]) {
+      await expect.poll(() => messageTexts(tab, conversationId)).toEqual(['from a follower']);
+    }
+    expect(s.server.hub.connectionCount(me.userId)).toBe(1);
+
+    // The leader's tab closes: another tab's worker takes the lock, starts its engine from the shared
+    // IndexedDB and connects; the other follower switches to it.
+    const closedAt = Date.now();
+    await leader.close();
+    for (const tab of [b, c]) await expect.poll(() => current(tab, 'connection'), { timeout: 10_000 }).toBe('online');
+    await expect.poll(() => s.server.hub.connectionCount(me.userId), { timeout: 10_000 }).toBe(1);
+    expect(Date.now() - closedAt).toBeLessThan(5_000);
+    // Let the new engine's start-up list refresh land first. (Known engine gap: when that snapshot
+    // already names a newer last message than the cached window holds, the window stops taking live
+    // messages until the chat is opened again.)
+    await b.evaluate(() => window.engine.refreshConversations());
+
+    // The socket now open is the new leader's: another user's message reaches both remaining tabs live.
+    await call(s.url, 'POST', `/v2/conversations/${conversationId}/messages`, {
+      token: friend.token,
+      json: { client_id: 11, message: 'after the leader left' },
+    }).then((r) => r.data);
+    for (const tab of [b, c]) {
+      await expect
+        .poll(() => messageTexts(tab, conversationId), { timeout: 5_000 })
+        .toEqual(['from a follower', 'after the leader left']);
+    }
+
+    // Both remaining tabs can still send, through whichever of them leads now.
+    await sendText(b, conversationId, 'from b');
+    await sendText(c, conversationId, 'from c');
+    for (const tab of [b, c]) {
+      await expect
+        .poll(() => messageTexts(tab, conversationId))
+        .toEqual(['from a follower', 'after the leader left', 'from b', 'from c']);
+    }
+    expect(storedCount(s, 'from b')).toBe(1);
+    expect(storedCount(s, 'from c')).toBe(1);
+    expect(s.server.hub.connectionCount(me.userId)).toBe(1);
   });
 });

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { WebSocket } from 'ws';
 import type { ApiEnvelope } from '../../src/protocol/envelope';
 import type { ServerFrame } from '../../src/protocol/socket';
@@ -36,6 +37,37 @@ export async function startTestServer(
       await server.close();
       if (!options.keepDataDir) rmSync(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * A reference server for the tests of the file (or describe block) this is called in: started before
+ * them, closed after them. The object it returns stands for that server; read it in tests and hooks.
+ */
+export function useTestServer(overrides: Partial<ServerConfig> = {}): TestServer {
+  let started: TestServer | null = null;
+  const current = (): TestServer => {
+    if (!started) throw new Error('the test server runs only during the tests (read it in a test or hook)');
+    return started;
+  };
+  beforeAll(async () => {
+    started = await startTestServer(overrides);
+  });
+  afterAll(async () => {
+    await started?.close();
+    started = null;
+  });
+  return {
+    get url() {
+      return current().url;
+    },
+    get dataDir() {
+      return current().dataDir;
+    },
+    get server() {
+      return current().server;
+    },
+    close: () => current().close(),
   };
 }
 

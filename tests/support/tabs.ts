@@ -4,10 +4,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright';
 import type { Observable } from 'rxjs';
-import { expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { EngineApi, MessageWindowView, OutboxEntry, SessionView } from '../../src/engine/api';
 import type { QueryName } from '../../src/worker/names';
-import { nextPhone, startTestServer, TEST_PIN, type TestServer } from './server';
+import { launchChromium } from './browser';
+import { nextPhone, signUp, startTestServer, TEST_PIN, type TestServer, type TestUser } from './server';
 
 /** Helpers for e2e tests that drive the engine through `window.engine` in real Chromium tabs. */
 
@@ -15,6 +16,39 @@ export const CLIENT_DIR = process.env.E2E_CLIENT_DIR ?? path.resolve(import.meta
 
 type Emitted<O> = O extends Observable<infer T> ? T : never;
 export type QueryValue<K extends QueryName> = Emitted<ReturnType<EngineApi[K]>>;
+
+/**
+ * A headless Chromium for the tests of the file this is called in: launched before them, closed after
+ * them. Read `browser` in tests and hooks; `context()` gives a fresh profile that closes after the test.
+ */
+export function useChromium(): { readonly browser: Browser; context(): Promise<BrowserContext> } {
+  let launched: Browser | null = null;
+  const contexts: BrowserContext[] = [];
+  const browser = (): Browser => {
+    if (!launched) throw new Error('Chromium runs only during the tests (read it in a test or hook)');
+    return launched;
+  };
+  beforeAll(async () => {
+    launched = await launchChromium();
+  });
+  afterEach(async () => {
+    await Promise.all(contexts.splice(0).map((c) => c.close()));
+  });
+  afterAll(async () => {
+    await launched?.close();
+    launched = null;
+  });
+  return {
+    get browser() {
+      return browser();
+    },
+    async context() {
+      const context = await browser().newContext();
+      contexts.push(context);
+      return context;
+    },
+  };
+}
 
 /** Opens a tab on the app and waits until its engine answers (the session query emits). */
 export async function openTab(context: BrowserContext, url: string): Promise<Page> {
@@ -117,6 +151,21 @@ export async function createChat(page: Page, name: string, phone: string): Promi
     },
     [name, phone] as const,
   );
+}
+
+/**
+ * The usual start of a test that sends: a new user signed in through `page`, with a chat open with another
+ * new user, "Friend", signed up through the API at `apiBase`.
+ */
+export async function signedInWithFriend(
+  page: Page,
+  apiBase: string,
+  nickname: string,
+): Promise<{ me: { phone: string; userId: number }; friend: TestUser; conversationId: number }> {
+  const friend = await signUp(apiBase, 'Friend');
+  const me = await signInThrough(page, nickname);
+  const conversationId = await createChat(page, 'Friend', friend.phone);
+  return { me, friend, conversationId };
 }
 
 /**

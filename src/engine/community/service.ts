@@ -2,6 +2,7 @@ import { BehaviorSubject, combineLatest, distinctUntilChanged, map, type Observa
 import { COMMENTS_PAGE_SIZE, POSTS_PAGE_SIZE } from '../../protocol/constants';
 import type { Channel, Comment, Community, Message } from '../../protocol/entities';
 import type { EventPayloads } from '../../protocol/socket';
+import { BatchedWriter } from '../batchedWriter';
 import type { EngineClock } from '../clock';
 import { type EngineError, engineError, isEngineError } from '../errors';
 import { checkSend } from '../outbox';
@@ -10,7 +11,7 @@ import { FALLBACKS, INVALID_PARAMETERS, type RestCallName } from '../rest/fallba
 import { attachmentKind } from '../rules/attachment';
 import type { MessageWindowView } from '../state/messageWindow';
 import type { EngineEvent, EngineState } from '../state/types';
-import type { EngineStorage } from '../storage/storage';
+import type { EngineStorage, StorageOp } from '../storage/storage';
 import {
   channelsLoaded,
   channelStored,
@@ -40,7 +41,6 @@ import {
 /** Spec §5: a comment needs a message ("Invalid message provided"). */
 export const INVALID_MESSAGE = 'Invalid message provided';
 
-const PERSIST_DELAY_MS = 50;
 const STORAGE_KEY = 'state';
 
 export interface CommunityDeps {
@@ -73,11 +73,12 @@ const newClientId = (clock: EngineClock) => 1 + Math.floor(clock.random() * 10_0
  */
 export class CommunityService {
   readonly state$ = new BehaviorSubject<CommunityState>(initialCommunityState());
-  private persistTimer: unknown = null;
   private persisted: PersistedCommunityState | null = null;
-  private pendingWrite: Promise<void> = Promise.resolve();
+  private readonly writer: BatchedWriter;
 
-  constructor(private readonly deps: CommunityDeps) {}
+  constructor(private readonly deps: CommunityDeps) {
+    this.writer = new BatchedWriter({ ...deps, failure: 'saving the communities failed', collect: () => this.changedOps() });
+  }
 
   async load(): Promise<void> {
     const stored = await this.deps.storage.get<PersistedCommunityState>('communities', STORAGE_KEY);
@@ -89,19 +90,13 @@ export class CommunityService {
 
   /** Sign-out: nothing of one account's communities may show to the next (storage is cleared by the engine). */
   reset(): void {
-    if (this.persistTimer !== null) this.deps.clock.clearTimeout(this.persistTimer);
-    this.persistTimer = null;
+    this.writer.cancel();
     this.persisted = null;
     this.state$.next(initialCommunityState());
   }
 
-  async flush(): Promise<void> {
-    if (this.persistTimer !== null) {
-      this.deps.clock.clearTimeout(this.persistTimer);
-      this.persistTimer = null;
-      this.write();
-    }
-    await this.pendingWrite;
+  flush(): Promise<void> {
+    return this.writer.flush();
   }
 
   /** The socket actions of spec §4 this store keeps: new comments and comment reactions. */
@@ -354,15 +349,11 @@ export class CommunityService {
     const next = change(this.state$.value);
     if (next === this.state$.value) return;
     this.state$.next(next);
-    if (this.persistTimer === null) {
-      this.persistTimer = this.deps.clock.setTimeout(() => {
-        this.persistTimer = null;
-        this.write();
-      }, PERSIST_DELAY_MS);
-    }
+    this.writer.schedule();
   }
 
-  private write(): void {
+  /** The stored part of the state, when it changed since the last write. */
+  private changedOps(): StorageOp[] {
     const s = this.state$.value;
     const next: PersistedCommunityState = {
       communities: s.communities,
@@ -380,11 +371,9 @@ export class CommunityService {
       old.channelIds === next.channelIds &&
       old.participants === next.participants
     ) {
-      return;
+      return [];
     }
     this.persisted = next;
-    this.pendingWrite = this.pendingWrite
-      .then(() => this.deps.storage.writeBatch([{ store: 'communities', type: 'put', key: STORAGE_KEY, value: next }]))
-      .catch((error: unknown) => this.deps.log('saving the communities failed', error));
+    return [{ store: 'communities', type: 'put', key: STORAGE_KEY, value: next }];
   }
 }

@@ -5,7 +5,7 @@ import { type EngineClock, realClock } from '../clock';
 import type { EngineEvent } from '../state/types';
 import { parseFrame } from './parseFrame';
 import { type SocketFactory, type SocketLike, globalSocketFactory } from './socketLike';
-import { type SocketParams, buildSocketUrl, sentEventId } from './socketUrl';
+import { type SocketParams, buildSocketUrl } from './socketUrl';
 
 /** Spec §4. 'closed' also covers the wait before a reconnect and the signed-out state. */
 export type ConnectionState = 'connecting' | 'online' | 'closed';
@@ -47,8 +47,8 @@ const ignore = (): void => undefined;
  * - The ping timeout (interval of the last ping + PING_GRACE_MS) runs from the last frame of any kind, and
  *   also guards the handshake (default interval + grace), because a browser may take minutes to give up
  *   on a connect that goes nowhere.
- * - It does not persist the last event id (the engine does, once the event is applied); it reads it back
- *   through `params` at each connect and exposes the highest id the current connection has seen.
+ * - It keeps no event id: the engine persists the last one once the event is applied, and `params` reads it
+ *   back at each connect.
  */
 export class SocketConnection {
   private readonly subject = new BehaviorSubject<ConnectionState>('closed');
@@ -63,7 +63,6 @@ export class SocketConnection {
   private reconnectTimer: unknown = null;
   private watchdogTimer: unknown = null;
   private pingIntervalMs = DEFAULT_PING_INTERVAL_MS;
-  private highestEventId = 0;
 
   constructor(private readonly options: SocketConnectionOptions) {
     this.factory = options.factory ?? globalSocketFactory;
@@ -73,19 +72,6 @@ export class SocketConnection {
 
   get state(): ConnectionState {
     return this.subject.value;
-  }
-
-  /** Whether the connection is kept up (a socket is live or a reconnect is pending). */
-  get started(): boolean {
-    return this.running;
-  }
-
-  /**
-   * The highest event id known on the current (or last) socket: the id it connected with, raised by each
-   * event frame's id, and set to socket_loaded's `last_message_id` (after need_sync the server's word wins).
-   */
-  get lastEventId(): number {
-    return this.highestEventId;
   }
 
   /** Connects now unless already started. Without a token it stays closed; call again after signing in. */
@@ -101,12 +87,6 @@ export class SocketConnection {
     this.cancelReconnect();
     this.releaseSocket();
     this.setState('closed');
-  }
-
-  /** Stops for good and completes `state$`. */
-  dispose(): void {
-    this.stop();
-    this.subject.complete();
   }
 
   private connect(): void {
@@ -134,7 +114,6 @@ export class SocketConnection {
     }
     this.socket = socket;
     this.pingIntervalMs = DEFAULT_PING_INTERVAL_MS;
-    this.highestEventId = sentEventId(params.lastEventId);
     socket.onopen = () => this.onOpen(socket);
     socket.onmessage = (event) => this.onMessage(socket, event.data);
     socket.onclose = () => this.onGone(socket, 'closed');
@@ -169,7 +148,6 @@ export class SocketConnection {
         this.send(socket, { action: 'pong' });
         return;
       case 'loaded':
-        this.highestEventId = frame.lastEventId;
         this.deliver({
           type: 'socketLoaded',
           needSync: frame.needSync,
@@ -178,7 +156,6 @@ export class SocketConnection {
         });
         return;
       case 'event':
-        if (frame.frame.id !== undefined && frame.frame.id > this.highestEventId) this.highestEventId = frame.frame.id;
         this.deliver({ type: 'socket', frame: frame.frame });
         return;
     }

@@ -1,55 +1,20 @@
-import { firstValueFrom, filter, type Observable } from 'rxjs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
-import { isEngineError } from '../../../src/engine/api';
-import { Engine } from '../../../src/engine/engine';
-import type { SocketLike } from '../../../src/engine/socket';
+import { firstValueFrom } from 'rxjs';
+import { describe, expect, it } from 'vitest';
 import { MemoryStorage } from '../../../src/engine/storage/storage';
-import { nextPhone, startTestServer, TEST_PIN, type TestServer } from '../../support/server';
+import { nextPhone, useTestServer } from '../../support/server';
+import { refusal, until, useEngines } from './support/liveEngines';
 
 /** Budi of the demo world (server/seed/demoUsers.ts): owner of "Kopi Nusantara". */
 const DEMO_BUDI = '+628123456701';
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
 
-const wsFactory = (url: string) => new WebSocket(url) as unknown as SocketLike;
-const quiet = () => undefined;
-const until = <T>(source: Observable<T>, test: (v: T) => boolean) => firstValueFrom(source.pipe(filter(test)));
-
-let s: TestServer;
-const engines: Engine[] = [];
-beforeAll(async () => {
-  s = await startTestServer({ seedDemo: true });
-});
-afterEach(async () => {
-  await Promise.all(engines.splice(0).map((e) => e.stop()));
-});
-afterAll(() => s?.close());
-
-async function engineFor(phone: string, nickname: string | null, storage = new MemoryStorage()): Promise<Engine> {
-  const engine = new Engine({ storage, apiBase: s.url, socketFactory: wsFactory, log: quiet });
-  engines.push(engine);
-  await engine.start();
-  await engine.requestPin(phone);
-  await engine.confirmPin(phone, TEST_PIN);
-  if (nickname) await engine.register(nickname);
-  await until(engine.connection(), (c) => c === 'online');
-  return engine;
-}
-
-async function refusal(promise: Promise<unknown>): Promise<string> {
-  const error: unknown = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  if (!isEngineError(error)) throw new Error(`expected an EngineError, got ${String(error)}`);
-  return error.message;
-}
+const { startEngine, signedInEngine } = useEngines(useTestServer({ seedDemo: true }));
 
 describe('communities through the engine, against the seeded reference server', () => {
   it('joins, posts, comments, and sees another member comment and reactions arrive by socket', async () => {
     const storage = new MemoryStorage();
-    const newcomer = await engineFor(nextPhone('62'), 'Sari', storage);
-    const budi = await engineFor(DEMO_BUDI, null);
+    const { engine: newcomer } = await signedInEngine('Sari', { phone: nextPhone('62'), storage });
+    const { engine: budi } = await signedInEngine(null, { phone: DEMO_BUDI });
 
     await newcomer.refreshCommunities();
     const list = await firstValueFrom(newcomer.communities());
@@ -115,9 +80,7 @@ describe('communities through the engine, against the seeded reference server', 
 
     // The communities store survives a restart (spec §3 "Communities store").
     await newcomer.stop();
-    const again = new Engine({ storage, apiBase: s.url, socketFactory: wsFactory, log: quiet });
-    engines.push(again);
-    await again.start();
+    const again = await startEngine({ storage });
     expect((await firstValueFrom(again.communities())).joined.map((c) => c.id)).toEqual([kopi.id]);
     expect((await firstValueFrom(again.channels(kopi.id))).channels.map((c) => c.id)).toContain(talk.id);
     expect((await firstValueFrom(again.posts(talk.id))).posts.some((p) => p.id === mine.id)).toBe(true);
@@ -130,7 +93,7 @@ describe('communities through the engine, against the seeded reference server', 
   }, 30_000);
 
   it('pages older posts 20 at a time', async () => {
-    const budi = await engineFor(DEMO_BUDI, null);
+    const { engine: budi } = await signedInEngine(null, { phone: DEMO_BUDI });
     await budi.refreshCommunities();
     const kopi = (await firstValueFrom(budi.communities())).communities.find((c) => c.name === 'Kopi Nusantara');
     if (!kopi) throw new Error('the seeded community is missing');
@@ -141,7 +104,7 @@ describe('communities through the engine, against the seeded reference server', 
     const before = (await firstValueFrom(budi.posts(channel.id))).posts.length;
     for (let i = 0; i < 21; i++) await budi.createPost(channel.id, { text: `post ${i}` });
     // Another device (nothing loaded yet) pages through them.
-    const reader = await engineFor(DEMO_BUDI, null);
+    const { engine: reader } = await signedInEngine(null, { phone: DEMO_BUDI });
     await reader.loadPosts(channel.id);
     const latest = await firstValueFrom(reader.posts(channel.id));
     expect(latest.posts.map((p) => p.message)).toEqual(Array.from({ length: 20 }, (_, i) => `post ${i + 1}`));

@@ -1,36 +1,10 @@
-import { firstValueFrom, filter, type Observable } from 'rxjs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
-import { Engine } from '../../../src/engine/engine';
+import { firstValueFrom } from 'rxjs';
+import { describe, expect, it } from 'vitest';
 import { fetchTransport, type HttpTransport } from '../../../src/engine/rest';
-import type { SocketLike } from '../../../src/engine/socket';
-import { MemoryStorage } from '../../../src/engine/storage/storage';
-import { nextPhone, startTestServer, TEST_PIN, type TestServer } from '../../support/server';
+import { useTestServer } from '../../support/server';
+import { until, useEngines } from './support/liveEngines';
 
-const wsFactory = (url: string) => new WebSocket(url) as unknown as SocketLike;
-const until = <T>(source: Observable<T>, test: (v: T) => boolean) => firstValueFrom(source.pipe(filter(test)));
-
-let s: TestServer;
-const engines: Engine[] = [];
-beforeAll(async () => {
-  s = await startTestServer();
-});
-afterEach(async () => {
-  await Promise.all(engines.splice(0).map((e) => e.stop()));
-});
-afterAll(() => s?.close());
-
-async function signedIn(transport: HttpTransport, nickname: string): Promise<{ engine: Engine; phone: string }> {
-  const engine = new Engine({ storage: new MemoryStorage(), apiBase: s.url, transport, socketFactory: wsFactory, log: () => undefined });
-  engines.push(engine);
-  await engine.start();
-  const phone = nextPhone();
-  await engine.requestPin(phone);
-  await engine.confirmPin(phone, TEST_PIN);
-  await engine.register(nickname);
-  await until(engine.connection(), (c) => c === 'online');
-  return { engine, phone };
-}
+const { signedInEngine } = useEngines(useTestServer());
 
 describe('the first page of a chat never opened', () => {
   it('keeps a message that arrived by socket while the page was on its way', async () => {
@@ -50,8 +24,8 @@ describe('the first page of a chat never opened', () => {
       },
       upload: (request) => fetchTransport.upload(request),
     };
-    const anna = await signedIn(transport, 'Anna');
-    const erik = await signedIn(fetchTransport, 'Erik');
+    const anna = await signedInEngine('Anna', { transport });
+    const erik = await signedInEngine('Erik');
     const { conversation } = await erik.engine.call('createConversation', { members: [{ name: 'Anna', value: anna.phone }] });
     await erik.engine.call('sendMessage', conversation.id, { clientId: 1, message: 'one' });
     await until(anna.engine.conversation(conversation.id), (c) => c?.conversation.last_message?.message === 'one');

@@ -1,7 +1,8 @@
 import { firstValueFrom } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { EngineClock } from '../../../src/engine/clock';
-import { Engine, PERSIST_DELAY_MS } from '../../../src/engine/engine';
+import { PERSIST_DELAY_MS } from '../../../src/engine/batchedWriter';
+import { Engine } from '../../../src/engine/engine';
 import type { HttpTransport } from '../../../src/engine/rest';
 import type { SocketLike } from '../../../src/engine/socket';
 import { RECEIPT_RETRY_MS } from '../../../src/engine/receiptSender';
@@ -91,15 +92,21 @@ async function signedInEngine(storage: MemoryStorage, calls: string[], clock: Ma
 
 const receiptCalls = (calls: string[]) => calls.filter((c) => c.startsWith('POST /v1/conversations/7/messages/'));
 
+/** Signed in, chat 7 open in a visible and focused tab, and message 100 just came into it by socket. */
+async function openChatWithIncoming() {
+  const clock = new ManualEngineClock();
+  const calls: string[] = [];
+  const { engine, socket } = await signedInEngine(new MemoryStorage(), calls, clock);
+  engine.setTabState('tab', { visible: true, focused: true, openConversationId: 7 });
+  await engine.openConversation(7);
+  socket.push({ action: 'socket_loaded', data: { need_sync: false, last_message_id: 0, epoch: 'e1' } });
+  socket.push({ action: 'conversation_message', id: 1, data: { conversation_id: 7, message: incoming(100) } });
+  return { clock, calls, engine, socket };
+}
+
 describe('receipts, driven by an injected clock', () => {
   it('sends delivered at once and read 500 ms later for a message in an open chat, each once', async () => {
-    const clock = new ManualEngineClock();
-    const calls: string[] = [];
-    const { engine, socket } = await signedInEngine(new MemoryStorage(), calls, clock);
-    engine.setTabState('tab', { visible: true, focused: true, openConversationId: 7 });
-    await engine.openConversation(7);
-    socket.push({ action: 'socket_loaded', data: { need_sync: false, last_message_id: 0, epoch: 'e1' } });
-    socket.push({ action: 'conversation_message', id: 1, data: { conversation_id: 7, message: incoming(100) } });
+    const { clock, calls, engine, socket } = await openChatWithIncoming();
     await clock.advance(0);
     expect(receiptCalls(calls)).toEqual(['POST /v1/conversations/7/messages/100 read=false']);
     await clock.advance(499);
@@ -118,13 +125,7 @@ describe('receipts, driven by an injected clock', () => {
   });
 
   it('does not send the delayed read when the chat closed within the 500 ms: the message stays unread until seen', async () => {
-    const clock = new ManualEngineClock();
-    const calls: string[] = [];
-    const { engine, socket } = await signedInEngine(new MemoryStorage(), calls, clock);
-    engine.setTabState('tab', { visible: true, focused: true, openConversationId: 7 });
-    await engine.openConversation(7);
-    socket.push({ action: 'socket_loaded', data: { need_sync: false, last_message_id: 0, epoch: 'e1' } });
-    socket.push({ action: 'conversation_message', id: 1, data: { conversation_id: 7, message: incoming(100) } });
+    const { clock, calls, engine } = await openChatWithIncoming();
     await clock.advance(200);
     engine.setTabState('tab', { visible: true, focused: true, openConversationId: null });
     await clock.advance(1000);

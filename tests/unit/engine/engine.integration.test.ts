@@ -1,51 +1,18 @@
-import { firstValueFrom, filter, type Observable } from 'rxjs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
-import type { SessionView } from '../../../src/engine/api';
-import { Engine } from '../../../src/engine/engine';
-import type { SocketLike } from '../../../src/engine/socket';
+import { firstValueFrom } from 'rxjs';
+import { describe, expect, it } from 'vitest';
 import { MemoryStorage } from '../../../src/engine/storage/storage';
-import { nextPhone, startTestServer, TEST_PIN, type TestServer } from '../../support/server';
+import { nextPhone, startTestServer, useTestServer } from '../../support/server';
+import { signIn, until, useEngines } from './support/liveEngines';
 
-const wsFactory = (url: string) => new WebSocket(url) as unknown as SocketLike;
-const quiet = () => undefined;
-
-let s: TestServer;
-const engines: Engine[] = [];
-beforeAll(async () => {
-  s = await startTestServer();
-});
-afterEach(async () => {
-  await Promise.all(engines.splice(0).map((e) => e.stop()));
-});
-afterAll(() => s?.close());
-
-async function makeEngine(base: string, storage = new MemoryStorage()): Promise<Engine> {
-  const engine = new Engine({ storage, apiBase: base, socketFactory: wsFactory, log: quiet });
-  engines.push(engine);
-  await engine.start();
-  return engine;
-}
-
-async function signUp(engine: Engine, nickname: string): Promise<{ phone: string; userId: number }> {
-  const phone = nextPhone();
-  await engine.requestPin(phone);
-  const pending = await engine.confirmPin(phone, TEST_PIN);
-  expect(pending.status).toBe('needsNickname');
-  const ready = (await engine.register(nickname)) as Extract<SessionView, { status: 'ready' }>;
-  expect(ready).toMatchObject({ status: 'ready', nickname, phone });
-  return { phone, userId: ready.userId };
-}
-
-const until = <T>(source: Observable<T>, test: (v: T) => boolean) =>
-  firstValueFrom(source.pipe(filter(test)));
+const s = useTestServer();
+const { startEngine } = useEngines(s);
 
 describe('the engine against the reference server', () => {
   it('signs up, shares a chat, sends once, receives live and reports delivered then read', async () => {
-    const annaEngine = await makeEngine(s.url);
-    const erikEngine = await makeEngine(s.url);
-    await signUp(annaEngine, 'Anna');
-    const erik = await signUp(erikEngine, 'Erik');
+    const annaEngine = await startEngine();
+    const erikEngine = await startEngine();
+    await signIn(annaEngine, 'Anna');
+    const erik = await signIn(erikEngine, 'Erik');
     await until(erikEngine.connection(), (c) => c === 'online');
 
     const { conversation } = await annaEngine.call('createConversation', {
@@ -96,8 +63,8 @@ describe('the engine against the reference server', () => {
     const storage = new MemoryStorage();
     const own = await startTestServer();
     const port = new URL(own.url).port;
-    const engine = await makeEngine(own.url, storage);
-    await signUp(engine, 'Offline');
+    const engine = await startEngine({ apiBase: own.url, storage });
+    await signIn(engine, 'Offline');
     const other = nextPhone();
     const { conversation } = await engine.call('createConversation', { members: [{ name: 'Friend', value: other }] });
     await own.server.close();
@@ -123,10 +90,10 @@ describe('the engine against the reference server', () => {
 
   it('catches up an open chat whose cached window fell behind while the engine was away', async () => {
     const storage = new MemoryStorage();
-    const first = await makeEngine(s.url, storage);
-    await signUp(first, 'Away');
-    const friendEngine = await makeEngine(s.url);
-    const friend = await signUp(friendEngine, 'Friend');
+    const first = await startEngine({ storage });
+    await signIn(first, 'Away');
+    const friendEngine = await startEngine();
+    const friend = await signIn(friendEngine, 'Friend');
     const { conversation } = await first.call('createConversation', { members: [{ name: 'Friend', value: friend.phone }] });
     first.setTabState('t1', { visible: true, focused: true, openConversationId: conversation.id });
     await first.openConversation(conversation.id);
@@ -135,7 +102,7 @@ describe('the engine against the reference server', () => {
     await first.stop();
 
     await friendEngine.call('sendMessage', conversation.id, { clientId: 5, message: 'two' });
-    const second = await makeEngine(s.url, storage);
+    const second = await startEngine({ storage });
     second.setTabState('t2', { visible: true, focused: true, openConversationId: conversation.id });
     const view = await until(second.messages(conversation.id), (w) => w.messages.some((m) => m.message === 'two'));
     expect(view.messages.map((m) => m.message)).toEqual(['one', 'two']);
@@ -144,14 +111,14 @@ describe('the engine against the reference server', () => {
   it('shows the cached list after a restart before the network answers', async () => {
     const storage = new MemoryStorage();
     const own = await startTestServer();
-    const first = await makeEngine(own.url, storage);
-    await signUp(first, 'Cache');
+    const first = await startEngine({ apiBase: own.url, storage });
+    await signIn(first, 'Cache');
     await first.call('createConversation', { members: [{ name: 'Someone', value: nextPhone() }] });
     await first.refreshConversations();
     await first.stop();
     await own.close();
 
-    const second = await makeEngine(own.url, storage);
+    const second = await startEngine({ apiBase: own.url, storage });
     const list = await firstValueFrom(second.conversations());
     expect(list).toHaveLength(1);
     expect((await firstValueFrom(second.session())).status).toBe('ready');
@@ -159,8 +126,8 @@ describe('the engine against the reference server', () => {
 
   it('signs out on a 401: the session becomes unauthenticated and the stored token is gone, host overrides stay', async () => {
     const storage = new MemoryStorage();
-    const engine = await makeEngine(s.url, storage);
-    await signUp(engine, 'Revoked');
+    const engine = await startEngine({ storage });
+    await signIn(engine, 'Revoked');
     await engine.setHostOverrides({ apiBase: s.url, wsBase: null });
     s.server.ctx.db.prepare('DELETE FROM tokens WHERE user_id = (SELECT id FROM users WHERE nickname = ?)').run('Revoked');
     await expect(engine.refreshConversations()).rejects.toMatchObject({ status: 401 });
@@ -170,8 +137,8 @@ describe('the engine against the reference server', () => {
   });
 
   it('notices a revoked token from the refused websocket alone', async () => {
-    const engine = await makeEngine(s.url);
-    await signUp(engine, 'Refused');
+    const engine = await startEngine();
+    await signIn(engine, 'Refused');
     await until(engine.connection(), (c) => c === 'online');
     s.server.ctx.db.prepare('DELETE FROM tokens WHERE user_id = (SELECT id FROM users WHERE nickname = ?)').run('Refused');
     // Drop the socket server-side; the reconnect is refused, which makes the engine check its session.
@@ -183,8 +150,8 @@ describe('the engine against the reference server', () => {
 
   it('keeps drafts and the language across a restart; logout drops drafts but keeps the language', async () => {
     const storage = new MemoryStorage();
-    const first = await makeEngine(s.url, storage);
-    await signUp(first, 'Drafter');
+    const first = await startEngine({ storage });
+    await signIn(first, 'Drafter');
     const seen: Record<number, string>[] = [];
     first.drafts().subscribe((d) => seen.push({ ...d }));
     await first.setDraft(12, 'half a thought');
@@ -193,7 +160,7 @@ describe('the engine against the reference server', () => {
     expect(seen.at(-1)).toEqual({ 12: 'half a thought' });
     await first.stop();
 
-    const second = await makeEngine(s.url, storage);
+    const second = await startEngine({ storage });
     expect(await firstValueFrom(second.drafts())).toEqual({ 12: 'half a thought' });
     expect(await firstValueFrom(second.language())).toBe('sv');
     await second.setDraft(12, '');
@@ -207,8 +174,8 @@ describe('the engine against the reference server', () => {
 
   it('logout clears the session, settings and the countries cache', async () => {
     const storage = new MemoryStorage();
-    const engine = await makeEngine(s.url, storage);
-    await signUp(engine, 'Leaving');
+    const engine = await startEngine({ storage });
+    await signIn(engine, 'Leaving');
     expect((await engine.loadCountries()).length).toBeGreaterThan(1);
     expect((await firstValueFrom(engine.countries())).status).toBe('loaded');
     await engine.updateSettings({ enterToSend: false });

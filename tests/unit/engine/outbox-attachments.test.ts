@@ -1,20 +1,16 @@
-import { firstValueFrom, filter, type Observable } from 'rxjs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
-import { isEngineError, type OutboxEntry } from '../../../src/engine/api';
-import { Engine } from '../../../src/engine/engine';
+import { firstValueFrom } from 'rxjs';
+import { describe, expect, it } from 'vitest';
+import type { OutboxEntry } from '../../../src/engine/api';
+import type { Engine } from '../../../src/engine/engine';
 import { fetchTransport, type HttpTransport } from '../../../src/engine/rest';
 import { FILE_TOO_LARGE, FILE_TYPE_NOT_SUPPORTED } from '../../../src/engine/rules';
-import type { SocketLike } from '../../../src/engine/socket';
 import { MemoryStorage } from '../../../src/engine/storage/storage';
-import { nextPhone, startTestServer, TEST_PIN, type TestServer } from '../../support/server';
+import { nextPhone, useTestServer } from '../../support/server';
+import { refusal, signIn, until, useEngines } from './support/liveEngines';
 
 /** The first bytes of a PNG: what the server reads the type from (docs/server.md "Uploads"). */
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1]);
 const png = (name = 'dot.png') => new File([PNG], name, { type: 'image/png' });
-
-const wsFactory = (url: string) => new WebSocket(url) as unknown as SocketLike;
-const quiet = () => undefined;
 
 /**
  * The real transport with a switchboard: counts uploads and sends, can refuse the network to either, and
@@ -42,34 +38,15 @@ class Switchboard implements HttpTransport {
   };
 }
 
-let s: TestServer;
-const engines: Engine[] = [];
-beforeAll(async () => {
-  s = await startTestServer();
-});
-afterEach(async () => {
-  await Promise.all(engines.splice(0).map((e) => e.stop()));
-});
-afterAll(() => s?.close());
-
-async function makeEngine(transport: HttpTransport, storage = new MemoryStorage()): Promise<Engine> {
-  const engine = new Engine({ storage, apiBase: s.url, transport, socketFactory: wsFactory, log: quiet });
-  engines.push(engine);
-  await engine.start();
-  return engine;
-}
+const s = useTestServer();
+const { startEngine } = useEngines(s);
 
 async function signedInWithChat(engine: Engine): Promise<number> {
-  const phone = nextPhone();
-  await engine.requestPin(phone);
-  await engine.confirmPin(phone, TEST_PIN);
-  await engine.register('Sender');
+  await signIn(engine, 'Sender');
   const { conversation } = await engine.call('createConversation', { members: [{ name: 'Friend', value: nextPhone() }] });
   await engine.openConversation(conversation.id);
   return conversation.id;
 }
-
-const until = <T>(source: Observable<T>, test: (v: T) => boolean) => firstValueFrom(source.pipe(filter(test)));
 
 function storedAttachments(conversationId: number): { message: string; attachment: string | null }[] {
   return s.server.ctx.db
@@ -81,7 +58,7 @@ describe('attachments in the outbox', () => {
   it('uploads first with its progress shown, then sends the message with the file, once', async () => {
     const transport = new Switchboard();
     const storage = new MemoryStorage();
-    const engine = await makeEngine(transport, storage);
+    const engine = await startEngine({ transport, storage });
     const conversationId = await signedInWithChat(engine);
     const seen: OutboxEntry[][] = [];
     const subscription = engine.outbox().subscribe((entries) => seen.push([...entries]));
@@ -109,17 +86,8 @@ describe('attachments in the outbox', () => {
   });
 
   it('sends text and a file together, and refuses an empty send, a wrong type and a file over 50 MB', async () => {
-    const engine = await makeEngine(new Switchboard());
+    const engine = await startEngine({ transport: new Switchboard() });
     const conversationId = await signedInWithChat(engine);
-
-    const refusal = async (promise: Promise<unknown>) => {
-      const error: unknown = await promise.then(
-        () => null,
-        (e: unknown) => e,
-      );
-      if (!isEngineError(error)) throw new Error(`expected an EngineError, got ${String(error)}`);
-      return error.message;
-    };
     const text = new File(['hello'], 'notes.txt', { type: 'text/plain' });
     expect(await refusal(engine.sendMessage(conversationId, { text: 'see this', file: text }))).toBe(FILE_TYPE_NOT_SUPPORTED);
     const huge = new File([new Uint8Array(52_428_801)], 'huge.png', { type: 'image/png' });
@@ -135,7 +103,7 @@ describe('attachments in the outbox', () => {
 
   it('retries an upload that found no network, and marks one the server refused as failed with its message', async () => {
     const transport = new Switchboard();
-    const engine = await makeEngine(transport);
+    const engine = await startEngine({ transport });
     const conversationId = await signedInWithChat(engine);
 
     transport.failUploads = true;
@@ -163,7 +131,7 @@ describe('attachments in the outbox', () => {
   it('after a restart only sends a file that was already uploaded, and forgets its bytes on discard', async () => {
     const storage = new MemoryStorage();
     const transport = new Switchboard();
-    const first = await makeEngine(transport, storage);
+    const first = await startEngine({ transport, storage });
     const conversationId = await signedInWithChat(first);
 
     transport.failSends = true;
@@ -174,7 +142,7 @@ describe('attachments in the outbox', () => {
     expect(transport.uploads).toBe(1);
 
     transport.failSends = false;
-    const second = await makeEngine(transport, storage);
+    const second = await startEngine({ transport, storage });
     await until(second.outbox(), (o) => o.length === 0);
     expect(transport.uploads).toBe(1);
     expect(storedAttachments(conversationId).filter((m) => m.message === 'uploaded once')).toHaveLength(1);
@@ -190,7 +158,7 @@ describe('attachments in the outbox', () => {
 
   it('loads an entry stored before attachments existed as one without a file', async () => {
     const storage = new MemoryStorage();
-    const engine = await makeEngine(new Switchboard(), storage);
+    const engine = await startEngine({ transport: new Switchboard(), storage });
     const conversationId = await signedInWithChat(engine);
     const session = await firstValueFrom(engine.session());
     const userId = session.status === 'ready' ? session.userId : 0;
@@ -208,7 +176,7 @@ describe('attachments in the outbox', () => {
       attempts: 1,
     };
     await storage.writeBatch([{ store: 'outbox', type: 'put', key: old.localId, value: old }]);
-    const again = await makeEngine(new Switchboard(), storage);
+    const again = await startEngine({ transport: new Switchboard(), storage });
     expect((await firstValueFrom(again.outbox()))[0]).toMatchObject({ localId: 'out_old_1', attachment: null });
   });
 });

@@ -1,35 +1,25 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRestClient, fetchTransport, type RestClient } from '../../../src/engine/rest';
-import { signUp, startTestServer, TEST_PIN, type TestServer } from '../../support/server';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { RestClient } from '../../../src/engine/rest';
+import { signUp, TEST_PIN, useTestServer } from '../../support/server';
+import { restClient } from './support/liveEngines';
 
 /** Budi of the demo world (server/seed/demoUsers.ts): owner of "Kopi Nusantara". */
 const DEMO_BUDI = '+628123456701';
 
-function clientWith(s: TestServer, token: string | null): RestClient {
-  return createRestClient({
-    transport: fetchTransport,
-    session: () => ({ apiBase: s.url, token }),
-    clientToken: 'install-communities',
-    onUnauthorized: () => {},
-  });
-}
-
 describe('REST communities and channels against the seeded reference server', () => {
-  let s: TestServer;
+  const s = useTestServer({ seedDemo: true });
   let owner: RestClient;
   let newcomer: RestClient;
   let newcomerId: number;
 
   beforeAll(async () => {
-    s = await startTestServer({ seedDemo: true });
-    const anonymous = clientWith(s, null);
+    const anonymous = restClient(s.url, null);
     await anonymous.requestPin(DEMO_BUDI);
-    owner = clientWith(s, (await anonymous.confirmPin(DEMO_BUDI, TEST_PIN)).token);
+    owner = restClient(s.url, (await anonymous.confirmPin(DEMO_BUDI, TEST_PIN)).token);
     const user = await signUp(s.url, 'Budi', '62');
     newcomerId = user.id;
-    newcomer = clientWith(s, user.token);
+    newcomer = restClient(s.url, user.token);
   });
-  afterAll(() => s.close());
 
   it('lists, searches, shows and joins a community, then reads and writes in its channels', async () => {
     const { communities } = await newcomer.getCommunities();
@@ -104,7 +94,7 @@ describe('REST communities and channels against the seeded reference server', ()
       fallback: 'Failed to leave community',
     });
 
-    const swede = clientWith(s, (await signUp(s.url, 'Sven', '46')).token);
+    const swede = restClient(s.url, (await signUp(s.url, 'Sven', '46')).token);
     await expect(swede.getCommunities()).rejects.toMatchObject({
       status: 403,
       message: 'Communities are not available in your country',

@@ -1,21 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRestClient, fetchTransport, type RestClient } from '../../../src/engine/rest';
-import { signUp, startTestServer, type TestServer, type TestUser } from '../../support/server';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { RestClient } from '../../../src/engine/rest';
+import { signUp, type TestServer, type TestUser, useTestServer } from '../../support/server';
+import { restClient } from './support/liveEngines';
 
 /** The smallest file the server sniffs as a PNG (docs/server.md: the type is read from the first bytes). */
 const PNG = new Uint8Array(Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex'));
 
-function clientOf(s: TestServer, user: TestUser): RestClient {
-  return createRestClient({
-    transport: fetchTransport,
-    session: () => ({ apiBase: s.url, token: user.token }),
-    clientToken: `install-${user.id}`,
-    onUnauthorized: () => {},
-  });
-}
+const clientOf = (s: TestServer, user: TestUser): RestClient => restClient(s.url, user.token, `install-${user.id}`);
 
 describe('REST conversations and messages against the reference server', () => {
-  let s: TestServer;
+  const s = useTestServer();
   let alice: TestUser;
   let bob: TestUser;
   let carl: TestUser;
@@ -23,12 +17,10 @@ describe('REST conversations and messages against the reference server', () => {
   let b: RestClient;
 
   beforeAll(async () => {
-    s = await startTestServer();
     [alice, bob, carl] = await Promise.all([signUp(s.url, 'Alice'), signUp(s.url, 'Bob'), signUp(s.url, 'Carl')]);
     a = clientOf(s, alice);
     b = clientOf(s, bob);
   });
-  afterAll(() => s.close());
 
   it('creates a one-to-one chat, sends, pages with Before, edits, reacts, receipts, deletes and hides', async () => {
     const created = await a.createConversation({ members: [{ name: 'Bob', value: bob.phone }] });

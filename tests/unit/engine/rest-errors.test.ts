@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { isEngineError } from '../../../src/engine/errors';
 import {
   createRestClient,
@@ -9,7 +9,7 @@ import {
   type HttpTransport,
   type RestClientOptions,
 } from '../../../src/engine/rest';
-import { signUp, startTestServer, type TestServer } from '../../support/server';
+import { signUp, useTestServer } from '../../support/server';
 
 function client(apiBase: string, token: string | null, overrides: Partial<RestClientOptions> = {}) {
   const session = { apiBase, token };
@@ -41,11 +41,7 @@ function htmlTransport(status: number): HttpTransport {
 }
 
 describe('REST errors', () => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startTestServer();
-  });
-  afterAll(() => s.close());
+  const s = useTestServer();
 
   it('a 4xx carries the server message, its status and the call fallback', async () => {
     const user = await signUp(s.url, 'Elsa');

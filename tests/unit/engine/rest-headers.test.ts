@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createRestClient, fetchTransport, type HttpRequest, type HttpTransport, type UploadRequest } from '../../../src/engine/rest';
-import { signUp, startTestServer, type TestServer } from '../../support/server';
+import { signUp, useTestServer } from '../../support/server';
 
 /** Records every request; answers each with a canned success, or passes it on to another transport. */
 class RecordingTransport implements HttpTransport {
@@ -134,11 +134,7 @@ describe('REST headers and bodies (recorded)', () => {
 });
 
 describe('REST headers (real server)', () => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startTestServer();
-  });
-  afterAll(() => s.close());
+  const s = useTestServer();
 
   it('arrive at the server: the token signs the call in, and the recorded set is the spec set', async () => {
     const user = await signUp(s.url, 'Hedda');

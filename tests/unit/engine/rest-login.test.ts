@@ -1,13 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createRestClient, fetchTransport } from '../../../src/engine/rest';
-import { nextPhone, startTestServer, TEST_PIN, type TestServer } from '../../support/server';
+import { nextPhone, TEST_PIN, useTestServer } from '../../support/server';
+import { restClient } from './support/liveEngines';
 
 describe('REST login flow against the reference server', () => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startTestServer();
-  });
-  afterAll(() => s.close());
+  const s = useTestServer();
 
   it('requests a PIN, confirms it, reads the profile and registers a nickname', async () => {
     const session: { apiBase: string; token: string | null } = { apiBase: s.url, token: null };
@@ -42,12 +39,7 @@ describe('REST login flow against the reference server', () => {
   });
 
   it('answers a wrong PIN with the server message', async () => {
-    const rest = createRestClient({
-      transport: fetchTransport,
-      session: () => ({ apiBase: s.url, token: null }),
-      clientToken: 'install-login',
-      onUnauthorized: () => {},
-    });
+    const rest = restClient(s.url, null, 'install-login');
     const phone = nextPhone();
     await rest.requestPin(phone);
     await expect(rest.confirmPin(phone, '0000')).rejects.toEqual({

@@ -163,7 +163,6 @@ describe('SocketConnection states and reconnect', () => {
     t.connection.stop();
     expect(t.sockets[0]?.closeCalls).toBe(1);
     expect(t.connection.state).toBe('closed');
-    expect(t.connection.started).toBe(false);
     t.connection.start();
     expect(t.sockets).toHaveLength(2);
   });
@@ -200,7 +199,6 @@ describe('SocketConnection states and reconnect', () => {
     t.connection.start();
     expect(t.sockets).toHaveLength(0);
     expect(t.connection.state).toBe('closed');
-    expect(t.connection.started).toBe(false);
     expect(vi.getTimerCount()).toBe(0);
     t.params.token = 'signed-in';
     t.connection.start();
@@ -215,8 +213,12 @@ describe('SocketConnection states and reconnect', () => {
     vi.advanceTimersByTime(3000);
     expect(t.sockets).toHaveLength(1);
     expect(t.connection.state).toBe('closed');
-    expect(t.connection.started).toBe(false);
     expect(vi.getTimerCount()).toBe(0);
+    // Stopped, not waiting: the next start() after sign-in connects at once.
+    t.params.token = 'signed-in-again';
+    t.connection.start();
+    expect(t.sockets).toHaveLength(2);
+    expect(t.connection.state).toBe('connecting');
   });
 });
 
@@ -328,10 +330,10 @@ describe('SocketConnection pings', () => {
 });
 
 describe('SocketConnection frames', () => {
-  it('delivers socket_loaded and event frames in order, and tracks the highest event id', () => {
+  it('connects from the last event id it is given and delivers socket_loaded and event frames in order', () => {
     const t = setup({ params: { lastEventId: 5, epoch: 'e1' } });
     t.connection.start();
-    expect(t.connection.lastEventId).toBe(5);
+    expect(t.last().url).toContain('last_message_id=5&');
     const socket = t.last();
     socket.open();
     socket.receive({ action: 'ping', interval: 10 });
@@ -340,7 +342,6 @@ describe('SocketConnection frames', () => {
     socket.receive({ action: 'socket_loaded', data: { need_sync: false, last_message_id: 7, epoch: 'e1' } });
     socket.receive({ action: 'user_presence', data: { user_id: 2, online: true, last_seen: '1' } });
     socket.receive(message(8, 'live'));
-    expect(t.connection.lastEventId).toBe(8);
     expect(t.deliveries.map((d) => (d.type === 'socket' ? `${d.frame.action}:${d.frame.id ?? '-'}` : d))).toEqual([
       'conversation_message:6',
       'conversation_message:7',
@@ -351,13 +352,12 @@ describe('SocketConnection frames', () => {
     expect(t.deliveries[0]).toEqual({ type: 'socket', frame: message(6, 'missed') });
   });
 
-  it('takes socket_loaded last_message_id as the highest id after need_sync', () => {
+  it('hands over need_sync with the last_message_id and epoch of the server, even below the id it connected with', () => {
     const t = setup({ params: { lastEventId: 900, epoch: 'old' } });
     t.connection.start();
     t.last().open();
     t.last().receive({ action: 'socket_loaded', data: { need_sync: true, last_message_id: 12, epoch: 'new' } });
     expect(t.deliveries).toEqual([{ type: 'socketLoaded', needSync: true, lastEventId: 12, epoch: 'new' }]);
-    expect(t.connection.lastEventId).toBe(12);
   });
 
   it('logs and ignores frames it cannot read, without throwing or closing', () => {
@@ -399,9 +399,11 @@ describe('SocketConnection frames', () => {
   it('logs a frame handler that throws and keeps the connection', () => {
     const warn = vi.fn();
     let socket: FakeSocket | undefined;
+    const handled: number[] = [];
     const connection = new SocketConnection({
       params: () => ({ wsBase: 'ws://api.test', token: 'tok', lastEventId: 0, epoch: null }),
-      onFrame: () => {
+      onFrame: (d) => {
+        if (d.type === 'socket') handled.push(d.frame.id ?? 0);
         throw new Error('reducer bug');
       },
       factory: (url) => (socket = new FakeSocket(url)),
@@ -413,7 +415,9 @@ describe('SocketConnection frames', () => {
     expect(() => socket?.receive(message(1, 'x'))).not.toThrow();
     expect(warn).toHaveBeenCalledWith('websocket: a frame handler threw', expect.objectContaining({ type: 'socket' }));
     expect(connection.state).toBe('online');
-    expect(connection.lastEventId).toBe(1);
-    connection.dispose();
+    // The next frame still reaches the handler.
+    socket?.receive(message(2, 'y'));
+    expect(handled).toEqual([1, 2]);
+    connection.stop();
   });
 });

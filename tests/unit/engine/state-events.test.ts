@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { reduce } from '../../../src/engine/state/reduce';
 import { selectMessageWindow } from '../../../src/engine/state/messageWindow';
 import { initialState } from '../../../src/engine/state/types';
-import type { EngineState } from '../../../src/engine/state/types';
+import type { EngineEvent, EngineState } from '../../../src/engine/state/types';
 import { ALICE, SELF, conversation, ctx, frame, listed, loadedState, loadedMessage, message, run } from './state.fixtures';
 
 const ids = (state: EngineState, conversationId = 10) =>
@@ -10,6 +10,15 @@ const ids = (state: EngineState, conversationId = 10) =>
 
 const page = (from: number, to: number, conversationId = 10) =>
   Array.from({ length: to - from + 1 }, (_, i) => message(from + i, { conversation_id: conversationId }));
+
+/** Chat 10 listed with its latest page (messages 21 to 40) loaded, then `more` events. */
+const latestPageLoaded = (...more: EngineEvent[]) =>
+  run(initialState(), [
+    { type: 'signedIn', selfId: SELF },
+    { type: 'conversationsLoaded', conversations: [listed(10, message(40))] },
+    { type: 'messagesLoaded', conversationId: 10, messages: page(21, 40), older: false, pageSize: 20 },
+    ...more,
+  ]).state;
 
 describe('event ids', () => {
   it('applies each event exactly once: an id already applied is ignored', () => {
@@ -131,22 +140,15 @@ describe('conversationsLoaded', () => {
 
 describe('messagesLoaded', () => {
   it('the latest page replaces the window; a full page means older ones exist', () => {
-    const state = run(initialState(), [
-      { type: 'signedIn', selfId: SELF },
-      { type: 'conversationsLoaded', conversations: [listed(10, message(40))] },
-      { type: 'messagesLoaded', conversationId: 10, messages: page(21, 40), older: false, pageSize: 20 },
-    ]).state;
+    const state = latestPageLoaded();
     expect(ids(state)).toEqual(page(21, 40).map((m) => m.id));
     expect(selectMessageWindow(state, 10).hasOlder).toBe(true);
   });
 
   it('an older page is prepended; a short page means the start of history', () => {
-    const state = run(initialState(), [
-      { type: 'signedIn', selfId: SELF },
-      { type: 'conversationsLoaded', conversations: [listed(10, message(40))] },
-      { type: 'messagesLoaded', conversationId: 10, messages: page(21, 40), older: false, pageSize: 20 },
+    const state = latestPageLoaded(
       { type: 'messagesLoaded', conversationId: 10, messages: page(11, 20), older: true, pageSize: 20 },
-    ]).state;
+    );
     expect(ids(state)[0]).toBe(11);
     expect(ids(state)).toHaveLength(30);
     expect(selectMessageWindow(state, 10).hasOlder).toBe(false);
@@ -162,12 +164,9 @@ describe('messagesLoaded', () => {
   });
 
   it('a resync of the latest page keeps the older history it overlaps and drops what vanished', () => {
-    const state = run(initialState(), [
-      { type: 'signedIn', selfId: SELF },
-      { type: 'conversationsLoaded', conversations: [listed(10, message(40))] },
-      { type: 'messagesLoaded', conversationId: 10, messages: page(21, 40), older: false, pageSize: 20 },
+    const state = latestPageLoaded(
       { type: 'messagesLoaded', conversationId: 10, messages: page(1, 20), older: true, pageSize: 20 },
-    ]).state;
+    );
     const fresh = page(23, 42).filter((m) => m.id !== 30);
     const next = reduce(state, { type: 'messagesLoaded', conversationId: 10, messages: [message(22), ...fresh], older: false, pageSize: 20 }, ctx()).state;
     const got = ids(next);
@@ -191,13 +190,10 @@ describe('messagesLoaded', () => {
   });
 
   it('the same with a full page overlapping a longer loaded run (the resync of an open chat)', () => {
-    const state = run(initialState(), [
-      { type: 'signedIn', selfId: SELF },
-      { type: 'conversationsLoaded', conversations: [listed(10, message(40))] },
-      { type: 'messagesLoaded', conversationId: 10, messages: page(21, 40), older: false, pageSize: 20 },
+    const state = latestPageLoaded(
       { type: 'messagesLoaded', conversationId: 10, messages: page(1, 20), older: true, pageSize: 20 },
       frame('conversation_message', { conversation_id: 10, message: message(41) }, 1),
-    ]).state;
+    );
     const next = run(state, [
       { type: 'messagesLoaded', conversationId: 10, messages: page(21, 40).filter((m) => m.id !== 30), older: false, pageSize: 19 },
       frame('conversation_message', { conversation_id: 10, message: message(42) }, 2),
@@ -246,11 +242,7 @@ describe('messageStored', () => {
   });
 
   it('an answer about a message older than the loaded run does not open a hole in the window', () => {
-    const state = run(initialState(), [
-      { type: 'signedIn', selfId: SELF },
-      { type: 'conversationsLoaded', conversations: [listed(10, message(40))] },
-      { type: 'messagesLoaded', conversationId: 10, messages: page(21, 40), older: false, pageSize: 20 },
-    ]).state;
+    const state = latestPageLoaded();
     const { state: next } = reduce(state, { type: 'messageStored', message: message(5, { user_id: SELF }) }, ctx());
     expect(ids(next)[0]).toBe(21);
     expect(loadedMessage(next, 5)).toBeUndefined();

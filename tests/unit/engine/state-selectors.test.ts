@@ -133,6 +133,17 @@ describe('conversation list', () => {
   });
 });
 
+/** Chat 10's window selector with its first view, and the state after a page of chat 20 came in. */
+function watchedWindowAndElsewhere() {
+  const state = loadedState([conversation(20)]);
+  const select = createMessageWindowSelector(10);
+  const first = select(state);
+  const elsewhere = run(state, [
+    { type: 'messagesLoaded', conversationId: 20, messages: [message(40, { conversation_id: 20 })], older: false, pageSize: 20 },
+  ]).state;
+  return { select, first, elsewhere };
+}
+
 describe('message window', () => {
   it('messages are kept per conversation: an event in one chat leaves the others’ maps as they were', () => {
     const state = run(loadedState([conversation(20)]), [
@@ -145,12 +156,7 @@ describe('message window', () => {
   });
 
   it('a watched chat’s window is not recomputed when a message elsewhere changes', () => {
-    const state = loadedState([conversation(20)]);
-    const select = createMessageWindowSelector(10);
-    const first = select(state);
-    const elsewhere = run(state, [
-      { type: 'messagesLoaded', conversationId: 20, messages: [message(40, { conversation_id: 20 })], older: false, pageSize: 20 },
-    ]).state;
+    const { select, first, elsewhere } = watchedWindowAndElsewhere();
     // Record which entries of `messages` the selector reads.
     const reads: string[] = [];
     const messages = new Proxy(elsewhere.messages, {
@@ -171,12 +177,7 @@ describe('message window', () => {
   });
 
   it('memoised per conversation: unchanged by events elsewhere', () => {
-    const state = loadedState([conversation(20)]);
-    const select = createMessageWindowSelector(10);
-    const first = select(state);
-    const elsewhere = run(state, [
-      { type: 'messagesLoaded', conversationId: 20, messages: [message(40, { conversation_id: 20 })], older: false, pageSize: 20 },
-    ]).state;
+    const { select, first, elsewhere } = watchedWindowAndElsewhere();
     expect(select(elsewhere)).toBe(first);
     const here = reduce(elsewhere, frame('conversation_message', { conversation_id: 10, message: message(4) }, 1), ctx()).state;
     expect(select(here).messages.map((m) => m.id)).toEqual([1, 2, 3, 4]);

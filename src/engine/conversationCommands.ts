@@ -1,0 +1,193 @@
+import { distinctUntilChanged, map, type Observable, Subject } from 'rxjs';
+import type { WarningsAnswer } from '../protocol/api';
+import type { Message } from '../protocol/entities';
+import type { EngineClock } from './clock';
+import type { LiveState } from './liveState';
+import type { RestClient } from './rest';
+import { canEdit, editTarget } from './rules';
+import {
+  type ConversationListItem,
+  createConversationListSelector,
+  createMessageWindowSelector,
+  findMessage,
+  type MessageWindowView,
+  selectConversation,
+  windowMessages,
+} from './state';
+import { holdsLatest } from './state/messageStore';
+import type { TabRegistry } from './tabs';
+
+/** Messages per page of a chat (the latest page, and each older one). */
+const PAGE_SIZE = 20;
+
+export interface ConversationCommandsOptions {
+  rest: () => RestClient;
+  state: LiveState;
+  tabs: TabRegistry;
+  clock: EngineClock;
+  log: (message: string, detail?: unknown) => void;
+}
+
+/**
+ * The conversation list and the chats (spec §4): their queries, the REST commands whose answers go into
+ * the state, and keeping the chats that are on screen up to date.
+ */
+export class ConversationCommands {
+  private readonly listSelector = createConversationListSelector();
+  private readonly removed$ = new Subject<number>();
+
+  constructor(private readonly options: ConversationCommandsOptions) {}
+
+  // Queries.
+
+  conversations(): Observable<readonly ConversationListItem[]> {
+    return this.options.state.state$.pipe(map(this.listSelector), distinctUntilChanged());
+  }
+
+  conversation(conversationId: number): Observable<ConversationListItem | null> {
+    return this.options.state.state$.pipe(
+      map((s) => selectConversation(s, conversationId)),
+      distinctUntilChanged(
+        (a, b) => a?.conversation === b?.conversation && a?.unreadCount === b?.unreadCount && a?.preview === b?.preview,
+      ),
+    );
+  }
+
+  messages(conversationId: number): Observable<MessageWindowView> {
+    return this.options.state.state$.pipe(map(createMessageWindowSelector(conversationId)), distinctUntilChanged());
+  }
+
+  /** Conversations the signed-in user left or was removed from. */
+  removed(): Observable<number> {
+    return this.removed$;
+  }
+
+  // Commands.
+
+  async refreshConversations(): Promise<void> {
+    const { conversations } = await this.options.rest().getConversations({ messageCount: 1 });
+    this.options.state.dispatch({ type: 'conversationsLoaded', conversations: conversations.map((c) => c.conversation) });
+    // A cached window that the list shows to be behind (messages came while this engine was away) would
+    // take no new message until reloaded: reload the chats that are on screen.
+    for (const id of this.options.tabs.openConversations()) this.reloadIfBehind(id);
+  }
+
+  async openConversation(conversationId: number): Promise<void> {
+    await this.loadLatest(conversationId);
+    this.options.state.dispatch({ type: 'conversationOpened', conversationId });
+  }
+
+  async loadOlderMessages(conversationId: number): Promise<boolean> {
+    const window = this.options.state.value.windows[conversationId];
+    const oldest = window?.ids[0];
+    if (!window || oldest === undefined || !window.hasOlder) return false;
+    const { messages } = await this.options.rest().getMessages(conversationId, { count: PAGE_SIZE, before: oldest });
+    this.options.state.dispatch({ type: 'messagesLoaded', conversationId, messages, older: true, pageSize: PAGE_SIZE });
+    return messages.length > 0;
+  }
+
+  markVisible(conversationId: number, messageId: number): void {
+    this.options.state.dispatch({ type: 'messageVisible', conversationId, messageId });
+  }
+
+  async editMessage(conversationId: number, messageId: number, text: string): Promise<Message> {
+    const { message } = await this.options.rest().editMessage(conversationId, messageId, text);
+    this.options.state.dispatch({ type: 'messageStored', message });
+    return message;
+  }
+
+  async deleteMessages(conversationId: number, messageIds: number[]): Promise<WarningsAnswer> {
+    const answer = await this.options.rest().deleteMessages(conversationId, messageIds);
+    this.options.state.dispatch({ type: 'messagesDeleted', conversationId, messageIds: answer.message_ids });
+    return answer;
+  }
+
+  async hideMessages(conversationId: number, messageIds: number[]): Promise<WarningsAnswer> {
+    const answer = await this.options.rest().hideMessages(conversationId, messageIds);
+    this.options.state.dispatch({ type: 'messagesDeleted', conversationId, messageIds: answer.message_ids });
+    return answer;
+  }
+
+  async react(conversationId: number, messageId: number, emoji: string, on: boolean): Promise<Message> {
+    const rest = this.options.rest();
+    const { message } = on
+      ? await rest.addReaction(conversationId, messageId, emoji)
+      : await rest.removeReaction(conversationId, messageId, emoji);
+    this.options.state.dispatch({ type: 'messageStored', message });
+    return message;
+  }
+
+  canEdit(messageId: number): boolean {
+    const state = this.options.state.value;
+    const message = findMessage(state, messageId);
+    return message ? canEdit(message, state.selfId, this.options.clock.now()) : false;
+  }
+
+  editTarget(conversationId: number): number | null {
+    const s = this.options.state.value;
+    return editTarget(windowMessages(s, conversationId), s.selfId, this.options.clock.now())?.id ?? null;
+  }
+
+  // Keeping up.
+
+  /**
+   * Tabs reported their state: a chat that came into view (opened, or its tab shown again) is read now
+   * (spec §4 "on chat open"), or reloaded first when its cached window is behind.
+   */
+  tabsChanged(openBefore: ReadonlySet<number>): void {
+    const { state, tabs } = this.options;
+    for (const id of tabs.openConversations()) {
+      if (openBefore.has(id) || !state.value.windows[id]) continue;
+      if (holdsLatest(state.value, id)) state.dispatch({ type: 'conversationOpened', conversationId: id });
+      else this.reloadIfBehind(id);
+    }
+  }
+
+  /** The reducer saw the user leave the conversation or be removed from it: tabs showing it go back to the list. */
+  gone(conversationId: number): void {
+    this.removed$.next(conversationId);
+  }
+
+  refreshInBackground(): void {
+    void this.refreshConversations().catch((e: unknown) => this.options.log('conversation list refresh failed', e));
+  }
+
+  /** One conversation's details again (its messages come by socket or with its next page). */
+  refetchConversation(conversationId: number): void {
+    void this.options
+      .rest()
+      .getConversation(conversationId, { messageCount: 0 })
+      .then(({ conversation }) => this.options.state.dispatch({ type: 'conversationLoaded', conversation }))
+      .catch((e: unknown) => this.options.log('conversation refresh failed', e));
+  }
+
+  /** need_sync or a gap: the list again, and the latest page of every chat open in a tab. */
+  async resync(): Promise<void> {
+    try {
+      await this.refreshConversations();
+      // Not `openConversation`: a chat closed while the sync runs must not be marked read by it.
+      for (const id of this.options.tabs.openConversations()) await this.loadLatest(id);
+    } catch (error) {
+      this.options.log('sync failed', error);
+    }
+  }
+
+  private reloadIfBehind(conversationId: number): void {
+    const state = this.options.state.value;
+    if (!state.windows[conversationId] || holdsLatest(state, conversationId)) return;
+    void this.loadLatest(conversationId).catch((e: unknown) => this.options.log('reloading a chat failed', e));
+  }
+
+  /** The latest page; a chat that is open in a tab when it arrives is read then (the reducer sees to it). */
+  private async loadLatest(conversationId: number): Promise<void> {
+    await this.loadLatestPage(conversationId);
+    // A message that came by socket while the page was on its way had no window to join (a chat never
+    // opened has none), so the page ends before the conversation's last message: the next answer has it.
+    if (!holdsLatest(this.options.state.value, conversationId)) await this.loadLatestPage(conversationId);
+  }
+
+  private async loadLatestPage(conversationId: number): Promise<void> {
+    const { messages } = await this.options.rest().getMessages(conversationId, { count: PAGE_SIZE });
+    this.options.state.dispatch({ type: 'messagesLoaded', conversationId, messages, older: false, pageSize: PAGE_SIZE });
+  }
+}

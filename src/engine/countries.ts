@@ -1,0 +1,59 @@
+import { BehaviorSubject, type Observable } from 'rxjs';
+import type { Country } from '../protocol/entities';
+import type { CountriesView } from './api';
+import { isEngineError } from './errors';
+import type { RestClient } from './rest';
+import type { EngineStorage } from './storage/storage';
+
+const NO_COUNTRIES: CountriesView = { countries: [], status: 'idle', error: null };
+
+export interface CountryListOptions {
+  storage: EngineStorage;
+  rest: () => RestClient;
+  log: (message: string, detail?: unknown) => void;
+}
+
+/** The countries of the login screen (spec §3): fetched once, cached locally, refreshed in the background. */
+export class CountryList {
+  private readonly countries$ = new BehaviorSubject<CountriesView>(NO_COUNTRIES);
+
+  constructor(private readonly options: CountryListOptions) {}
+
+  view(): Observable<CountriesView> {
+    return this.countries$;
+  }
+
+  async load(): Promise<Country[]> {
+    const known = this.countries$.value;
+    if (known.status === 'loaded') return [...known.countries];
+    const cached = await this.options.storage.get<Country[]>('countries', 'all');
+    if (cached) {
+      this.countries$.next({ countries: cached, status: 'loaded', error: null });
+      void this.options
+        .rest()
+        .getCountries()
+        .then(({ countries }) => this.cache(countries))
+        .catch((error: unknown) => this.options.log('countries refresh failed', error));
+      return cached;
+    }
+    this.countries$.next({ ...known, status: 'loading', error: null });
+    try {
+      const { countries } = await this.options.rest().getCountries();
+      await this.cache(countries);
+      return countries;
+    } catch (error) {
+      this.countries$.next({ countries: [], status: 'error', error: isEngineError(error) ? error : null });
+      throw error;
+    }
+  }
+
+  /** Logout cleared the stored list (spec §4). */
+  forget(): void {
+    this.countries$.next(NO_COUNTRIES);
+  }
+
+  private async cache(countries: Country[]): Promise<void> {
+    this.countries$.next({ countries, status: 'loaded', error: null });
+    await this.options.storage.writeBatch([{ store: 'countries', type: 'put', key: 'all', value: countries }]);
+  }
+}

@@ -1,0 +1,93 @@
+import { BehaviorSubject, type Observable } from 'rxjs';
+import type { HostOverrides, Language } from './api';
+import { type AppSettings, applySettings, normalizeSettings } from './rules';
+import type { EngineStorage } from './storage/storage';
+
+type Drafts = Readonly<Record<number, string>>;
+
+/**
+ * What the user chose on this device: settings (spec §3), drafts, the language and the debug screen's host
+ * overrides, each stored at once and shown to every tab.
+ */
+export class Preferences {
+  private readonly settings$ = new BehaviorSubject<AppSettings>(normalizeSettings(null));
+  private readonly drafts$ = new BehaviorSubject<Drafts>({});
+  private readonly language$ = new BehaviorSubject<Language | null>(null);
+  private hosts: HostOverrides = { apiBase: null, wsBase: null };
+
+  constructor(private readonly storage: EngineStorage) {}
+
+  async load(): Promise<void> {
+    const [settings, hosts, drafts, language] = await Promise.all([
+      this.storage.get<Partial<AppSettings>>('settings', 'app'),
+      this.storage.get<HostOverrides>('meta', 'hosts'),
+      this.storage.getAll<string>('drafts'),
+      this.storage.get<Language>('meta', 'language'),
+    ]);
+    if (hosts) this.hosts = hosts;
+    this.drafts$.next(Object.fromEntries(drafts.map((d) => [Number(d.key), d.value])));
+    if (language === 'en' || language === 'sv') this.language$.next(language);
+    this.settings$.next(normalizeSettings(settings));
+  }
+
+  get hostOverrides(): HostOverrides {
+    return this.hosts;
+  }
+
+  get currentSettings(): AppSettings {
+    return this.settings$.value;
+  }
+
+  settings(): Observable<AppSettings> {
+    return this.settings$;
+  }
+
+  drafts(): Observable<Drafts> {
+    return this.drafts$;
+  }
+
+  language(): Observable<Language | null> {
+    return this.language$;
+  }
+
+  async setDraft(conversationId: number, text: string): Promise<void> {
+    const current = this.drafts$.value;
+    const blank = text.trim() === '';
+    if (blank ? !(conversationId in current) : current[conversationId] === text) return;
+    const key = String(conversationId);
+    await this.storage.writeBatch([
+      blank ? { store: 'drafts', type: 'delete', key } : { store: 'drafts', type: 'put', key, value: text },
+    ]);
+    const next = { ...current };
+    if (blank) delete next[conversationId];
+    else next[conversationId] = text;
+    this.drafts$.next(next);
+  }
+
+  async setLanguage(language: Language): Promise<void> {
+    if (language !== 'en' && language !== 'sv') throw new Error(`Unknown language: ${String(language)}`);
+    // Kept in meta, which outlives a session: the language is the device's, not the account's.
+    await this.storage.writeBatch([{ store: 'meta', type: 'put', key: 'language', value: language }]);
+    this.language$.next(language);
+  }
+
+  async updateSettings(patch: Partial<AppSettings>): Promise<AppSettings> {
+    const next = applySettings(this.settings$.value, patch);
+    if (next !== this.settings$.value) {
+      await this.storage.writeBatch([{ store: 'settings', type: 'put', key: 'app', value: next }]);
+      this.settings$.next(next);
+    }
+    return next;
+  }
+
+  async setHostOverrides(overrides: HostOverrides): Promise<void> {
+    this.hosts = overrides;
+    await this.storage.writeBatch([{ store: 'meta', type: 'put', key: 'hosts', value: overrides }]);
+  }
+
+  /** Logout cleared the stored settings and drafts (spec §4); the language and host overrides stay. */
+  forgetAccountData(): void {
+    this.settings$.next(normalizeSettings(null));
+    this.drafts$.next({});
+  }
+}

@@ -1,0 +1,124 @@
+import { BehaviorSubject, distinctUntilChanged, map, type Observable } from 'rxjs';
+import type { User } from '../protocol/entities';
+import type { SessionView } from './api';
+import type { EngineClock } from './clock';
+import type { RestClient } from './rest';
+import type { EngineStorage } from './storage/storage';
+
+/** What the `session` store keeps across reloads. */
+export interface StoredAuth {
+  token: string;
+  userId: number;
+  account: User | null;
+}
+
+/** A refused websocket makes the engine ask the API about its token at most this often. */
+const HANDSHAKE_PROBE_INTERVAL_MS = 30_000;
+
+export function sessionView(auth: StoredAuth | null): SessionView {
+  if (!auth) return { status: 'unauthenticated' };
+  const account = auth.account;
+  const phone = account?.phone_nr ?? '';
+  const countryCode = account?.country_code ?? '';
+  if (!account || account.nickname === '') return { status: 'needsNickname', userId: auth.userId, phone, countryCode };
+  return { status: 'ready', userId: auth.userId, nickname: account.nickname, phone, countryCode };
+}
+
+export interface SessionOptions {
+  storage: EngineStorage;
+  rest: () => RestClient;
+  clock: EngineClock;
+  log: (message: string, detail?: unknown) => void;
+}
+
+/**
+ * The signed-in user (spec §4 session states): the token and account, stored so that every tab and every
+ * reload shares them. What signing in and out does to the rest of the engine is the Engine's business.
+ */
+export class Session {
+  private readonly auth$ = new BehaviorSubject<StoredAuth | null>(null);
+  private lastHandshakeProbe = -Infinity;
+
+  constructor(private readonly options: SessionOptions) {}
+
+  /** The stored session, or null when signed out. */
+  get auth(): StoredAuth | null {
+    return this.auth$.value;
+  }
+
+  /** The stored session as emitted: null when signed out. */
+  changes(): Observable<StoredAuth | null> {
+    return this.auth$;
+  }
+
+  view(): Observable<SessionView> {
+    return this.auth$.pipe(
+      map(sessionView),
+      distinctUntilChanged((a, b) => JSON.stringify(a) === JSON.stringify(b)),
+    );
+  }
+
+  current(): SessionView {
+    return sessionView(this.auth$.value);
+  }
+
+  read(): Promise<StoredAuth | undefined> {
+    return this.options.storage.get<StoredAuth>('session', 'auth');
+  }
+
+  /** Takes back the session `read` found at start. */
+  restore(auth: StoredAuth): void {
+    this.auth$.next(auth);
+  }
+
+  async requestPin(phone: string): Promise<void> {
+    const answer = await this.options.rest().requestPin(phone);
+    if (answer.status !== 'sent') throw new Error('Failed to request the PIN code');
+  }
+
+  /** Confirms the PIN and stores the token; resolves with the user's id. */
+  async confirmPin(phone: string, pin: string): Promise<number> {
+    const { token, user_id: userId } = await this.options.rest().confirmPin(phone, pin);
+    // Stored before anything else: the PIN is single use, so a reload from here on must stay signed in.
+    await this.save({ token, userId, account: null });
+    return userId;
+  }
+
+  async register(nickname: string): Promise<SessionView> {
+    const { account } = await this.options.rest().register(nickname);
+    const auth = this.auth$.value;
+    if (auth) await this.save({ ...auth, account });
+    return this.current();
+  }
+
+  async refreshAccount(): Promise<void> {
+    try {
+      const { account } = await this.options.rest().getMe();
+      const auth = this.auth$.value;
+      if (auth) await this.save({ ...auth, account });
+    } catch (error) {
+      this.options.log('profile refresh failed', error);
+    }
+  }
+
+  /** The socket was refused: ask the API whether the token still works (a 401 there signs out). */
+  probe(): void {
+    const now = this.options.clock.now();
+    if (!this.auth$.value || now - this.lastHandshakeProbe < HANDSHAKE_PROBE_INTERVAL_MS) return;
+    this.lastHandshakeProbe = now;
+    void this.options
+      .rest()
+      .getMe()
+      .catch(() => undefined);
+  }
+
+  /** Signed out: every tab sees it at once (the engine clears the stored session with the rest). */
+  forget(): void {
+    this.auth$.next(null);
+  }
+
+  private async save(auth: StoredAuth): Promise<void> {
+    await this.options.storage.writeBatch([{ store: 'session', type: 'put', key: 'auth', value: auth }]);
+    this.auth$.next(auth);
+  }
+}
