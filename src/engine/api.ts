@@ -15,6 +15,7 @@ import type { AppSettings, NotifyPermission } from './rules';
 import type { ConnectionState } from './socket/connection';
 import type { ConversationListItem } from './state/conversationList';
 import type { MessageWindowView } from './state/messageWindow';
+import type { ReceiptMarksView } from './state/receiptMarks';
 
 export type { EngineError } from './errors';
 export { isEngineError } from './errors';
@@ -36,6 +37,7 @@ export type { AppSettings, NotifyPermission } from './rules';
 export type { ConnectionState } from './socket/connection';
 export type { ConversationListItem, LastMessagePreview } from './state/conversationList';
 export type { MessageWindowView } from './state/messageWindow';
+export type { ReceiptMarksView } from './state/receiptMarks';
 
 /** The languages of spec §9. */
 export type Language = 'en' | 'sv';
@@ -99,6 +101,11 @@ export interface EngineApi {
   conversations(): Observable<readonly ConversationListItem[]>;
   conversation(conversationId: number): Observable<ConversationListItem | null>;
   messages(conversationId: number): Observable<MessageWindowView>;
+  /**
+   * Who marked the user's own messages of a chat delivered and read, by message id (message_dlr2, and
+   * the dlrs answer fetched on open). A read of a later message reads the earlier ones too (docs/server.md).
+   */
+  receipts(conversationId: number): Observable<ReceiptMarksView>;
   outbox(): Observable<readonly OutboxEntry[]>;
   settings(): Observable<AppSettings>;
   /** Conversations the signed-in user left or was removed from: tabs showing one go back to the list. */

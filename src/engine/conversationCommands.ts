@@ -9,8 +9,10 @@ import {
   type ConversationListItem,
   createConversationListSelector,
   createMessageWindowSelector,
+  createReceiptMarksSelector,
   findMessage,
   type MessageWindowView,
+  type ReceiptMarksView,
   selectConversation,
   windowMessages,
 } from './state';
@@ -57,6 +59,11 @@ export class ConversationCommands {
     return this.options.state.state$.pipe(map(createMessageWindowSelector(conversationId)), distinctUntilChanged());
   }
 
+  /** Receipts others sent for the user's messages in this chat, by message id (delivered/read ticks). */
+  receipts(conversationId: number): Observable<ReceiptMarksView> {
+    return this.options.state.state$.pipe(map(createReceiptMarksSelector(conversationId)), distinctUntilChanged());
+  }
+
   /** Conversations the signed-in user left or was removed from. */
   removed(): Observable<number> {
     return this.removed$;
@@ -75,6 +82,18 @@ export class ConversationCommands {
   async openConversation(conversationId: number): Promise<void> {
     await this.loadLatest(conversationId);
     this.options.state.dispatch({ type: 'conversationOpened', conversationId });
+    // Receipts that came while this engine was away (message_dlr2 is not replayed past a need_sync).
+    void this.loadReceipts(conversationId);
+  }
+
+  /** Fetches the receipts on the user's latest own messages of a chat; a failure only leaves ticks as they were. */
+  async loadReceipts(conversationId: number): Promise<void> {
+    try {
+      const { dlrs } = await this.options.rest().getDlrs(conversationId);
+      this.options.state.dispatch({ type: 'receiptsLoaded', receipts: dlrs });
+    } catch (error) {
+      this.options.log('receipts not loaded', error);
+    }
   }
 
   async loadOlderMessages(conversationId: number): Promise<boolean> {

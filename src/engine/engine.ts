@@ -26,7 +26,7 @@ import { ReceiptSender } from './receiptSender';
 import { createRestClient, fetchTransport, type HttpTransport, type RestClient } from './rest';
 import type { AppSettings, NotifyPermission } from './rules';
 import { type ConnectionState, type SocketDelivery, SocketConnection, type SocketFactory } from './socket';
-import type { ConversationListItem, MessageWindowView } from './state';
+import type { ConversationListItem, MessageWindowView, ReceiptMarksView } from './state';
 import type { EngineEffect } from './state/types';
 import { Session } from './session';
 import type { EngineStorage } from './storage/storage';
@@ -62,7 +62,7 @@ export class Engine extends CommunityCommands implements EngineApi {
   private readonly chats: ConversationCommands;
   private readonly socket: SocketConnection;
   private readonly outboxQueue: Outbox;
-  private readonly receipts: ReceiptSender;
+  private readonly receiptSender: ReceiptSender;
   private readonly notifier: Notifier;
   protected readonly communityStore: CommunityService;
 
@@ -86,7 +86,7 @@ export class Engine extends CommunityCommands implements EngineApi {
       clock,
       log,
       openConversations: () => this.tabs.openConversations(),
-      extraOps: () => this.receipts.takeOps(),
+      extraOps: () => this.receiptSender.takeOps(),
       onEffect: (effect) => this.run(effect),
     });
     const dispatch = this.state.dispatch.bind(this.state);
@@ -110,7 +110,7 @@ export class Engine extends CommunityCommands implements EngineApi {
       userId: () => this.sessionStore.auth?.userId ?? null,
       onStored: (message) => dispatch({ type: 'messageStored', message }),
     });
-    this.receipts = new ReceiptSender({
+    this.receiptSender = new ReceiptSender({
       storage,
       rest,
       clock,
@@ -147,7 +147,7 @@ export class Engine extends CommunityCommands implements EngineApi {
     // The session first: the outbox and the receipts send only for the signed-in user.
     if (auth) this.sessionStore.restore(auth);
     await this.outboxQueue.load();
-    await this.receipts.load();
+    await this.receiptSender.load();
     if (auth) {
       this.socket.start();
       this.chats.refreshInBackground();
@@ -159,7 +159,7 @@ export class Engine extends CommunityCommands implements EngineApi {
   async stop(): Promise<void> {
     this.socket.stop();
     this.outboxQueue.stop();
-    this.receipts.stop();
+    this.receiptSender.stop();
     await this.flush();
     await this.communityStore.flush();
   }
@@ -189,6 +189,10 @@ export class Engine extends CommunityCommands implements EngineApi {
 
   messages(conversationId: number): Observable<MessageWindowView> {
     return this.chats.messages(conversationId);
+  }
+
+  receipts(conversationId: number): Observable<ReceiptMarksView> {
+    return this.chats.receipts(conversationId);
   }
 
   outbox(): Observable<readonly OutboxEntry[]> {
@@ -378,7 +382,7 @@ export class Engine extends CommunityCommands implements EngineApi {
   private run(effect: EngineEffect): void {
     switch (effect.type) {
       case 'sendReceipt':
-        this.receipts.enqueue(
+        this.receiptSender.enqueue(
           { conversationId: effect.conversationId, messageId: effect.messageId, kind: effect.kind },
           effect.delayMs,
         );
@@ -409,7 +413,7 @@ export class Engine extends CommunityCommands implements EngineApi {
     this.state.dispatch({ type: 'signedOut' });
     this.communityStore.reset();
     await this.flush();
-    await this.receipts.clear();
+    await this.receiptSender.clear();
     await this.options.storage.writeBatch(signOutOps());
     this.state.storageCleared();
   }

@@ -13,6 +13,7 @@ export const QUERY_NAMES = [
   'conversations',
   'conversation',
   'messages',
+  'receipts',
   'outbox',
   'settings',
   'removedConversations',

@@ -13,3 +13,4 @@ export {
   indexMessages,
   windowMessages,
 } from './messageStore';
+export { createReceiptMarksSelector, type ReceiptMarksView } from './receiptMarks';

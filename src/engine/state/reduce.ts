@@ -2,6 +2,7 @@ import type { Message } from '../../protocol/entities';
 import { noteLastMessage, storeSnapshots, upsertSnapshot } from './conversationStore';
 import { deleteMessages, storeMessage } from './messageEvents';
 import { conversationMessages, getMessage, loadLatestPage, loadOlderPage } from './messageStore';
+import { addMarks } from './receiptMarks';
 import { planReceiptBeforeRead, recordReceipt } from './receipts';
 import { reduceFrame } from './socketFrame';
 import { initialState } from './types';
@@ -42,6 +43,8 @@ export function reduce(state: EngineState, event: EngineEvent, ctx: ReduceContex
       return { state: readLatest(state, event.conversationId, effects), effects };
     case 'messageVisible':
       return { state: messageVisible(state, event.conversationId, event.messageId, effects), effects };
+    case 'receiptsLoaded':
+      return { state: addMarks(state, event.receipts), effects };
     case 'readWithdrawn': {
       const { conversationId, messageId } = event;
       return { state: recordReceipt(unreadAgain(state, conversationId, messageId), conversationId, messageId, 'delivered'), effects };

@@ -2,9 +2,10 @@ import type { EventAction, EventPayloads } from '../../protocol/socket';
 import { removeConversations, upsertSnapshot } from './conversationStore';
 import { deleteMessages, receiveMessage, updateMessage } from './messageEvents';
 import { refreshMessage } from './messageStore';
+import { addMark } from './receiptMarks';
 import { recordReceipt } from './receipts';
 import { setEntry } from './records';
-import type { EngineEffect, EngineState, ReceiptMarks, ReduceContext } from './types';
+import type { EngineEffect, EngineState, ReduceContext } from './types';
 import { markReadUpTo } from './unread';
 
 /**
@@ -39,17 +40,6 @@ function removeMember(state: EngineState, conversationId: number, userId: number
   // member_count is exact while `users` may be cut at 500, so it drops even when the person was not listed.
   const next = { ...conversation, users, admins, member_count: Math.max(0, conversation.member_count - 1) };
   return { ...state, conversations: setEntry(state.conversations, conversationId, next) };
-}
-
-function addMark(marks: ReceiptMarks | undefined, type: 'delivered' | 'read', userId: number): ReceiptMarks {
-  const base = marks ?? { delivered: [], read: [] };
-  // The server counts read as delivered too, so a read mark also shows as delivered.
-  const types: ('delivered' | 'read')[] = type === 'read' ? ['delivered', 'read'] : ['delivered'];
-  let next = base;
-  for (const t of types) {
-    if (!next[t].includes(userId)) next = { ...next, [t]: [...next[t], userId] };
-  }
-  return next;
 }
 
 export const socketHandlers: SocketHandlers = {

@@ -1,4 +1,4 @@
-import type { Conversation, Message } from '../../protocol/entities';
+import type { Conversation, Message, ReceiptStatus } from '../../protocol/entities';
 import type { EventFrame } from '../../protocol/socket';
 
 /**
@@ -88,7 +88,9 @@ export type EngineEvent =
   /** The UI saw at least half of a message (spec §4). */
   | { type: 'messageVisible'; conversationId: number; messageId: number }
   /** A delayed read receipt was dropped because its chat closed within the delay: the message is unread again. */
-  | { type: 'readWithdrawn'; conversationId: number; messageId: number };
+  | { type: 'readWithdrawn'; conversationId: number; messageId: number }
+  /** The dlrs answer: receipts on the user's latest own messages of a chat (spec §7 GET …/dlrs). */
+  | { type: 'receiptsLoaded'; receipts: ReceiptStatus[] };
 
 /** What the reducer asks the engine to do; the reducer itself has no effects. */
 export type EngineEffect =
