@@ -28,7 +28,11 @@ export function avatarColor(id: number | string): string {
 
 /** Up to two initials of a name, for an avatar without a picture. */
 export function initials(name: string): string {
-  const words = name.trim().split(/\s+/).filter(Boolean);
+  // Only words that start with a letter or digit: an emoji in a name ("Bokklubben 📚") is no initial.
+  const words = name
+    .trim()
+    .split(/\s+/)
+    .filter((w) => /^[\p{L}\p{N}]/u.test(w));
   const letters = words.length > 1 ? [words[0], words[words.length - 1]] : [words[0] ?? ''];
   return letters
     .map((w) => Array.from(w ?? '')[0] ?? '')

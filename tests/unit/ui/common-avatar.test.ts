@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { AVATAR_PALETTE, avatarColor, initials } from '../../../src/ui/common/avatarColor';
+import { dayKind } from '../../../src/ui/common/time';
+
+describe('avatar', () => {
+  it('takes one colour of the 12-colour palette per id, the same every time (spec §9)', () => {
+    expect(AVATAR_PALETTE).toHaveLength(12);
+    expect(new Set(AVATAR_PALETTE).size).toBe(12);
+    for (const id of [1, 2, 42, 'u7']) {
+      expect(AVATAR_PALETTE).toContain(avatarColor(id));
+      expect(avatarColor(id)).toBe(avatarColor(id));
+    }
+    // The hash spreads ids over the palette rather than giving every id one colour.
+    expect(new Set(Array.from({ length: 100 }, (_, i) => avatarColor(i))).size).toBeGreaterThan(8);
+  });
+
+  it('makes initials of the first and last word, skipping emoji and symbols', () => {
+    expect(initials('Anna')).toBe('A');
+    expect(initials('Södermalm Runners')).toBe('SR');
+    expect(initials('Bokklubben 📚')).toBe('B');
+    expect(initials('welcome to messenger')).toBe('WM');
+    expect(initials('📚')).toBe('');
+  });
+});
+
+describe('day kind', () => {
+  const now = new Date(2026, 10, 22, 9, 30);
+  it('tells today, yesterday and other days apart by the calendar, not by 24 hours', () => {
+    expect(dayKind(new Date(2026, 10, 22, 0, 1), now)).toBe('today');
+    expect(dayKind(new Date(2026, 10, 21, 23, 59), now)).toBe('yesterday');
+    expect(dayKind(new Date(2026, 10, 20, 12, 0), now)).toBe('other');
+  });
+});
