@@ -60,6 +60,28 @@ describe('message rendering', () => {
     expect(row(8).textContent).toContain('edited');
   });
 
+  it('keeps a tiny picture a usable button, and names the video that "Open in viewer" opens', async () => {
+    const { messages, asTab } = listEngine();
+    messages.next({
+      loaded: true,
+      hasOlder: false,
+      messages: [
+        msg(1, { message: '', attachment: { type: 'image', url: pixel, name: 'dot.png', file_info: { url: pixel, size: 1, dimensions: { width: 1, height: 1 } } } }),
+        msg(2, { message: '', attachment: { type: 'image', url: pixel, name: 'speck.png' } }),
+        msg(3, { message: '', attachment: { type: 'video', url: '/missing/clip.mp4', name: 'clip.mp4' } }),
+      ],
+    });
+    await renderList(asTab);
+    for (const name of ['Open image dot.png', 'Open image speck.png']) {
+      const button = page.getByRole('button', { name });
+      await expect.element(button).toBeVisible();
+      const box = button.element().getBoundingClientRect();
+      expect(box.width).toBeGreaterThanOrEqual(44);
+      expect(box.height).toBeGreaterThanOrEqual(44);
+    }
+    await expect.element(page.getByRole('button', { name: 'Open in viewer: clip.mp4' })).toHaveTextContent('Open in viewer');
+  });
+
   it('shows the sender in groups where their run of messages starts, and the receipt words on own messages', async () => {
     const { messages, asTab } = listEngine();
     messages.next({

@@ -1,10 +1,13 @@
 import { act } from 'react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
 import type { OutboxEntry } from '../../src/engine/api';
 import { listEngine, msg, renderList, SELF, unmountList } from './chat-list-support';
 
-afterEach(unmountList);
+afterEach(async () => {
+  vi.useRealTimers();
+  await unmountList();
+});
 
 const list = () => document.querySelector<HTMLElement>('[role="log"]') as HTMLElement;
 const distanceFromEnd = () => {
@@ -81,6 +84,52 @@ describe('the message list', () => {
     list().scrollTop = 150;
     await expect.poll(() => engine.loadOlderMessages.mock.calls.length).toBe(1);
     expect(engine.loadOlderMessages).toHaveBeenCalledWith(10);
+  });
+
+  it('waits 100 ms after a scroll into the top 200 px before asking for older messages, and asks once', async () => {
+    // The list's timers run on a clock the test moves by hand.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const { messages, engine, asTab } = listEngine();
+    messages.next({ messages: many(100, 140), hasOlder: true, loaded: true });
+    await renderList(asTab);
+    await expect.poll(distanceFromEnd).toBeLessThanOrEqual(2);
+    list().scrollTop = 600;
+    await frames();
+    // Checks the list scheduled while opening run now, far from the top: they load nothing.
+    await act(async () => vi.advanceTimersByTime(1_000));
+    expect(engine.loadOlderMessages).not.toHaveBeenCalled();
+    const scrolled = new Promise<void>((resolve) => list().addEventListener('scroll', () => resolve(), { once: true }));
+    list().scrollTop = 150;
+    await scrolled;
+    await act(async () => vi.advanceTimersByTime(99));
+    expect(engine.loadOlderMessages).not.toHaveBeenCalled();
+    await act(async () => vi.advanceTimersByTime(1));
+    expect(engine.loadOlderMessages).toHaveBeenCalledTimes(1);
+    await act(async () => vi.advanceTimersByTime(500));
+    expect(engine.loadOlderMessages).toHaveBeenCalledTimes(1);
+  });
+
+  it('observes and measures a row once when it mounts, not again on every render', async () => {
+    const observed: Element[] = [];
+    const observe = vi.spyOn(IntersectionObserver.prototype, 'observe');
+    observe.mockImplementation(function (this: IntersectionObserver, el: Element) {
+      observed.push(el);
+    });
+    const { messages, asTab } = listEngine();
+    messages.next({ messages: many(1, 30), hasOlder: false, loaded: true });
+    await renderList(asTab);
+    await expect.poll(distanceFromEnd).toBeLessThanOrEqual(2);
+    await frames();
+    const first = new Set(observed);
+    expect(first.size).toBeGreaterThan(0);
+    observed.length = 0;
+    // Renders of the list (a new message, a scroll that shows "Jump to latest") leave mounted rows alone.
+    await act(async () => messages.next({ messages: many(1, 31), hasOlder: false, loaded: true }));
+    list().scrollTop = list().scrollTop - 150;
+    await frames();
+    await expect.element(page.getByText('Message number 31')).toBeInTheDocument();
+    expect(observed.filter((el) => first.has(el) && el.isConnected)).toEqual([]);
+    observe.mockRestore();
   });
 
   it('reports the other person’s messages that are at least half visible, once', async () => {

@@ -27,6 +27,7 @@ export function listEngine() {
     outbox: () => outbox,
     settings: () => settings,
     drafts: () => new BehaviorSubject({}),
+    receipts: () => new BehaviorSubject({}),
     loadOlderMessages: vi.fn(async () => false),
     markVisible: vi.fn(),
     retrySend: vi.fn(async () => undefined),

@@ -6,7 +6,10 @@ import { ReactionBar } from '../../src/ui/chat/actions/ReactionBar';
 import { MediaViewer } from '../../src/ui/chat/media/MediaViewer';
 import { conversation, fakeEngine, message, OTHER, render, SELF, ui, unmount } from './composer-support';
 
-afterEach(unmount);
+afterEach(async () => {
+  vi.useRealTimers();
+  await unmount();
+});
 
 const actionsButton = () => page.getByRole('button', { name: 'Message actions' });
 const menu = () => page.getByRole('menu');
@@ -143,15 +146,16 @@ describe('the delete dialog', () => {
     const dialog = page.getByRole('dialog', { name: 'Delete message?' });
     await expect.element(dialog).toHaveAttribute('aria-modal', 'true');
     const everybody = page.getByRole('button', { name: 'Delete for everybody' });
+    // The safe choice has focus first, not the destructive one.
+    await expect.element(page.getByRole('button', { name: 'Cancel' })).toHaveFocus();
+    await userEvent.keyboard('{Tab}');
     await expect.element(everybody).toHaveFocus();
     await userEvent.keyboard('{Tab}');
     await expect.element(page.getByRole('button', { name: 'Delete for me' })).toHaveFocus();
     await userEvent.keyboard('{Tab}');
     await expect.element(page.getByRole('button', { name: 'Cancel' })).toHaveFocus();
-    await userEvent.keyboard('{Tab}');
-    await expect.element(everybody).toHaveFocus();
     await userEvent.keyboard('{Shift>}{Tab}{/Shift}');
-    await expect.element(page.getByRole('button', { name: 'Cancel' })).toHaveFocus();
+    await expect.element(page.getByRole('button', { name: 'Delete for me' })).toHaveFocus();
     await userEvent.keyboard('{Escape}');
     await expect.element(dialog).not.toBeInTheDocument();
     await expect.element(actionsButton()).toHaveFocus();
@@ -219,14 +223,24 @@ describe('the reaction bar', () => {
     expect(engine.react).toHaveBeenLastCalledWith(10, 100, '🎉', true);
   });
 
-  it('names who reacted after a hover, and hides the names again after leaving', async () => {
+  it('names who reacted 300 ms after a hover, and hides the names 100 ms after leaving', async () => {
     const { asTab } = fakeEngine();
     await render(<ReactionBar message={reacted} />, { engine: asTab });
     const thumbs = page.getByRole('button', { name: '👍 2 reactions' });
+    const tooltip = () => document.querySelector('[role="tooltip"]');
+    // The component's timers run on a clock the test moves by hand.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     await userEvent.hover(thumbs);
-    await expect.element(page.getByRole('tooltip')).toHaveTextContent('Reacted with 👍: Erik, You');
+    await act(async () => vi.advanceTimersByTime(250));
+    expect(tooltip()).toBeNull();
+    await act(async () => vi.advanceTimersByTime(100));
+    expect(tooltip()?.textContent).toBe('Reacted with 👍: Erik, You');
+    expect(thumbs.element().getAttribute('aria-describedby')).toBe(tooltip()?.id);
     await userEvent.unhover(thumbs);
-    await expect.element(page.getByRole('tooltip')).not.toBeInTheDocument();
+    await act(async () => vi.advanceTimersByTime(50));
+    expect(tooltip()).not.toBeNull();
+    await act(async () => vi.advanceTimersByTime(50));
+    expect(tooltip()).toBeNull();
   });
 
   it('shows no names in a community channel', async () => {
@@ -259,6 +273,43 @@ describe('the media viewer', () => {
     await userEvent.keyboard('{Escape}');
     await expect.element(dialog).not.toBeInTheDocument();
     expect(ui.current?.media).toBeNull();
+  });
+
+  it('shows the loading state until the picture has loaded', async () => {
+    const { asTab } = fakeEngine();
+    await render(<MediaViewer />, { engine: asTab });
+    // The picture's src is held back until the test lets it through: the load cannot win a race.
+    const held: HTMLImageElement[] = [];
+    const setAttribute = Element.prototype.setAttribute;
+    const holdAttribute = vi.spyOn(Element.prototype, 'setAttribute').mockImplementation(function (this: Element, name, value) {
+      if (this instanceof HTMLImageElement && name === 'src') held.push(this);
+      else setAttribute.call(this, name, value);
+    });
+    const holdProperty = vi.spyOn(HTMLImageElement.prototype, 'src', 'set').mockImplementation(function (this: HTMLImageElement) {
+      held.push(this);
+    });
+    try {
+      await act(async () =>
+        ui.current?.openMedia(message({ attachment: { type: 'image', url: PIXEL, name: 'pixel.png' } })),
+      );
+    } finally {
+      holdAttribute.mockRestore();
+      holdProperty.mockRestore();
+    }
+    const dialog = page.getByRole('dialog', { name: 'Media viewer' });
+    await expect.element(dialog).toHaveAttribute('data-state', 'loading');
+    await expect.element(dialog).toHaveAttribute('aria-busy', 'true');
+    await expect.element(page.getByRole('status')).toHaveTextContent('Loading');
+    const picture = document.querySelector<HTMLImageElement>('.media-dialog img');
+    expect(picture).not.toBeNull();
+    expect(held).toContain(picture);
+    await expect.element(page.getByRole('img', { name: 'pixel.png' })).toHaveClass('media-hidden');
+
+    setAttribute.call(picture as HTMLImageElement, 'src', PIXEL);
+    await expect.element(dialog).toHaveAttribute('data-state', 'loaded');
+    await expect.element(dialog).toHaveAttribute('aria-busy', 'false');
+    expect(page.getByRole('status').query()).toBeNull();
+    await expect.element(page.getByRole('img', { name: 'pixel.png' })).not.toHaveClass('media-hidden');
   });
 
   it('gives focus back to what opened it', async () => {

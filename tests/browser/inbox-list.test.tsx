@@ -36,7 +36,8 @@ describe('the chats list', () => {
     const fake = fakeEngine();
     const { router } = await renderApp(fake.asTab, '/');
     await act(async () => fake.refresh.next.reject({ status: 0, message: 'Failed to fetch conversations list' }));
-    await expect.element(page.getByRole('alert')).toHaveTextContent('Failed to fetch conversations list');
+    await expect.element(page.getByRole('alert')).toHaveTextContent(/^Failed to fetch conversations listRetry$/);
+    expect(document.querySelector('.inbox-state__title')?.textContent).toBe('Failed to fetch conversations list');
     fake.refresh.next = deferred<void>();
     await userEvent.click(page.getByRole('button', { name: 'Retry' }));
     expect(fake.engine.refreshConversations).toHaveBeenCalledTimes(2);

@@ -73,7 +73,7 @@ export function fakeEngine(countryCode: '46' | '62' = '46') {
     setOpenConversation: vi.fn(),
     setNotificationPermission: vi.fn(),
   };
-  return { engine, conversations, connection, refresh, asTab: engine as unknown as TabEngine };
+  return { engine, conversations, countries, connection, refresh, asTab: engine as unknown as TabEngine };
 }
 
 export function listItem(id: number, name: string, patch: Partial<Conversation> = {}, unread = 0): ConversationListItem {

@@ -267,8 +267,17 @@ describe('the chats list', () => {
       expect(await page.getByText('Add at least one member with a name and a phone number').isVisible()).toBe(true);
 
       await page.getByLabel('Group name').fill('Walkers');
-      page.once('dialog', (dialog) => void dialog.dismiss());
+      // Cancel asks first, in the app's own dialog: Keep editing has focus; Escape keeps the form, focus back on Cancel.
       await page.getByRole('button', { name: 'Cancel' }).click();
+      const discard = page.getByRole('dialog', { name: 'Discard this group? What you typed will be lost.' });
+      await expect.poll(() => discard.isVisible()).toBe(true);
+      await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Keep editing');
+      await page.keyboard.press('Escape');
+      await expect.poll(() => discard.count()).toBe(0);
+      await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
+      await page.getByRole('button', { name: 'Cancel' }).click();
+      await page.getByRole('button', { name: 'Keep editing' }).click();
+      await expect.poll(() => discard.count()).toBe(0);
       expect(await page.getByLabel('Group name').inputValue()).toBe('Walkers');
       await page.getByLabel('Name of member 1').fill('Member One');
       await page.getByLabel('Phone number of member 1').fill(one.phone);
@@ -287,8 +296,8 @@ describe('the chats list', () => {
       await page.getByLabel('Group name').fill('News');
       await page.getByLabel('Name of member 1').fill('Member One');
       await page.getByLabel('Phone number of member 1').fill(one.phone);
-      page.once('dialog', (dialog) => void dialog.accept());
       await page.getByRole('button', { name: 'Cancel' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Discard' }).click();
       await page.getByRole('button', { name: /^New broadcast group/ }).click();
       expect(await page.getByLabel('Group name').inputValue()).toBe('');
       await page.getByLabel('Group name').fill('News');

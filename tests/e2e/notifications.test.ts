@@ -21,6 +21,8 @@ interface Recorded {
   body: string;
   tag: string;
   closed: boolean;
+  /** The delay of the timer the page set while showing it (its auto-close), or null. */
+  closeDelay: number | null;
 }
 
 /** Every tab records the notifications it shows (the permission is granted, so the page's checks pass). */
@@ -28,7 +30,30 @@ async function recordingContext(): Promise<BrowserContext> {
   const context = await browser.newContext();
   await context.grantPermissions(['notifications'], { origin: s.url });
   await context.addInitScript(() => {
-    const shown: { title: string; body: string; tag: string; closed: boolean; onclick: (() => void) | null }[] = [];
+    type Entry = {
+      title: string;
+      body: string;
+      tag: string;
+      closed: boolean;
+      onclick: (() => void) | null;
+      closeDelay: number | null;
+      fireClose: (() => void) | null;
+    };
+    const shown: Entry[] = [];
+    // The timer a page sets right after showing a notification is its auto-close: it is recorded and held,
+    // to run when the test says, so the test controls the clock instead of sleeping through it.
+    let justShown: Entry | null = null;
+    const realSetTimeout = window.setTimeout.bind(window);
+    window.setTimeout = ((handler: TimerHandler, delay?: number, ...args: unknown[]) => {
+      const entry = justShown;
+      if (entry && typeof handler === 'function') {
+        justShown = null;
+        entry.closeDelay = delay ?? 0;
+        entry.fireClose = () => (handler as (...a: unknown[]) => void)(...args);
+        return realSetTimeout(() => undefined, 2_000_000_000);
+      }
+      return realSetTimeout(handler, delay, ...args);
+    }) as typeof window.setTimeout;
     class RecordingNotification {
       static permission = 'granted';
       static requestPermission = () => Promise.resolve('granted');
@@ -38,8 +63,20 @@ async function recordingContext(): Promise<BrowserContext> {
         readonly title: string,
         options: { body?: string; tag?: string } = {},
       ) {
-        const entry: (typeof shown)[number] = { title, body: options.body ?? '', tag: options.tag ?? '', closed: false, onclick: null };
+        const entry: Entry = {
+          title,
+          body: options.body ?? '',
+          tag: options.tag ?? '',
+          closed: false,
+          onclick: null,
+          closeDelay: null,
+          fireClose: null,
+        };
         shown.push(entry);
+        justShown = entry;
+        queueMicrotask(() => {
+          if (justShown === entry) justShown = null;
+        });
         Object.defineProperty(this, 'onclick', {
           set: (fn: (() => void) | null) => (entry.onclick = fn),
           get: () => entry.onclick,
@@ -66,13 +103,23 @@ async function recordingContext(): Promise<BrowserContext> {
 
 const shown = (page: Page) =>
   page.evaluate(() =>
-    (window as unknown as { shownNotifications: Recorded[] }).shownNotifications.map(({ title, body, tag, closed }) => ({
+    (window as unknown as { shownNotifications: Recorded[] }).shownNotifications.map(({ title, body, tag, closed, closeDelay }) => ({
       title,
       body,
       tag,
       closed,
+      closeDelay,
     })),
   );
+
+/** Runs the held auto-close timers of the notifications a tab showed: the test's clock reaches their end. */
+const runCloseTimers = (page: Page) =>
+  page.evaluate(() => {
+    for (const n of (window as unknown as { shownNotifications: { fireClose: (() => void) | null }[] }).shownNotifications) {
+      n.fireClose?.();
+      n.fireClose = null;
+    }
+  });
 
 describe('browser notifications', () => {
   it('shows one notification per message across two tabs; clicking it opens the chat', async () => {
@@ -108,8 +155,14 @@ describe('browser notifications', () => {
           ...(await b.evaluate(() => (window as unknown as { chimeVolumes: number[] }).chimeVolumes)),
         ];
       expect(await chimes()).toEqual([0.5, 0.5]);
-      // Each closes itself after 3 s.
-      await expect.poll(async () => (await all()).every((n) => n.closed), { timeout: 8000 }).toBe(true);
+      // Each closes itself after 3 s: one 3,000 ms timer, and open until it runs (2.5 s in, say), closed after.
+      expect((await all()).map((n) => [n.closeDelay, n.closed])).toEqual([
+        [3000, false],
+        [3000, false],
+      ]);
+      await runCloseTimers(a);
+      await runCloseTimers(b);
+      expect((await all()).every((n) => n.closed)).toBe(true);
 
       // With notifications off nothing is shown; back on, the next message is.
       await a.evaluate(() => window.engine.updateSettings({ notificationsEnable: false }));

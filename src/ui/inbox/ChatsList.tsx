@@ -47,8 +47,8 @@ export function ChatsList({
   } else if (list.length === 0 && load.status === 'error') {
     body = (
       <div className="inbox-state" role="alert">
-        <p className="inbox-state__title">{t('inbox.loadFailed')}</p>
-        {load.error ? <p className="inbox-state__detail">{load.error}</p> : null}
+        {/* Spec §8: the engine's message (the server's, or 'Failed to fetch conversations list'). */}
+        <p className="inbox-state__title">{load.error || t('inbox.loadFailed')}</p>
         <button type="button" className="mx-button mx-button--primary" onClick={retry}>
           {t('common.retry')}
         </button>

@@ -4,6 +4,7 @@ import { type CountriesView, isEngineError } from '../../engine/api';
 import { useEngine } from '../hooks/EngineContext';
 import { useQuery } from '../hooks/useQuery';
 import { useSession } from '../hooks/useSession';
+import { DiscardDialog } from './DiscardDialog';
 import { type CheckedRows, checkRows, groupNameError, type MemberRow } from './memberRows';
 import type { NewChatKind } from './NewChatPicker';
 
@@ -43,9 +44,10 @@ export function NewChatForm({
   const firstField = useRef<HTMLInputElement>(null);
 
   const dirty = groupName.trim() !== '' || rows.some((r) => r.name.trim() || r.phone.trim());
+  const [confirming, setConfirming] = useState(false);
   const cancel = () => {
-    if (isGroup && dirty && !window.confirm(t('inbox.form.discardConfirm'))) return;
-    onCancel();
+    if (isGroup && dirty) setConfirming(true);
+    else onCancel();
   };
   const update = (id: number, patch: Partial<MemberRow>) =>
     setRows((list) => list.map((row) => (row.id === id ? { ...row, ...patch } : row)));
@@ -201,6 +203,7 @@ export function NewChatForm({
           </button>
         </div>
       </form>
+      {confirming ? <DiscardDialog onDiscard={onCancel} onKeep={() => setConfirming(false)} /> : null}
     </section>
   );
 }

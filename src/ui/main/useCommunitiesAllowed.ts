@@ -1,12 +1,22 @@
 import { useEffect } from 'react';
 import type { CountriesView } from '../../engine/api';
+import { COMMUNITY_COUNTRIES } from '../../protocol/constants';
 import { useEngine } from '../hooks/EngineContext';
 import { useQuery } from '../hooks/useQuery';
 import { useSession } from '../hooks/useSession';
 
 const NO_COUNTRIES: CountriesView = { countries: [], status: 'idle', error: null };
 
-/** Spec §9 country gating: communities are shown only where the user's country enables them (62 yes, 46 no). */
+/**
+ * Spec §9 country gating: communities are shown only where the user's country enables them (62 yes,
+ * 46 no). The countries list says so; while it is not available (not loaded yet, failed, or without the
+ * user's country), the known community countries decide.
+ */
+export function communitiesAllowed(countryCode: string, countries: CountriesView['countries']): boolean {
+  const country = countries.find((c) => c.cc === countryCode);
+  return country ? country.communities_enabled : COMMUNITY_COUNTRIES.includes(countryCode);
+}
+
 export function useCommunitiesAllowed(): boolean {
   const engine = useEngine();
   const session = useSession();
@@ -15,6 +25,5 @@ export function useCommunitiesAllowed(): boolean {
     engine.loadCountries().catch((error: unknown) => console.warn('countries did not load', error));
   }, [engine]);
   if (session?.status !== 'ready') return false;
-  const country = view.countries.find((c) => c.cc === session.countryCode);
-  return country?.communities_enabled ?? false;
+  return communitiesAllowed(session.countryCode, view.countries);
 }

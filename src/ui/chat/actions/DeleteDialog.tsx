@@ -24,8 +24,10 @@ export function DeleteDialog(props: {
   const [problem, setProblem] = useState<string | null>(null);
   useDismiss(true, dialogRef, onClose, { returnFocus });
 
+  const cancelRef = useRef<HTMLButtonElement>(null);
+  // The safe choice takes focus first: an Enter pressed by habit must not delete anything.
   useEffect(() => {
-    dialogRef.current?.querySelector<HTMLElement>('button')?.focus();
+    cancelRef.current?.focus();
   }, []);
 
   const run = async (action: () => Promise<unknown>) => {
@@ -76,7 +78,7 @@ export function DeleteDialog(props: {
               {t('chatActions.deleteDialog.forMe')}
             </button>
           ) : null}
-          <button type="button" className="action-secondary" onClick={onClose}>
+          <button ref={cancelRef} type="button" className="action-secondary" onClick={onClose}>
             {t('common.cancel')}
           </button>
         </div>

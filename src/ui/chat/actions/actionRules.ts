@@ -1,5 +1,6 @@
 import type { Conversation, Message } from '../../../protocol/entities';
 import { isAdmin, isCommunityChat } from '../composer/sendRules';
+import { memberUserId } from '../message/members';
 
 /** Pure rules of the message actions and reactions (spec §6 "Reply", "Reactions"). */
 
@@ -30,6 +31,6 @@ export function reactionUserNames(
   labels: { self: string; unknown: string },
 ): string[] {
   const byId = new Map<number, string>();
-  for (const { user } of conversation.users) byId.set(user.id || user.user_id, user.nickname);
+  for (const { user } of conversation.users) byId.set(memberUserId(user), user.nickname);
   return userIds.map((id) => (id === selfId ? labels.self : (byId.get(id) ?? labels.unknown)));
 }

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { Conversation, Message } from '../../../protocol/entities';
+import { findMember } from '../message/members';
 import { truncate } from './sendRules';
 
 /** The text a preview shows for a message: its text, else what its attachment is. */
@@ -9,7 +10,7 @@ export function previewText(message: Message, attachmentLabel: string): string {
 
 export function authorName(message: Message, conversation: Conversation, selfId: number, you: string): string {
   if (message.user_id === selfId) return you;
-  const member = conversation.users.find((u) => u.user.id === message.user_id)?.user;
+  const member = findMember(conversation, message.user_id);
   return member?.nickname || member?.phone_nr || '';
 }
 

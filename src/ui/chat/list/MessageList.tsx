@@ -8,6 +8,7 @@ import { useEngine } from '../../hooks/EngineContext';
 import { useQuery } from '../../hooks/useQuery';
 import { useChatUi } from '../ChatContext';
 import { MessageRow } from '../message/MessageRow';
+import { memberUserId } from '../message/members';
 import { dayLabel } from '../message/messageTime';
 import { OutboxRow } from '../message/OutboxRow';
 import { receiptStatus, watermarks } from '../message/receiptStatus';
@@ -17,6 +18,7 @@ import { buildRows, type ChatRow } from './rows';
 import { LOAD_OLDER_THRESHOLD_PX, NEAR_BOTTOM_PX, PINNED_PX, SCROLL_DEBOUNCE_MS } from './scrollRules';
 import { useMarkVisible } from './useMarkVisible';
 import { useNow } from './useNow';
+import { useSlotRefs } from './useSlotRefs';
 
 const EMPTY_VIEW: MessageWindowView = { messages: [], hasOlder: false, loaded: false };
 const NO_OUTBOX: readonly OutboxEntry[] = [];
@@ -55,7 +57,7 @@ export function MessageList({ conversationId }: { conversationId: number }) {
   const byId = useMemo(() => new Map(view.messages.map((m) => [m.id, m])), [view.messages]);
   const receipts = useMemo(() => {
     const own = view.messages.filter((m) => m.user_id === selfId);
-    const others = conversation.users.map((u) => u.user.user_id ?? u.user.id).filter((id) => id !== selfId);
+    const others = conversation.users.map((u) => memberUserId(u.user)).filter((id) => id !== selfId);
     const marksOf = watermarks(own, marks);
     return new Map(own.map((m) => [m.id, receiptStatus(m.id, marksOf, others)]));
   }, [view.messages, marks, selfId, conversation.users]);
@@ -265,6 +267,8 @@ export function MessageList({ conversationId }: { conversationId: number }) {
   }, [highlight]);
 
   const observe = useMarkVisible(conversationId);
+  const measure = useCallback((el: HTMLDivElement | null) => virtualizer.measureElement(el), [virtualizer]);
+  const slotRef = useSlotRefs(rows, measure, observe);
 
   const items = virtualizer.getVirtualItems();
   return (
@@ -306,10 +310,7 @@ export function MessageList({ conversationId }: { conversationId: number }) {
                 data-row-kind={row.kind}
                 className={`chat-row-slot${message !== null && message.id === highlight ? ' chat-row-highlight' : ''}`}
                 style={{ transform: `translateY(${item.start}px)` }}
-                ref={(el) => {
-                  virtualizer.measureElement(el);
-                  return watch && el ? observe(el, message.id) : undefined;
-                }}
+                ref={slotRef(row.key, watch ? message.id : null)}
               >
                 {row.kind === 'day' ? (
                   <div className="chat-day" role="separator">

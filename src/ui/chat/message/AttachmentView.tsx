@@ -5,6 +5,7 @@ import { useChatUi } from '../ChatContext';
 import { formatFileSize } from './fileSize';
 import { safeHref } from './links';
 import { fitBox, MEDIA_MAX_SIDE, stickerSide } from './mediaSize';
+import './attachments.css';
 
 const urlOf = (a: Attachment) => a.url || a.file_info?.url || '';
 
@@ -88,7 +89,12 @@ function VideoAttachment({ message, attachment }: { message: Message; attachment
         aria-label={name}
         {...(box ? { width: box.width, height: box.height, style: { width: box.width, height: box.height } } : {})}
       />
-      <button type="button" className="att-expand" onClick={() => openMedia(message)}>
+      <button
+        type="button"
+        className="att-expand"
+        onClick={() => openMedia(message)}
+        aria-label={t('chat.attachment.openVideoNamed', { name })}
+      >
         {t('chat.attachment.openVideo')}
       </button>
     </div>

@@ -1,10 +1,10 @@
 import type { TFunction } from 'i18next';
 import type { Conversation, Message } from '../../../protocol/entities';
+import { findMember } from './members';
 
 /** A member's nickname from the conversation's member list, or null when they are not listed. */
 export function memberName(conversation: Conversation, userId: number): string | null {
-  const member = conversation.users.find((u) => (u.user.user_id ?? u.user.id) === userId);
-  return member?.user.nickname ?? null;
+  return findMember(conversation, userId)?.nickname ?? null;
 }
 
 /**
