@@ -1,3 +1,4 @@
+import { Link } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ConversationListItem } from '../../engine/api';
@@ -58,18 +59,25 @@ export function ChatView({ conversationId, onOpenSettings }: { conversationId: n
   const selfId = session?.status === 'ready' ? session.userId : null;
   if (openError && !item) {
     return (
-      <section className="chat-view chat-view-message" aria-label={t('chat.label')}>
+      <section className="chat-view chat-view-message" aria-label={t('chat.label')} data-chat-view="error">
         <p role="alert">{openError}</p>
         <button type="button" onClick={reloadInbox}>
           {t('chat.retry')}
         </button>
+        <Link to={PATHS.inbox}>{t('chat.header.back')}</Link>
       </section>
     );
   }
   if (!item || selfId === null) {
     return (
-      <section className="chat-view chat-view-message" aria-label={t('chat.label')} aria-busy="true">
+      <section
+        className="chat-view chat-view-message"
+        aria-label={t('chat.label')}
+        aria-busy={item === null && opened ? undefined : true}
+        data-chat-view={item === null && opened ? 'not-found' : 'loading'}
+      >
         <p>{item === null && opened ? t('chat.notFound') : t('chat.loading')}</p>
+        <Link to={PATHS.inbox}>{t('chat.header.back')}</Link>
       </section>
     );
   }
@@ -80,6 +88,7 @@ export function ChatView({ conversationId, onOpenSettings }: { conversationId: n
         className="chat-view"
         aria-label={conversation.name || t('chat.unnamed')}
         data-conversation-id={conversationId}
+        data-chat-view="chat"
       >
         <ChatHeader conversation={conversation} selfId={selfId} {...(onOpenSettings ? { onOpenSettings } : {})} />
         {openError ? (

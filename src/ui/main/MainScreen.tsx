@@ -1,5 +1,5 @@
 import { useNavigate, useParams, useRouterState } from '@tanstack/react-router';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ChatView } from '../chat/ChatView';
 import { ExploreView } from '../explore/ExploreView';
@@ -17,6 +17,9 @@ import { SettingsList } from '../settings/SettingsList';
 import { ConnectionIndicator } from './ConnectionIndicator';
 import { IconMenu } from './IconMenu';
 import { conversationIdOf, type LeftView, leftViewOf, sectionOf } from './leftView';
+import { RightPanel } from './RightPanel';
+import { type RightPanelState, type RightPanelView, shownPanel } from './rightPanel';
+import { useCommunitiesGate } from './useCommunitiesGate';
 import { useCommunitiesAllowed } from './useCommunitiesAllowed';
 import './main.css';
 
@@ -36,7 +39,9 @@ export function MainScreen() {
   const openId = conversationIdOf(params.conversationId);
   const view = leftViewOf(pathname);
   const communities = useCommunitiesAllowed();
+  const communitiesGate = useCommunitiesGate();
   const [creating, setCreating] = useState<Creating>(null);
+  const [panel, setPanel] = useState<RightPanelState | null>(null);
   useBrowserNotifications();
 
   // Another left view closes the chat creation screens.
@@ -52,8 +57,28 @@ export function MainScreen() {
     return () => subscription.unsubscribe();
   }, [engine, navigate, openId]);
 
-  // Communities are for some countries only: the explore view elsewhere is the chats list.
+  // Communities are for some countries only: the explore view elsewhere is the chats list, and the URL
+  // follows the left view (spec §2), so /explore becomes /inbox once the user's country is known to say no.
   const shownView: LeftView = view === 'explore' && !communities ? 'chats' : view;
+  useEffect(() => {
+    if (view === 'explore' && communitiesGate === 'denied') void navigate({ to: PATHS.inbox, replace: true });
+  }, [view, communitiesGate, navigate]);
+
+  // The panel belongs to the chat it was opened for: another chat starts without it.
+  useEffect(() => {
+    setPanel((current) => (current && current.conversationId !== openId ? null : current));
+  }, [openId]);
+  const panelView = shownPanel(panel, openId, shownView === 'chats');
+  const closePanel = useCallback(() => setPanel(null), []);
+  const setPanelView = useCallback(
+    (next: RightPanelView) => setPanel((current) => (current ? { ...current, view: next } : current)),
+    [],
+  );
+  // Spec §4: leaving or deleting the selected group clears the selection and returns to the chats list.
+  const leaveChat = useCallback(() => {
+    setPanel(null);
+    void navigate({ to: PATHS.inbox, replace: true });
+  }, [navigate]);
 
   let left;
   switch (shownView) {
@@ -101,8 +126,9 @@ export function MainScreen() {
   }
 
   const chatOpen = openId !== null && shownView === 'chats';
+  const classes = ['main-screen', chatOpen ? 'main-screen--chat-open' : '', panelView ? 'main-screen--panel-open' : ''];
   return (
-    <div className={`main-screen${chatOpen ? ' main-screen--chat-open' : ''}`}>
+    <div className={classes.filter(Boolean).join(' ')}>
       <IconMenu section={sectionOf(shownView)} communities={communities} onChats={() => setCreating(null)} />
       <div className="main-screen__left">
         <ConnectionIndicator />
@@ -110,7 +136,11 @@ export function MainScreen() {
       </div>
       <main className="main-screen__center" aria-label={t('nav.chatPanel')}>
         {openId !== null ? (
-          <ChatView key={openId} conversationId={openId} />
+          <ChatView
+            key={openId}
+            conversationId={openId}
+            onOpenSettings={() => setPanel({ conversationId: openId, view: { kind: 'chatSettings' } })}
+          />
         ) : (
           <div className="empty-chat">
             <p className="empty-chat__title">{t('nav.selectChat')}</p>
@@ -118,6 +148,16 @@ export function MainScreen() {
           </div>
         )}
       </main>
+      {panelView && openId !== null ? (
+        <RightPanel
+          key={openId}
+          conversationId={openId}
+          view={panelView}
+          onView={setPanelView}
+          onClose={closePanel}
+          onGone={leaveChat}
+        />
+      ) : null}
     </div>
   );
 }

@@ -1,0 +1,213 @@
+import { act, useState } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { I18nextProvider } from 'react-i18next';
+import { BehaviorSubject } from 'rxjs';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { page, userEvent } from 'vitest/browser';
+import type { ConversationListItem, CountriesView, EngineError, SessionView, TabEngine } from '../../src/engine/api';
+import type { Conversation, ConversationUser } from '../../src/protocol/entities';
+import { EngineProvider } from '../../src/ui/hooks/EngineContext';
+import { createI18n } from '../../src/ui/i18n';
+import { RightPanel } from '../../src/ui/main/RightPanel';
+import type { RightPanelView } from '../../src/ui/main/rightPanel';
+
+/**
+ * The right panel around a fake engine whose `call` the test answers: what the panel sends, and what it
+ * does not send (an unchanged name, a refused file), which the e2e tests cannot see.
+ */
+
+const image = { meta: { url: '', thumbnail: '', is_default: true } };
+const member = (id: number, nickname: string, isAdmin = false): ConversationUser => ({
+  user: { id, user_id: id, stid: `u${id}`, nickname, phone_nr: `+4670000000${id}`, image },
+  is_admin: isAdmin,
+});
+
+function group(patch: Partial<Conversation> = {}): ConversationListItem {
+  const conversation = {
+    id: 7,
+    name: 'Book club',
+    is_group: true,
+    group_type: 'normal',
+    settings: { reply_to: '0', show_numbers_to_all: '0', user_notifications_to_all: '0', all_invite: '1' },
+    users: [member(1, 'Anna', true), member(2, 'Erik')],
+    member: { is_owner: true, is_admin: true, permissions: { create_posts: false } },
+    admins: [1],
+    member_count: 2,
+    avatar: image,
+    image,
+    ...patch,
+  } as Conversation;
+  return { conversation, unreadCount: 0, isUnread: false, preview: null, sortTime: 0 };
+}
+
+const refusal = (call: string, message: string, fallback = message): EngineError => ({
+  name: 'EngineError',
+  status: 403,
+  message,
+  fallback,
+  call,
+});
+
+function fakeEngine() {
+  const session = new BehaviorSubject<SessionView>({
+    status: 'ready',
+    userId: 1,
+    nickname: 'Anna',
+    phone: '+46700000001',
+    countryCode: '46',
+  });
+  const conversation = new BehaviorSubject<ConversationListItem | null>(group());
+  const countries = new BehaviorSubject<CountriesView>({ countries: [], status: 'loaded', error: null });
+  const call = vi.fn(async (..._args: unknown[]): Promise<unknown> => ({}));
+  const engine = {
+    session: () => session,
+    conversation: () => conversation,
+    countries: () => countries,
+    call,
+  };
+  return { conversation, call, asTab: engine as unknown as TabEngine };
+}
+
+let root: Root | null = null;
+let host: HTMLElement | null = null;
+afterEach(async () => {
+  const r = root;
+  root = null;
+  if (r) await act(async () => r.unmount());
+  host?.remove();
+});
+
+/** The panel as MainScreen holds it: its view is state; closing and leaving are recorded. */
+async function renderPanel(engine: TabEngine, language: 'en' | 'sv' = 'en') {
+  const i18n = await createI18n(language);
+  const onClose = vi.fn();
+  const onGone = vi.fn();
+  const views: RightPanelView[] = [];
+  function Harness() {
+    const [view, setView] = useState<RightPanelView>({ kind: 'chatSettings' });
+    views.push(view);
+    return <RightPanel conversationId={7} view={view} onView={setView} onClose={onClose} onGone={onGone} />;
+  }
+  host = document.createElement('div');
+  host.style.cssText = 'height: 700px; width: 400px; display: flex';
+  document.body.append(host);
+  root = createRoot(host);
+  await act(async () => {
+    root?.render(
+      <I18nextProvider i18n={i18n}>
+        <EngineProvider engine={engine}>
+          <Harness />
+        </EngineProvider>
+      </I18nextProvider>,
+    );
+  });
+  return { onClose, onGone, views };
+}
+
+describe('the chat settings panel', () => {
+  it('sends nothing for an unchanged name, the trimmed new one otherwise, and shows a refusal inline', async () => {
+    const fake = fakeEngine();
+    const { onClose } = await renderPanel(fake.asTab);
+    await userEvent.click(page.getByRole('button', { name: 'Rename group' }));
+    const input = page.getByRole('textbox', { name: 'Group name' });
+    await userEvent.fill(input, ' Book club  ');
+    await userEvent.keyboard('{Enter}');
+    await expect.element(input).not.toBeInTheDocument();
+    expect(fake.call).not.toHaveBeenCalled();
+
+    await userEvent.click(page.getByRole('button', { name: 'Rename group' }));
+    await userEvent.fill(input, 'Draft');
+    await userEvent.keyboard('{Escape}');
+    await expect.element(input).not.toBeInTheDocument();
+    expect(onClose).not.toHaveBeenCalled();
+    expect(fake.call).not.toHaveBeenCalled();
+
+    fake.call.mockRejectedValueOnce(refusal('updateConversation', 'Failed to update conversation settings'));
+    await userEvent.click(page.getByRole('button', { name: 'Rename group' }));
+    await userEvent.fill(input, '  Readers  ');
+    await userEvent.click(page.getByRole('button', { name: 'Save name' }));
+    await expect.element(page.getByRole('alert')).toHaveTextContent('Failed to update conversation settings');
+    expect(fake.call).toHaveBeenLastCalledWith('updateConversation', 7, { name: 'Readers' });
+    await expect.element(input).toHaveAttribute('aria-invalid', 'true');
+
+    // Accepted: the editor closes, and the name changes when the engine's conversation does.
+    await userEvent.click(page.getByRole('button', { name: 'Save name' }));
+    await expect.element(input).not.toBeInTheDocument();
+    await act(async () => fake.conversation.next(group({ name: 'Readers' })));
+    await expect.element(page.getByRole('heading', { name: 'Readers' })).toBeVisible();
+  });
+
+  it('checks a picture before uploading it, then sets it as the group’s image', async () => {
+    const fake = fakeEngine();
+    await renderPanel(fake.asTab);
+    const input = document.querySelector<HTMLInputElement>('.right-panel input[type="file"]');
+    if (!input) throw new Error('no file input');
+    const choose = async (file: File) => {
+      await act(async () => {
+        const list = new DataTransfer();
+        list.items.add(file);
+        input.files = list.files;
+        input.dispatchEvent(new Event('change', { bubbles: true }));
+      });
+    };
+    await choose(new File(['hello'], 'notes.txt', { type: 'text/plain' }));
+    await expect.element(page.getByRole('alert')).toHaveTextContent('Please select an image');
+    await choose(new File([new Uint8Array(3_145_729)], 'big.png', { type: 'image/png' }));
+    await expect.element(page.getByRole('alert')).toHaveTextContent('The image is too big');
+    expect(fake.call).not.toHaveBeenCalled();
+
+    fake.call.mockResolvedValueOnce({ image: { id: 55, url: '/files/a', thumbnail: '/files/a' } });
+    await choose(new File([new Uint8Array(3_145_728)], 'ok.png', { type: 'image/png' }));
+    await expect.poll(() => fake.call.mock.calls.map((c) => c[0])).toEqual(['uploadImage', 'updateConversation']);
+    expect(fake.call.mock.calls[1]).toEqual(['updateConversation', 7, { imageId: 55 }]);
+    await expect.element(page.getByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('closes on Escape, unless a dialog is open, which Escape closes alone', async () => {
+    const fake = fakeEngine();
+    const { onClose, onGone } = await renderPanel(fake.asTab);
+    await userEvent.click(page.getByRole('button', { name: 'Delete group' }));
+    const dialog = page.getByRole('dialog');
+    await expect.element(dialog).toHaveAttribute('aria-modal', 'true');
+    await userEvent.keyboard('{Escape}');
+    await expect.element(dialog).not.toBeInTheDocument();
+    expect(onClose).not.toHaveBeenCalled();
+    expect(document.activeElement?.textContent).toBe('Delete group');
+
+    // A refused delete shows the engine's text in the dialog; an accepted one leaves the chat.
+    fake.call.mockRejectedValueOnce(refusal('deleteConversation', 'Failed to delete group'));
+    await userEvent.click(page.getByRole('button', { name: 'Delete group' }));
+    await userEvent.click(page.getByRole('button', { name: 'Delete', exact: true }));
+    await expect.element(dialog.getByRole('alert')).toHaveTextContent('Failed to delete group');
+    expect(onGone).not.toHaveBeenCalled();
+    await userEvent.click(page.getByRole('button', { name: 'Delete', exact: true }));
+    await expect.poll(() => onGone.mock.calls.length).toBe(1);
+    expect(fake.call).toHaveBeenLastCalledWith('deleteConversation', 7);
+
+    await userEvent.keyboard('{Escape}');
+    expect(onClose).toHaveBeenCalledTimes(1);
+  });
+
+  it('goes back from a profile when that member leaves, and offers no admin actions on oneself', async () => {
+    const fake = fakeEngine();
+    const { views } = await renderPanel(fake.asTab);
+    await userEvent.click(page.getByRole('button', { name: /^Anna/ }));
+    await expect.element(page.getByRole('heading', { name: 'User profile' })).toBeVisible();
+    await expect.element(page.getByRole('button', { name: 'Remove from group' })).not.toBeInTheDocument();
+    await userEvent.click(page.getByRole('button', { name: 'Back to chat settings' }));
+
+    await userEvent.click(page.getByRole('button', { name: /^Erik/ }));
+    await expect.element(page.getByRole('button', { name: 'Make admin' })).toBeVisible();
+    fake.call.mockRejectedValueOnce(refusal('setAdmin', 'Failed to update user admin status'));
+    await userEvent.click(page.getByRole('button', { name: 'Make admin' }));
+    await userEvent.click(page.getByRole('button', { name: 'Promote' }));
+    await expect.element(page.getByRole('dialog').getByRole('alert')).toHaveTextContent('Failed to update user admin status');
+    expect(fake.call).toHaveBeenLastCalledWith('setAdmin', 7, 2, true);
+    await userEvent.keyboard('{Escape}');
+
+    // Erik is removed elsewhere: his profile gives way to the settings.
+    await act(async () => fake.conversation.next(group({ users: [member(1, 'Anna', true)], member_count: 1 })));
+    await expect.element(page.getByRole('heading', { name: 'Chat settings' })).toBeVisible();
+    expect(views.at(-1)).toEqual({ kind: 'chatSettings' });
+  });
+});

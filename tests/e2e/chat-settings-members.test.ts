@@ -1,0 +1,197 @@
+import type { Browser } from 'playwright';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/browser';
+import { signUp, startTestServer, type TestServer } from '../support/server';
+import { CLIENT_DIR } from '../support/tabs';
+import {
+  createGroup,
+  dialog,
+  listedIds,
+  memberRows,
+  openChat,
+  openSettings,
+  panel,
+  type Person,
+  person,
+} from './chat-settings-support';
+
+/**
+ * Members in the right panel against the real server, two or three people at once: adding by phone,
+ * promoting and demoting, removing, exiting and deleting (spec §2, §4, §6, §8).
+ */
+
+let s: TestServer;
+let browser: Browser;
+const people: Person[] = [];
+
+beforeAll(async () => {
+  s = await startTestServer({ clientDir: CLIENT_DIR });
+  browser = await launchChromium();
+});
+afterEach(async () => {
+  await Promise.all(people.splice(0).map((p) => p.context.close().catch(() => undefined)));
+});
+afterAll(async () => {
+  await browser?.close();
+  await s?.close();
+});
+
+async function newPerson(nickname: string): Promise<Person> {
+  const p = await person(browser, s, nickname);
+  people.push(p);
+  return p;
+}
+
+const leftRow = (p: Person, id: number) => p.page.locator(`.main-screen__left [data-conversation-id="${id}"]`);
+
+describe('chat settings members', () => {
+  it('adds a member by phone number, checked with the user’s country patterns', async () => {
+    const ann = await newPerson('Ann');
+    const bo = await newPerson('Bo');
+    const cy = await signUp(s.url, 'Cy');
+    const groupId = await createGroup(s, ann, 'Growing', [bo]);
+    // Any member may add people: Bo is not an admin.
+    await openChat(s, bo, groupId, 'Growing');
+    await openChat(s, ann, groupId, 'Growing');
+    await openSettings(bo.page);
+    const p = panel(bo.page);
+    await p.getByRole('button', { name: 'Add member' }).click();
+    await expect.poll(() => p.getByRole('heading', { name: 'Add member' }).isVisible()).toBe(true);
+    await p.getByRole('button', { name: 'Add member' }).click();
+    await expect.poll(() => p.getByText('Name is required').isVisible()).toBe(true);
+    expect(await p.getByText('Phone number is required').isVisible()).toBe(true);
+    await p.getByRole('textbox', { name: 'Name' }).fill('Cy');
+    await p.getByRole('textbox', { name: 'Phone number' }).fill('12345');
+    await p.getByRole('button', { name: 'Add member' }).click();
+    await expect.poll(() => p.getByText('Invalid phone number').isVisible()).toBe(true);
+    expect(await p.getByRole('textbox', { name: 'Phone number' }).getAttribute('aria-invalid')).toBe('true');
+
+    await p.getByRole('textbox', { name: 'Phone number' }).fill(cy.phone);
+    await p.getByRole('button', { name: 'Add member' }).click();
+    // Back on the settings, the newcomer listed through the add_user event, for both members.
+    await expect.poll(() => p.getByText('3 members').isVisible()).toBe(true);
+    await expect.poll(async () => (await memberRows(bo.page)).some((r) => r.startsWith('Cy'))).toBe(true);
+    await openSettings(ann.page);
+    await expect.poll(async () => (await memberRows(ann.page)).some((r) => r.startsWith(`Cy, ${cy.phone}`))).toBe(true);
+
+    // Adding someone who is already in changes nothing and says so inline, or simply returns.
+    await panel(ann.page).getByRole('button', { name: 'Add member' }).click();
+    await panel(ann.page).getByRole('textbox', { name: 'Name' }).fill('Ann herself');
+    await panel(ann.page).getByRole('textbox', { name: 'Phone number' }).fill(ann.user.phone);
+    await panel(ann.page).getByRole('button', { name: 'Add member' }).click();
+    await expect.poll(() => panel(ann.page).getByRole('alert').textContent()).toBe('Add at least one member other than yourself');
+  });
+
+  it('promotes and demotes a member after a confirmation; both see the badge change', async () => {
+    const ann = await newPerson('Ann');
+    const bo = await newPerson('Bo');
+    const groupId = await createGroup(s, ann, 'Ranks', [bo]);
+    await openChat(s, ann, groupId, 'Ranks');
+    await openChat(s, bo, groupId, 'Ranks');
+    await openSettings(bo.page);
+    await openSettings(ann.page);
+    const p = panel(ann.page);
+    await p.getByRole('button', { name: /^Bo/ }).click();
+    await expect.poll(() => p.getByRole('heading', { name: 'User profile' }).isVisible()).toBe(true);
+    expect(await p.getByText(bo.user.phone).isVisible()).toBe(true);
+    expect(await p.locator('.cs-badge').count()).toBe(0);
+
+    await p.getByRole('button', { name: 'Make admin' }).click();
+    await expect.poll(() => dialog(ann.page).getByRole('heading').textContent()).toBe('Promote Bo?');
+    await dialog(ann.page).getByRole('button', { name: 'Promote' }).click();
+    await expect.poll(() => dialog(ann.page).count()).toBe(0);
+    await expect.poll(() => p.locator('.cs-badge').textContent()).toBe('Admin');
+    expect(await p.getByRole('button', { name: 'Remove as admin' }).isVisible()).toBe(true);
+    // Bo now sees himself as admin, with the admin controls.
+    await expect
+      .poll(() => memberRows(bo.page))
+      .toEqual([`Bo (you), ${bo.user.phone}, Admin`, `Ann, ${ann.user.phone}, Admin`]);
+    await expect.poll(() => panel(bo.page).getByRole('button', { name: 'Delete group' }).isVisible()).toBe(true);
+
+    await p.getByRole('button', { name: 'Remove as admin' }).click();
+    await dialog(ann.page).getByRole('button', { name: 'Demote' }).click();
+    await expect.poll(() => p.locator('.cs-badge').count()).toBe(0);
+    // A member who is no admin sees no other member's number (docs/server.md).
+    await expect.poll(() => memberRows(bo.page)).toEqual(['Ann, Admin', `Bo (you), ${bo.user.phone}`]);
+    expect(await panel(bo.page).getByRole('button', { name: 'Delete group' }).count()).toBe(0);
+
+    // Promoted again, Bo demotes Ann: her profile of Bo loses its admin controls live.
+    await p.getByRole('button', { name: 'Make admin' }).click();
+    await dialog(ann.page).getByRole('button', { name: 'Promote' }).click();
+    await expect.poll(() => panel(bo.page).getByRole('button', { name: 'Delete group' }).isVisible()).toBe(true);
+    await panel(bo.page).getByRole('button', { name: /^Ann/ }).click();
+    await panel(bo.page).getByRole('button', { name: 'Remove as admin' }).click();
+    await dialog(bo.page).getByRole('button', { name: 'Demote' }).click();
+    await expect.poll(() => panel(bo.page).locator('.cs-badge').count()).toBe(0);
+    await expect.poll(() => p.getByRole('button', { name: 'Make admin' }).count()).toBe(0);
+  });
+
+  it('removes a member: the list loses them and their chat closes', async () => {
+    const ann = await newPerson('Ann');
+    const bo = await newPerson('Bo');
+    const cy = await newPerson('Cy');
+    const groupId = await createGroup(s, ann, 'Shrinking', [bo, cy]);
+    await openChat(s, ann, groupId, 'Shrinking');
+    await openChat(s, cy, groupId, 'Shrinking');
+    await openSettings(ann.page);
+    const p = panel(ann.page);
+    await p.getByRole('button', { name: /^Cy/ }).click();
+    await p.getByRole('button', { name: 'Remove from group' }).click();
+    await expect.poll(() => dialog(ann.page).getByRole('heading').textContent()).toBe('Remove Cy?');
+    await dialog(ann.page).getByRole('button', { name: 'Remove', exact: true }).click();
+    // Back on the settings without Cy.
+    await expect.poll(() => p.getByRole('heading', { name: 'Chat settings' }).isVisible()).toBe(true);
+    await expect.poll(() => memberRows(ann.page)).toEqual([`Ann (you), ${ann.user.phone}, Admin`, `Bo, ${bo.user.phone}`]);
+    expect(await p.getByText('2 members').isVisible()).toBe(true);
+    // Cy's open chat closes and leaves the list.
+    await cy.page.waitForURL(/\/inbox$/);
+    await expect.poll(() => listedIds(cy.page)).not.toContain(groupId);
+    // An admin has no remove button for themselves.
+    await p.getByRole('button', { name: /^Ann/ }).click();
+    await expect.poll(() => p.getByRole('heading', { name: 'User profile' }).isVisible()).toBe(true);
+    expect(await p.getByRole('button', { name: 'Remove from group' }).count()).toBe(0);
+  });
+
+  it('exits a group: back to /inbox and the chat leaves the list; the last admin is refused inline', async () => {
+    const ann = await newPerson('Ann');
+    const bo = await newPerson('Bo');
+    const groupId = await createGroup(s, ann, 'Leaving', [bo]);
+    await openChat(s, ann, groupId, 'Leaving');
+    // The only admin may not leave a group with other members: the server's message shows in the dialog.
+    await openSettings(ann.page);
+    await panel(ann.page).getByRole('button', { name: 'Exit group' }).click();
+    await dialog(ann.page).getByRole('button', { name: 'Exit', exact: true }).click();
+    await expect.poll(() => dialog(ann.page).getByRole('alert').textContent()).toMatch(/only admin/);
+    await ann.page.keyboard.press('Escape');
+
+    await openChat(s, bo, groupId, 'Leaving');
+    await expect.poll(() => leftRow(bo, groupId).count()).toBe(1);
+    await openSettings(bo.page);
+    await panel(bo.page).getByRole('button', { name: 'Exit group' }).click();
+    await dialog(bo.page).getByRole('button', { name: 'Exit', exact: true }).click();
+    await bo.page.waitForURL(/\/inbox$/);
+    await expect.poll(() => panel(bo.page).count()).toBe(0);
+    await expect.poll(() => leftRow(bo, groupId).count()).toBe(0);
+    expect(await listedIds(bo.page)).not.toContain(groupId);
+    // Ann's panel follows: one member left.
+    await expect.poll(() => memberRows(ann.page)).toEqual([`Ann (you), ${ann.user.phone}, Admin`]);
+  });
+
+  it('deletes a group (admin): both people go back to /inbox and lose the chat', async () => {
+    const ann = await newPerson('Ann');
+    const bo = await newPerson('Bo');
+    const groupId = await createGroup(s, ann, 'Doomed', [bo]);
+    await openChat(s, ann, groupId, 'Doomed');
+    await openChat(s, bo, groupId, 'Doomed');
+    await openSettings(ann.page);
+    await panel(ann.page).getByRole('button', { name: 'Delete group' }).click();
+    await expect.poll(() => dialog(ann.page).getByRole('heading').textContent()).toBe('Delete group?');
+    await dialog(ann.page).getByRole('button', { name: 'Delete', exact: true }).click();
+    for (const p of [ann, bo]) {
+      await p.page.waitForURL(/\/inbox$/);
+      await expect.poll(() => leftRow(p, groupId).count()).toBe(0);
+      await expect.poll(() => listedIds(p.page)).not.toContain(groupId);
+    }
+    expect(await panel(ann.page).count()).toBe(0);
+  });
+});

@@ -1,0 +1,101 @@
+import type { Browser, BrowserContext, Page } from 'playwright';
+import { expect } from 'vitest';
+import type { CreatedConversationAnswer } from '../../src/protocol/api';
+import { type AxeViolation, seriousViolations } from '../support/axe';
+import { call, signUp, TEST_PIN, type TestServer, type TestUser } from '../support/server';
+import { current, openTab } from '../support/tabs';
+import { signInAs } from './chat-view-support';
+
+/** Helpers of the chat settings e2e tests (chat-settings*.test.ts). */
+
+export interface Person {
+  user: TestUser;
+  nickname: string;
+  context: BrowserContext;
+  page: Page;
+}
+
+/** A user with a REST token and a signed-in tab on a wide screen (the panel beside the chat). */
+export async function person(
+  browser: Browser,
+  s: TestServer,
+  nickname: string,
+  options: { country?: '46' | '62'; width?: number; locale?: string } = {},
+): Promise<Person> {
+  const user = await signUp(s.url, nickname, options.country ?? '46');
+  const context = await browser.newContext({
+    viewport: { width: options.width ?? 1300, height: 850 },
+    locale: options.locale ?? 'en-US',
+  });
+  const page = await openTab(context, s.url);
+  await signInAs(page, user.phone, TEST_PIN);
+  return { user, nickname, context, page };
+}
+
+/** A group made by `admin` over REST with the others as members (not admins). */
+export async function createGroup(s: TestServer, admin: Person, name: string, members: Person[], broadcast = false) {
+  const form: Record<string, string> = { name, force_group: '1' };
+  if (broadcast) form.broadcast = '1';
+  members.forEach((m, i) => {
+    form[`member[${i}][name]`] = m.nickname;
+    form[`member[${i}][type]`] = 'phone_nr';
+    form[`member[${i}][value]`] = m.user.phone;
+  });
+  const answer = await call<CreatedConversationAnswer>(s.url, 'POST', '/v2/conversations', { token: admin.user.token, form });
+  return answer.data.conversation.id;
+}
+
+/** Opens a chat by its URL and waits for its header. */
+export async function openChat(s: TestServer, p: Person, conversationId: number, heading: string): Promise<void> {
+  await p.page.goto(`${s.url}/inbox/${conversationId}`);
+  await expect.poll(() => p.page.getByRole('heading', { name: heading, exact: true, level: 2 }).count()).toBeGreaterThan(0);
+}
+
+export const settingsButton = (page: Page, name = 'Chat settings') => page.getByRole('button', { name, exact: true });
+/** The right panel: an <aside>, so a complementary landmark named by its title. */
+export const panel = (page: Page) => page.locator('aside.right-panel');
+export const dialog = (page: Page) => page.getByRole('dialog');
+
+/** Opens the chat settings panel from the chat header. */
+export async function openSettings(page: Page): Promise<void> {
+  await settingsButton(page).click();
+  await expect.poll(() => panel(page).isVisible()).toBe(true);
+}
+
+/** What the members list's rows of the open panel say to a screen reader: name, number and badge. */
+export async function memberRows(page: Page): Promise<string[]> {
+  return panel(page)
+    .locator('.cs-member')
+    .evaluateAll((rows) =>
+      rows.map((row) => {
+        const copy = row.cloneNode(true) as HTMLElement;
+        for (const hidden of copy.querySelectorAll('[aria-hidden="true"]')) hidden.remove();
+        return (copy.textContent ?? '').trim();
+      }),
+    );
+}
+
+/** The ids of the conversations in the tab's engine list. */
+export async function listedIds(page: Page): Promise<number[]> {
+  return (await current(page, 'conversations')).map((item) => item.conversation.id);
+}
+
+/** The serious axe violations inside the right panel (other areas have their own tests). */
+export async function panelViolations(page: Page): Promise<AxeViolation[]> {
+  const all = await seriousViolations(page);
+  const inside = await page.evaluate(
+    (lists) =>
+      lists.map((targets) =>
+        targets.filter((selector) => {
+          try {
+            const node = document.querySelector(selector);
+            return node?.closest('.right-panel, dialog') != null;
+          } catch {
+            return true;
+          }
+        }),
+      ),
+    all.map((v) => v.targets),
+  );
+  return all.map((v, i) => ({ ...v, targets: inside[i] ?? [] })).filter((v) => v.targets.length > 0);
+}
