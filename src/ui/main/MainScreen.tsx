@@ -19,8 +19,7 @@ import { IconMenu } from './IconMenu';
 import { conversationIdOf, type LeftView, leftViewOf, sectionOf } from './leftView';
 import { RightPanel } from './RightPanel';
 import { type RightPanelState, type RightPanelView, shownPanel } from './rightPanel';
-import { useCommunitiesGate } from './useCommunitiesGate';
-import { useCommunitiesAllowed } from './useCommunitiesAllowed';
+import { useCommunitiesGate } from './useCommunitiesAllowed';
 import './main.css';
 
 /** The chats-list side views that have no URL of their own (spec §2 left panel views). */
@@ -38,8 +37,8 @@ export function MainScreen() {
   const params = useParams({ strict: false });
   const openId = conversationIdOf(params.conversationId);
   const view = leftViewOf(pathname);
-  const communities = useCommunitiesAllowed();
   const communitiesGate = useCommunitiesGate();
+  const communities = communitiesGate === 'allowed';
   const [creating, setCreating] = useState<Creating>(null);
   const [panel, setPanel] = useState<RightPanelState | null>(null);
   useBrowserNotifications();

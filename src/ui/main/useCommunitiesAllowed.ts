@@ -17,13 +17,24 @@ export function communitiesAllowed(countryCode: string, countries: CountriesView
   return country ? country.communities_enabled : COMMUNITY_COUNTRIES.includes(countryCode);
 }
 
-export function useCommunitiesAllowed(): boolean {
+/**
+ * The gating as a decision that waits for its facts: 'unknown' until the session and the countries are
+ * in (or failed), so a redirect away from /explore never fires while the countries still load.
+ */
+export function useCommunitiesGate(): 'unknown' | 'allowed' | 'denied' {
   const engine = useEngine();
   const session = useSession();
   const view = useQuery((e) => e.countries(), [], NO_COUNTRIES);
   useEffect(() => {
     engine.loadCountries().catch((error: unknown) => console.warn('countries did not load', error));
   }, [engine]);
-  if (session?.status !== 'ready') return false;
-  return communitiesAllowed(session.countryCode, view.countries);
+  if (session?.status !== 'ready') return 'unknown';
+  const known = view.countries.some((c) => c.cc === session.countryCode);
+  if (!known && view.status !== 'loaded' && view.status !== 'error') return 'unknown';
+  return communitiesAllowed(session.countryCode, view.countries) ? 'allowed' : 'denied';
+}
+
+/** Whether to offer communities now (the menu, the filter tabs): the gate, with 'unknown' as not yet. */
+export function useCommunitiesAllowed(): boolean {
+  return useCommunitiesGate() === 'allowed';
 }
