@@ -17,6 +17,7 @@ import { CommunityCommands } from './communityCommands';
 import { CommunityService } from './community/service';
 import { ConversationCommands } from './conversationCommands';
 import { CountryList } from './countries';
+import { engineError } from './errors';
 import { LiveState } from './liveState';
 import { Notifier } from './notifier';
 import { Outbox, type OutboxEntry } from './outbox';
@@ -24,6 +25,7 @@ import { loadState, signOutOps } from './persistence';
 import { Preferences } from './preferences';
 import { ReceiptSender } from './receiptSender';
 import { createRestClient, fetchTransport, type HttpTransport, type RestClient } from './rest';
+import { INVALID_PARAMETERS } from './rest/fallbacks';
 import type { AppSettings, NotifyPermission } from './rules';
 import { type ConnectionState, type SocketDelivery, SocketConnection, type SocketFactory } from './socket';
 import type { ConversationListItem, MessageWindowView, ReceiptMarksView } from './state';
@@ -357,7 +359,11 @@ export class Engine extends CommunityCommands implements EngineApi {
   }
 
   call<K extends RestCallName>(name: K, ...args: Parameters<RestClient[K]>): ReturnType<RestClient[K]> {
-    const fn = this.rest[name] as (...a: Parameters<RestClient[K]>) => ReturnType<RestClient[K]>;
+    const fn = this.rest[name] as ((...a: Parameters<RestClient[K]>) => ReturnType<RestClient[K]>) | undefined;
+    // From the console any name can come: an unknown one is a refusal like any other, not a TypeError.
+    if (typeof fn !== 'function') {
+      return Promise.reject(engineError(String(name), 0, null, INVALID_PARAMETERS)) as ReturnType<RestClient[K]>;
+    }
     return fn(...args);
   }
 

@@ -119,7 +119,8 @@ export class Outbox {
     const refusal = checkSend(input.text, input.file);
     if (refusal) throw refusal;
     const userId = this.deps.userId();
-    if (userId === null) throw new Error('Not signed in');
+    // Sends belong to an account: signed out there is none to queue it for (401, as the server would say).
+    if (userId === null) throw engineError('sendMessage', 401, null, FALLBACKS.sendMessage);
     const { clock } = this.deps;
     const { file } = input;
     const facts = file ? { name: file.name ?? '', type: file.type, size: file.size } : null;
@@ -316,11 +317,14 @@ export class Outbox {
 
   private async remove(localId: string): Promise<void> {
     if (!this.current.some((e) => e.localId === localId)) return;
+    // Off the stream before the write: the server's message is already in the chat, and a pending row
+    // beside it for the length of a storage write would show the message twice. Should the write be
+    // lost, a reload resends the entry with its Idempotency-Key, which the server answers with the same message.
+    this.set(this.current.filter((e) => e.localId !== localId));
     await this.deps.storage.writeBatch([
       { store: 'outbox', type: 'delete', key: localId },
       { store: 'files', type: 'delete', key: localId },
     ]);
-    this.set(this.current.filter((e) => e.localId !== localId));
   }
 
   private set(entries: readonly OutboxEntry[]): void {

@@ -1,5 +1,7 @@
 import { BehaviorSubject, type Observable } from 'rxjs';
 import type { HostOverrides, Language } from './api';
+import { engineError } from './errors';
+import { INVALID_PARAMETERS } from './rest/fallbacks';
 import { type AppSettings, applySettings, normalizeSettings } from './rules';
 import type { EngineStorage } from './storage/storage';
 
@@ -65,7 +67,7 @@ export class Preferences {
   }
 
   async setLanguage(language: Language): Promise<void> {
-    if (language !== 'en' && language !== 'sv') throw new Error(`Unknown language: ${String(language)}`);
+    if (language !== 'en' && language !== 'sv') throw engineError('setLanguage', 0, null, INVALID_PARAMETERS);
     // Kept in meta, which outlives a session: the language is the device's, not the account's.
     await this.storage.writeBatch([{ store: 'meta', type: 'put', key: 'language', value: language }]);
     this.language$.next(language);

@@ -2,7 +2,9 @@ import { BehaviorSubject, distinctUntilChanged, map, type Observable } from 'rxj
 import type { User } from '../protocol/entities';
 import type { SessionView } from './api';
 import type { EngineClock } from './clock';
+import { engineError } from './errors';
 import type { RestClient } from './rest';
+import { FALLBACKS } from './rest/fallbacks';
 import type { EngineStorage } from './storage/storage';
 
 /** What the `session` store keeps across reloads. */
@@ -73,7 +75,8 @@ export class Session {
 
   async requestPin(phone: string): Promise<void> {
     const answer = await this.options.rest().requestPin(phone);
-    if (answer.status !== 'sent') throw new Error('Failed to request the PIN code');
+    // A 200 that did not send a PIN is still a refusal, with the spec §8 text like any other.
+    if (answer.status !== 'sent') throw engineError('requestPin', 200, null, FALLBACKS.requestPin);
   }
 
   /** Confirms the PIN and stores the token; resolves with the user's id. */

@@ -34,3 +34,35 @@ describe('an attachment send settled by its socket echo', () => {
     outbox.stop();
   });
 });
+
+describe('a send the server answered', () => {
+  it('leaves the outbox stream before its storage write finishes, so the message never shows twice', async () => {
+    const storage = new MemoryStorage();
+    const stored: Message = { id: 200, conversation_id: 9, client_id: 1, user_id: 5, message: 'hi' } as Message;
+    const rest = { sendMessage: () => Promise.resolve({ message: stored }) } as unknown as RestClient;
+    let inOutboxWhenStored: boolean | null = null;
+    const outbox: Outbox = new Outbox({
+      storage,
+      rest: () => rest,
+      clock: manualClock().clock,
+      userId: () => 5,
+      onStored: () => undefined,
+    });
+    // Hold the delete write back: the entry must already be gone from the stream meanwhile.
+    let release: () => void = () => undefined;
+    const write = storage.writeBatch.bind(storage);
+    storage.writeBatch = (ops) =>
+      ops.some((op) => op.type === 'delete')
+        ? new Promise<void>((resolve) => {
+            inOutboxWhenStored = outbox.current.length > 0;
+            release = () => void write(ops).then(resolve);
+          })
+        : write(ops);
+    await outbox.add({ conversationId: 9, text: 'hi', quotedMessageId: null });
+    await expect.poll(() => inOutboxWhenStored).not.toBeNull();
+    expect(inOutboxWhenStored).toBe(false);
+    release();
+    await expect.poll(async () => (await storage.getAll('outbox')).length).toBe(0);
+    outbox.stop();
+  });
+});
