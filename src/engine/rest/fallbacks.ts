@@ -76,6 +76,19 @@ const NETWORK_FALLBACKS: Partial<Record<RestCallName, string>> = {
   getCommunityChannels: NETWORK,
   joinChannel: NETWORK,
   getPosts: NETWORK,
+  // Spec §8 "Network error occurred while …": the catalogue names these actions and cuts the texts off;
+  // the endings are ours (docs/ui.md).
+  addReaction: 'Network error occurred while adding a reaction',
+  removeReaction: 'Network error occurred while removing a reaction',
+  addPostReaction: 'Network error occurred while adding a reaction',
+  removePostReaction: 'Network error occurred while removing a reaction',
+  addCommentReaction: 'Network error occurred while adding a reaction',
+  removeCommentReaction: 'Network error occurred while removing a reaction',
+  addMembers: 'Network error occurred while adding a member',
+  removeMember: 'Network error occurred while removing a member',
+  setAdmin: 'Network error occurred while promoting or demoting a member',
+  deleteConversation: 'Network error occurred while deleting the group',
+  leaveConversation: 'Network error occurred while leaving the group',
 };
 
 /** The text for a call that got no answer (`network`) or an answer without a usable message. */

@@ -52,6 +52,10 @@ describe('REST encodings', () => {
     expect(fallbackFor('getComments', 'answer')).toBe('Failed to fetch comments');
     expect(fallbackFor('getComments', 'network')).toBe('Network error occurred while fetching post comments');
     expect(fallbackFor('getCommunities', 'network')).toBe('Network error occurred');
+    expect(fallbackFor('addReaction', 'network')).toBe('Network error occurred while adding a reaction');
+    expect(fallbackFor('addReaction', 'answer')).toBe('Failed to add reaction');
+    expect(fallbackFor('leaveConversation', 'network')).toBe('Network error occurred while leaving the group');
+    expect(fallbackFor('setAdmin', 'network')).toBe('Network error occurred while promoting or demoting a member');
     expect(fallbackFor('getCommunities', 'answer')).toBe('An unexpected error occurred');
   });
 });
