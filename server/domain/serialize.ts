@@ -9,7 +9,7 @@ import type {
 import type { Db } from '../db/database';
 import { adminIds, loadMember } from './access';
 import { epochSeconds } from './ids';
-import type { ConversationRow, MessageRow, UserRow } from './rows';
+import type { ConversationRow, MemberRow, MessageRow, UserRow } from './rows';
 import { visibleMessagesSql } from './visibility';
 
 /** Public URL of a stored file, by its server-made name. */
@@ -87,6 +87,15 @@ export function serializeMessages(db: Db, conversation: ConversationRow, rows: M
     db,
     rows.map((r) => r.id),
   );
+  return serializeMessageRows(conversation, rows, reactions);
+}
+
+/** Serializes message rows of one conversation with their reactions already loaded (by message id). */
+export function serializeMessageRows(
+  conversation: ConversationRow,
+  rows: MessageRow[],
+  reactions: ReadonlyMap<number, Reaction[]>,
+): Message[] {
   const isPostStream = conversation.group_type !== 'normal';
   return rows.map((r) => {
     const message: Message = {
@@ -199,7 +208,7 @@ export function viewConversation(
   viewerId: number,
   messageCount: number,
 ): Conversation {
-  const { row, image } = snapshot;
+  const { row } = snapshot;
   const member = loadMember(db, row.id, viewerId);
   const isAdmin = member?.is_admin === 1;
   const visibility = visibleMessagesSql('m');
@@ -225,6 +234,27 @@ export function viewConversation(
         )
         .get(...args, member.last_read_message_id, viewerId)?.n ?? 0)
     : 0;
+  return buildConversation(snapshot, viewerId, { member, messages, lastMessage: lastMessage ?? null, lastRow: lastRow ?? null, unread });
+}
+
+/** What a conversation answer holds for one viewer besides the snapshot. */
+export interface ViewerPart {
+  member: MemberRow | undefined;
+  /** The latest messages visible to the viewer, oldest first (as many as asked for). */
+  messages: Message[];
+  lastMessage: Message | null;
+  lastRow: MessageRow | null;
+  unread: number;
+}
+
+/**
+ * The conversation entity from a snapshot and the viewer's part, without queries: the single answer
+ * (`viewConversation`) and the list (conversationList.ts, set-based) build it alike.
+ */
+export function buildConversation(snapshot: ConversationSnapshot, viewerId: number, part: ViewerPart): Conversation {
+  const { row, image } = snapshot;
+  const { member, messages, lastMessage, lastRow, unread } = part;
+  const isAdmin = member?.is_admin === 1;
   const flag = (v: number) => (v === 1 ? '1' : '0') as '0' | '1';
   return {
     id: row.id,
@@ -251,7 +281,7 @@ export function viewConversation(
     admins: snapshot.admins,
     member_count: snapshot.memberCount,
     messages,
-    last_message: lastMessage ?? null,
+    last_message: lastMessage,
     last_message_time: lastRow ? epochSeconds(lastRow.created_at) : '0',
     created_at: epochSeconds(row.created_at),
     unread_message_count: unread,

@@ -27,8 +27,8 @@ import {
   LIST_MESSAGE_COUNT_MAX,
   messageCountHeader,
 } from '../domain/conversationRules';
+import { listConversations } from '../domain/conversationList';
 import { memberListSchema } from '../domain/membersResolve';
-import type { ConversationRow } from '../domain/rows';
 import { conversationView, serializeConversation } from '../domain/serialize';
 import { me } from '../http/auth';
 import { ok } from '../http/reply';
@@ -66,15 +66,8 @@ export function registerConversationRoutes(app: FastifyInstance, ctx: ServerCont
   app.get('/v2/conversations', async (request) => {
     const userId = me(request).id;
     const count = messageCountHeader(request.headers[MESSAGE_COUNT], LIST_MESSAGE_COUNT, 0, LIST_MESSAGE_COUNT_MAX);
-    const rows = db
-      .prepare<[number], ConversationRow>(
-        `SELECT c.* FROM conversations c
-         JOIN conversation_members cm ON cm.conversation_id = c.id AND cm.user_id = ?
-         ORDER BY CASE WHEN c.last_message_at > 0 THEN c.last_message_at ELSE c.created_at END DESC, c.id DESC`,
-      )
-      .all(userId);
     return ok<ConversationsAnswer>({
-      conversations: rows.map((row) => ({ conversation: serializeConversation(db, row, userId, count) })),
+      conversations: listConversations(db, userId, count).map((conversation) => ({ conversation })),
     });
   });
 

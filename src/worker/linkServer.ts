@@ -4,6 +4,8 @@ import { type ChannelLike, type OpenChannel, post } from './channel';
 import { ClientHost } from './clientHost';
 import { asLeaderMessage, asLinkRequest, type LinkReply, type LinkRequest, linkChannelName } from './linkProtocol';
 import type { ClientRegistry } from './liveness';
+import { isEventQuery, isQueryName } from './names';
+import { COALESCE_MS, StreamSenders } from './streamSender';
 
 export interface LinkServerOptions {
   leaderId: string;
@@ -62,6 +64,9 @@ export class LinkServer {
     const { backend, clock, registry, openChannel } = this.options;
     const channel = openChannel(linkChannelName(linkId));
     const unsubscribes = new Map<number, () => void>();
+    const senders = new StreamSenders((run) => {
+      clock.setTimeout(run, COALESCE_MS);
+    });
     const host = new ClientHost(backend, () => clock.now(), () => {
       this.links.delete(linkId);
       registry.remove(host);
@@ -73,7 +78,7 @@ export class LinkServer {
     registry.add(host);
     channel.addEventListener('message', (event) => {
       const request = asLinkRequest(event.data);
-      if (request && !host.isDropped) this.serve(channel, host, unsubscribes, request);
+      if (request && !host.isDropped) this.serve(channel, host, senders, unsubscribes, request);
     });
     this.reply(channel, { t: 'welcome' });
   }
@@ -81,6 +86,7 @@ export class LinkServer {
   private serve(
     channel: ChannelLike,
     host: ClientHost,
+    senders: StreamSenders,
     unsubscribes: Map<number, () => void>,
     request: LinkRequest,
   ): void {
@@ -90,21 +96,40 @@ export class LinkServer {
         this.reply(channel, { t: 'beatAck', reload: this.options.reloadRequested() });
         return;
       case 'call':
+        // Values still pending go first: the follower that awaited the command sees the state it left.
         host.invoke(request.name, request.args).then(
-          (value) => this.reply(channel, { t: 'result', id: request.id, ok: true, value }),
-          (error: unknown) => this.reply(channel, { t: 'result', id: request.id, ok: false, error }),
+          (value) => {
+            senders.flush();
+            this.reply(channel, { t: 'result', id: request.id, ok: true, value });
+          },
+          (error: unknown) => {
+            senders.flush();
+            this.reply(channel, { t: 'result', id: request.id, ok: false, error });
+          },
         );
         return;
       case 'sub': {
         const { id } = request;
         let released = false;
+        // Encoded and coalesced (streamSender.ts); a value that cannot be cloned ends the subscription there.
+        const sender = senders.open(
+          (wire) => this.reply(channel, { t: 'next', id, value: wire }),
+          isQueryName(request.name) && isEventQuery(request.name),
+        );
         try {
           const unsubscribe = host.subscribe(request.name, request.args, {
-            next: (value) => this.reply(channel, { t: 'next', id, value }),
-            error: (error) => this.reply(channel, { t: 'error', id, error }),
-            complete: () => this.reply(channel, { t: 'complete', id }),
+            next: (value) => sender.next(value),
+            error: (error) => {
+              sender.before();
+              this.reply(channel, { t: 'error', id, error });
+            },
+            complete: () => {
+              sender.before();
+              this.reply(channel, { t: 'complete', id });
+            },
             release: () => {
               released = true;
+              sender.close();
               unsubscribes.delete(id);
             },
           });

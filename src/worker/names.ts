@@ -29,6 +29,15 @@ export const QUERY_NAMES = [
   'comments',
 ] as const;
 
+/**
+ * Queries that emit events (each value happens once) rather than the current state: every value must
+ * reach the tab, none may be merged with the next or replayed to a later subscriber (streamSender.ts,
+ * bridge.ts).
+ */
+export const EVENT_QUERIES: readonly QueryName[] = ['removedConversations', 'notifications'];
+
+export const isEventQuery = (name: QueryName): boolean => EVENT_QUERIES.includes(name);
+
 export const COMMAND_NAMES = [
   'requestPin',
   'confirmPin',

@@ -5,6 +5,7 @@ import type { EngineBackend } from './backend';
 import { type ChannelLike, type OpenChannel, post } from './channel';
 import { asLinkReply, type LinkReply, type LinkRequest, linkChannelName, randomId } from './linkProtocol';
 import { ANSWER_TIMEOUT_MS, HEARTBEAT_INTERVAL_MS } from './liveness';
+import { StreamDecoder } from './streamCodec';
 import type { CommandName, QueryName } from './names';
 
 export interface RemoteBackendOptions {
@@ -41,7 +42,7 @@ export class RemoteBackend implements EngineBackend {
   private readonly linkId = randomId();
   private readonly channel: ChannelLike;
   private readonly calls = new Map<number, PendingCall>();
-  private readonly subscribers = new Map<number, Subscriber<unknown>>();
+  private readonly subscribers = new Map<number, { subscriber: Subscriber<unknown>; decoder: StreamDecoder }>();
   private queue: LinkRequest[] = [];
   private welcomed = false;
   private closed = false;
@@ -66,7 +67,7 @@ export class RemoteBackend implements EngineBackend {
     return new Observable<unknown>((subscriber) => {
       if (this.closed) return undefined;
       const id = this.nextId++;
-      this.subscribers.set(id, subscriber);
+      this.subscribers.set(id, { subscriber, decoder: new StreamDecoder() });
       this.send({ t: 'sub', id, name, args: [...args] });
       return () => {
         if (this.subscribers.delete(id) && !this.closed) this.send({ t: 'unsub', id });
@@ -133,9 +134,9 @@ export class RemoteBackend implements EngineBackend {
       this.calls.delete(request.id);
       call?.reject(error);
     } else if (request.t === 'sub') {
-      const subscriber = this.subscribers.get(request.id);
+      const entry = this.subscribers.get(request.id);
       this.subscribers.delete(request.id);
-      subscriber?.error(error);
+      entry?.subscriber.error(error);
     }
   }
 
@@ -167,19 +168,30 @@ export class RemoteBackend implements EngineBackend {
         else call.reject(reply.error);
         return;
       }
-      case 'next':
-        this.subscribers.get(reply.id)?.next(reply.value);
+      case 'next': {
+        const entry = this.subscribers.get(reply.id);
+        if (!entry) return;
+        let value: unknown;
+        try {
+          value = entry.decoder.decode(reply.value);
+        } catch (error) {
+          this.subscribers.delete(reply.id);
+          entry.subscriber.error(error);
+          return;
+        }
+        entry.subscriber.next(value);
         return;
+      }
       case 'error': {
-        const subscriber = this.subscribers.get(reply.id);
+        const entry = this.subscribers.get(reply.id);
         this.subscribers.delete(reply.id);
-        subscriber?.error(reply.error);
+        entry?.subscriber.error(reply.error);
         return;
       }
       case 'complete': {
-        const subscriber = this.subscribers.get(reply.id);
+        const entry = this.subscribers.get(reply.id);
         this.subscribers.delete(reply.id);
-        subscriber?.complete();
+        entry?.subscriber.complete();
         return;
       }
     }

@@ -7,6 +7,7 @@ import { testConfig } from '../../server/config';
 import { DEMO_USERS } from '../../server/seed/demo';
 import { generateBigGroup, generateConversations } from '../../server/seed/history';
 import { call, TEST_PIN } from '../support/server';
+import { loadList, oneChange, sessionStorage, userWithChats } from './engineList';
 
 /**
  * Server benchmarks. Each figure is compared with a baseline measured in the same run on the same
@@ -15,6 +16,10 @@ import { call, TEST_PIN } from '../support/server';
  */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 200);
 const BIG = Number(process.env.BENCH_BIG_GROUP ?? 100_000);
+/** The chats of the big list (issue 4: "stays smooth with 5,000 conversations") and of its baseline. */
+const LIST_CHATS = Number(process.env.BENCH_LIST_CHATS ?? 5_000);
+const LIST_BASELINE_CHATS = 50;
+const LIST_ROUNDS = Number(process.env.BENCH_LIST_ROUNDS ?? 5);
 
 interface Figure {
   name: string;
@@ -46,6 +51,8 @@ async function main(): Promise<void> {
   const server = await buildServer(testConfig(dataDir, { seedDemo: true }), { logStream: false });
   const base = await server.listen();
   const results: { figure: Figure; baseline: Figure; budget: number }[] = [];
+  /** Figures held to an absolute bound (counts and sizes, which do not depend on the machine). */
+  const checks: { name: string; value: number; unit: string; bound: number; detail: string }[] = [];
   try {
     const db = server.ctx.db;
     const now = Date.now();
@@ -102,7 +109,58 @@ async function main(): Promise<void> {
     const manyCount = (db.prepare('SELECT COUNT(*) AS n FROM conversation_members WHERE user_id = ?').get(userId) as { n: number }).n;
     const fewCount = (db.prepare('SELECT COUNT(*) AS n FROM conversation_members WHERE user_id = ?').get(friendId) as { n: number }).n;
     results.push({ figure: perChat(many, manyCount), baseline: perChat(few, fewCount), budget: 3 });
-    console.log(`measured in ${Math.round(performance.now() - t0)} ms (${ROUNDS} rounds each)\n`);
+    console.log(`measured in ${Math.round(performance.now() - t0)} ms (${ROUNDS} rounds each)`);
+
+    // The big list (issue 4): the server's answer and the engine's load, 5,000 chats against 50, per chat.
+    t0 = performance.now();
+    const bigList = await userWithChats(base, db, LIST_CHATS);
+    const smallList = await userWithChats(base, db, LIST_BASELINE_CHATS);
+    const listAnswer = (t: string) => call(base, 'GET', '/v2/conversations', { token: t, headers: { 'Message-Count': '1' } });
+    results.push({
+      figure: perChat(await measure(`conversation list answer, ${LIST_CHATS} chats (per chat)`, () => listAnswer(bigList.token), LIST_ROUNDS), LIST_CHATS),
+      baseline: perChat(
+        await measure(`conversation list answer, ${LIST_BASELINE_CHATS} chats (per chat)`, () => listAnswer(smallList.token), LIST_ROUNDS * 4),
+        LIST_BASELINE_CHATS,
+      ),
+      budget: 1.5,
+    });
+    const bigSession = await sessionStorage(base, bigList);
+    const smallSession = await sessionStorage(base, smallList);
+    const loads = async (user: typeof bigList, session: typeof bigSession, rounds: number) => {
+      await loadList(base, user, session);
+      const runs = [];
+      for (let i = 0; i < rounds; i++) runs.push(await loadList(base, user, session));
+      return runs;
+    };
+    const bigLoads = await loads(bigList, bigSession, LIST_ROUNDS);
+    const smallLoads = await loads(smallList, smallSession, LIST_ROUNDS * 4);
+    const asFigure = (name: string, runs: { ms: number }[], chats: number): Figure => {
+      const times = runs.map((r) => r.ms / chats).sort((a, b) => a - b);
+      return { name, medianMs: times[Math.floor(times.length / 2)] as number, p95Ms: times[Math.min(times.length - 1, Math.floor(0.95 * times.length))] as number };
+    };
+    results.push({
+      figure: asFigure(`engine: refresh to the first full list in the tab, ${LIST_CHATS} chats (per chat)`, bigLoads, LIST_CHATS),
+      baseline: asFigure(`engine: refresh to the first full list in the tab, ${LIST_BASELINE_CHATS} chats (per chat)`, smallLoads, LIST_BASELINE_CHATS),
+      budget: 1.5,
+    });
+    const worst = Math.max(...bigLoads.map((r) => r.emissions));
+    const loadBytes = Math.max(...bigLoads.map((r) => r.bytes));
+    checks.push({
+      name: `list values crossing to the tab per load, ${LIST_CHATS} chats`,
+      value: worst,
+      unit: '',
+      bound: 1,
+      detail: `${(loadBytes / 1e6).toFixed(2)} MB cloned for the load`,
+    });
+    const change = await oneChange(base, bigList, bigSession);
+    checks.push({
+      name: `bytes crossing for a change of one chat in a ${LIST_CHATS}-chat list, share of the whole list`,
+      value: change.changeBytes / change.fullBytes,
+      unit: '',
+      bound: 0.01,
+      detail: `${change.changeBytes} bytes instead of ${(change.fullBytes / 1e6).toFixed(2)} MB`,
+    });
+    console.log(`list benchmarks in ${Math.round(performance.now() - t0)} ms (${LIST_ROUNDS} rounds of ${LIST_CHATS} chats)\n`);
   } finally {
     await server.close();
     rmSync(dataDir, { recursive: true, force: true });
@@ -120,7 +178,13 @@ async function main(): Promise<void> {
     console.log(`      median ${fmt(baseline.medianMs)} ms  p95 ${fmt(baseline.p95Ms)} ms`);
     console.log(`      ratio ${ratio.toFixed(2)} (budget ≤ ${budget})\n`);
   }
-  console.log(`${results.length - failed} passed, ${failed} failed`);
+  for (const check of checks) {
+    const ok = check.value <= check.bound;
+    if (!ok) failed++;
+    console.log(`${ok ? 'PASS' : 'FAIL'}  ${check.name}`);
+    console.log(`      ${Number(check.value.toFixed(4))} (bound ≤ ${check.bound}): ${check.detail}\n`);
+  }
+  console.log(`${results.length + checks.length - failed} passed, ${failed} failed`);
   process.exit(failed ? 1 : 0);
 }
 

@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Conversation } from '../../src/protocol/entities';
+import { newStid } from '../../server/domain/ids';
+import type { ConversationRow } from '../../server/domain/rows';
+import { serializeConversation } from '../../server/domain/serialize';
+import { DEMO_USERS } from '../../server/seed/demo';
+import { generateBigGroup, generateConversations } from '../../server/seed/history';
+import { insertConversation } from '../support/fixtures';
+import { call, startTestServer, TEST_PIN, type TestServer } from '../support/server';
+
+/**
+ * The list answer is built set-based (server/domain/conversationList.ts); it must be exactly what the
+ * per-conversation serializer gives for each conversation, in the list's order, whatever the conversation
+ * holds: hidden messages, broadcast replies, reactions, pictures, big member lists, unread messages.
+ */
+let s: TestServer;
+beforeAll(async () => {
+  s = await startTestServer({ seedDemo: true });
+});
+afterAll(() => s.close());
+
+const userId = (phone: string) =>
+  (s.server.ctx.db.prepare('SELECT id FROM users WHERE phone_nr = ?').get(phone) as { id: number }).id;
+
+/** The list as the route built it before: one serializer call per conversation. */
+function perConversation(viewerId: number, count: number): Conversation[] {
+  const rows = s.server.ctx.db
+    .prepare<[number], ConversationRow>(
+      `SELECT c.* FROM conversations c
+       JOIN conversation_members cm ON cm.conversation_id = c.id AND cm.user_id = ?
+       ORDER BY CASE WHEN c.last_message_at > 0 THEN c.last_message_at ELSE c.created_at END DESC, c.id DESC`,
+    )
+    .all(viewerId);
+  return rows.map((row) => serializeConversation(s.server.ctx.db, row, viewerId, count));
+}
+
+async function listed(phone: string, count: number): Promise<Conversation[]> {
+  await call(s.url, 'POST', '/v1/auth/pin', { form: { phone_nr: phone } });
+  const { token } = (
+    await call<{ token: string }>(s.url, 'POST', '/v1/auth/pin/confirm', { form: { phone_nr: phone, pin: TEST_PIN } })
+  ).data;
+  const answer = await call<{ conversations: { conversation: Conversation }[] }>(s.url, 'GET', '/v2/conversations', {
+    token,
+    headers: { 'Message-Count': String(count) },
+  });
+  return answer.data.conversations.map((e) => e.conversation);
+}
+
+describe('GET /v2/conversations built set-based', () => {
+  it('equals the per-conversation answers for every demo user and message count', async () => {
+    const db = s.server.ctx.db;
+    const anna = userId(DEMO_USERS[0].phone);
+    const erik = userId(DEMO_USERS[1].phone);
+    const now = Date.now();
+    generateBigGroup(db, anna, 2_000, now);
+    generateConversations(db, anna, 30, now);
+    // A group of 600 (past the member list limit) with a picture on some members and the conversation.
+    const file = Number(
+      db
+        .prepare(
+          `INSERT INTO files (name, owner_id, purpose, mime, kind, size, original_name, created_at)
+           VALUES ('pic.png', ?, 'avatar', 'image/png', 'image', 1, 'pic.png', ?)`,
+        )
+        .run(anna, now)
+        .lastInsertRowid,
+    );
+    const many: number[] = [];
+    const insertUser = db.prepare('INSERT INTO users (stid, phone_nr, country_code, nickname, image_file_id, created_at) VALUES (?, ?, ?, ?, ?, ?)');
+    for (let i = 0; i < 600; i++) {
+      many.push(Number(insertUser.run(newStid('u'), `+4676800${String(i).padStart(4, '0')}`, '46', `Crowd ${i}`, i % 3 === 0 ? file : null, now).lastInsertRowid));
+    }
+    const crowd = insertConversation(db, { members: [erik, ...many, anna], admins: [erik, many[5] as number], name: 'Crowd', isGroup: true, now });
+    db.prepare('UPDATE conversations SET image_file_id = ? WHERE id = ?').run(file, crowd.id);
+    // Messages: one Anna hid, a broadcast reply only admins see, unread ones from others.
+    const insertMessage = db.prepare(
+      'INSERT INTO messages (stid, conversation_id, user_id, message, audience, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
+    const say = (author: number, text: string, audience: string | null = null) =>
+      Number(insertMessage.run(newStid('msg'), crowd.id, author, text, audience, now, now).lastInsertRowid);
+    say(erik, 'one');
+    const hidden = say(many[1] as number, 'hidden by Anna');
+    say(many[2] as number, 'to the admins only', 'admins');
+    db.prepare('INSERT INTO hidden_messages (user_id, message_id) VALUES (?, ?)').run(anna, hidden);
+    db.prepare('UPDATE conversations SET last_message_at = ? WHERE id = ?').run(now, crowd.id);
+
+    for (const user of DEMO_USERS) {
+      for (const count of [0, 1, 3]) {
+        const expected = perConversation(userId(user.phone), count);
+        expect(await listed(user.phone, count)).toEqual(expected);
+      }
+    }
+    const annaList = await listed(DEMO_USERS[0].phone, 1);
+    const crowdEntry = annaList.find((c) => c.id === crowd.id);
+    expect(crowdEntry).toMatchObject({ member_count: 602, name: 'Crowd' });
+    expect(crowdEntry?.users).toHaveLength(500);
+    expect(annaList.length).toBeGreaterThan(30);
+    // Erik, an admin of the crowd, sees the reply to the admins.
+    const erikCrowd = (await listed(DEMO_USERS[1].phone, 3)).find((c) => c.id === crowd.id);
+    expect(erikCrowd?.messages.map((m) => m.message)).toEqual(['one', 'hidden by Anna', 'to the admins only']);
+    expect(crowdEntry?.last_message?.message).toBe('one');
+  });
+});
