@@ -3,6 +3,15 @@ import type { EngineStorage, StorageOp } from './storage/storage';
 
 /** Writes of a burst of changes are gathered this long, then written in one transaction. */
 export const PERSIST_DELAY_MS = 50;
+/** A write that failed (an aborted transaction) is tried again this much later, with whatever changed since. */
+export const PERSIST_RETRY_MS = 5_000;
+
+/** One write: its operations, and what its owner does once they are in storage. */
+export interface WriteBatch {
+  ops: StorageOp[];
+  /** Called only after the transaction committed: the owner moves its "what storage holds" baseline here. */
+  written?: () => void;
+}
 
 export interface BatchedWriterOptions {
   storage: EngineStorage;
@@ -10,26 +19,31 @@ export interface BatchedWriterOptions {
   log: (message: string, detail?: unknown) => void;
   /** What the log says when a write fails (the data stays in memory and goes with the next write). */
   failure: string;
-  /** The operations that bring storage up to date; called when the batch is written. */
-  collect: () => StorageOp[];
+  /**
+   * The operations that bring storage up to date, computed against what storage is known to hold. Called
+   * when the batch is written, after every earlier write has finished, so a failed one is included again.
+   */
+  collect: () => WriteBatch;
 }
 
 /**
  * Write-behind persistence: `schedule()` after a change, and PERSIST_DELAY_MS later everything that
- * changed since goes to storage in one batch. Writes run one after another, never overlapping.
+ * changed since goes to storage in one batch. Writes run one after another, never overlapping. A failed
+ * write leaves its owner's baseline where it was, so the next write carries its changes again.
  */
 export class BatchedWriter {
   private timer: unknown = null;
   private pending: Promise<void> = Promise.resolve();
+  private stopped = false;
 
   constructor(private readonly options: BatchedWriterOptions) {}
 
-  schedule(): void {
+  schedule(delayMs = PERSIST_DELAY_MS): void {
     if (this.timer !== null) return;
     this.timer = this.options.clock.setTimeout(() => {
       this.timer = null;
       this.write();
-    }, PERSIST_DELAY_MS);
+    }, delayMs);
   }
 
   /** Writes a scheduled batch now, and resolves when every write so far is done. */
@@ -48,10 +62,25 @@ export class BatchedWriter {
     this.timer = null;
   }
 
+  /** The owner is going away: a failed write is not retried by a timer any more (`flush` still writes). */
+  stop(): void {
+    this.stopped = true;
+  }
+
   private write(): void {
-    const ops = this.options.collect();
-    if (ops.length === 0) return;
-    const { storage, log, failure } = this.options;
-    this.pending = this.pending.then(() => storage.writeBatch(ops)).catch((error: unknown) => log(failure, error));
+    const { storage, log, failure, collect } = this.options;
+    this.pending = this.pending.then(async () => {
+      const batch = collect();
+      if (batch.ops.length === 0) return;
+      try {
+        await storage.writeBatch(batch.ops);
+      } catch (error) {
+        log(failure, error);
+        // Nothing else may change for a while (the last event id of a quiet socket): try again by itself.
+        if (!this.stopped) this.schedule(PERSIST_RETRY_MS);
+        return;
+      }
+      batch.written?.();
+    });
   }
 }

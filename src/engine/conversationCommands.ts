@@ -1,4 +1,4 @@
-import { distinctUntilChanged, map, type Observable, Subject } from 'rxjs';
+import { defer, distinctUntilChanged, finalize, map, type Observable, Subject } from 'rxjs';
 import type { WarningsAnswer } from '../protocol/api';
 import type { Message } from '../protocol/entities';
 import type { EngineClock } from './clock';
@@ -37,6 +37,10 @@ export interface ConversationCommandsOptions {
 export class ConversationCommands {
   private readonly listSelector = createConversationListSelector();
   private readonly removed$ = new Subject<number>();
+  /** Subscriptions to each chat's messages: a window someone watches is kept current even when no tab has it open. */
+  private readonly watched = new Map<number, number>();
+  /** Chats whose latest page is being reloaded because their window was behind (one reload at a time). */
+  private readonly reloading = new Set<number>();
 
   constructor(private readonly options: ConversationCommandsOptions) {}
 
@@ -55,8 +59,25 @@ export class ConversationCommands {
     );
   }
 
+  /**
+   * A chat's window. Subscribing to a window the list shows to be behind (messages came while this engine
+   * was away, or while nobody watched it) reloads its latest page, since a window that is behind takes no
+   * live message; while subscribed, every list refresh keeps it current.
+   */
   messages(conversationId: number): Observable<MessageWindowView> {
-    return this.options.state.state$.pipe(map(createMessageWindowSelector(conversationId)), distinctUntilChanged());
+    return defer(() => {
+      this.watched.set(conversationId, (this.watched.get(conversationId) ?? 0) + 1);
+      this.reloadIfBehind(conversationId);
+      return this.options.state.state$.pipe(
+        map(createMessageWindowSelector(conversationId)),
+        distinctUntilChanged(),
+        finalize(() => {
+          const count = (this.watched.get(conversationId) ?? 1) - 1;
+          if (count > 0) this.watched.set(conversationId, count);
+          else this.watched.delete(conversationId);
+        }),
+      );
+    });
   }
 
   /** Receipts others sent for the user's messages in this chat, by message id (delivered/read ticks). */
@@ -75,8 +96,9 @@ export class ConversationCommands {
     const { conversations } = await this.options.rest().getConversations({ messageCount: 1 });
     this.options.state.dispatch({ type: 'conversationsLoaded', conversations: conversations.map((c) => c.conversation) });
     // A cached window that the list shows to be behind (messages came while this engine was away) would
-    // take no new message until reloaded: reload the chats that are on screen.
-    for (const id of this.options.tabs.openConversations()) this.reloadIfBehind(id);
+    // take no new message until reloaded: reload the chats that are on screen or watched. The others
+    // reload when they are next opened or subscribed to.
+    for (const id of this.keptCurrent()) this.reloadIfBehind(id);
   }
 
   async openConversation(conversationId: number): Promise<void> {
@@ -180,21 +202,29 @@ export class ConversationCommands {
       .catch((e: unknown) => this.options.log('conversation refresh failed', e));
   }
 
-  /** need_sync or a gap: the list again, and the latest page of every chat open in a tab. */
+  /** need_sync or a gap: the list again, and the latest page of every chat open in a tab or watched. */
   async resync(): Promise<void> {
     try {
       await this.refreshConversations();
       // Not `openConversation`: a chat closed while the sync runs must not be marked read by it.
-      for (const id of this.options.tabs.openConversations()) await this.loadLatest(id);
+      for (const id of this.keptCurrent()) await this.loadLatest(id);
     } catch (error) {
       this.options.log('sync failed', error);
     }
   }
 
+  /** The chats whose windows are kept current: open in a tab, or watched through `messages`. */
+  private keptCurrent(): Set<number> {
+    return new Set([...this.options.tabs.openConversations(), ...this.watched.keys()]);
+  }
+
   private reloadIfBehind(conversationId: number): void {
     const state = this.options.state.value;
-    if (!state.windows[conversationId] || holdsLatest(state, conversationId)) return;
-    void this.loadLatest(conversationId).catch((e: unknown) => this.options.log('reloading a chat failed', e));
+    if (!state.windows[conversationId] || holdsLatest(state, conversationId) || this.reloading.has(conversationId)) return;
+    this.reloading.add(conversationId);
+    void this.loadLatest(conversationId)
+      .catch((e: unknown) => this.options.log('reloading a chat failed', e))
+      .finally(() => this.reloading.delete(conversationId));
   }
 
   /** The latest page; a chat that is open in a tab when it arrives is read then (the reducer sees to it). */

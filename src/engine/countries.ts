@@ -47,6 +47,23 @@ export class CountryList {
     }
   }
 
+  /**
+   * The country of a phone number in international form (+cc…, or 00cc…), from the list loaded or cached
+   * here; no network call. The longest matching dial code wins. Null when none matches or none is known.
+   */
+  async countryOf(phone: string): Promise<Country | null> {
+    const known = this.countries$.value;
+    const countries =
+      known.status === 'loaded' ? known.countries : ((await this.options.storage.get<Country[]>('countries', 'all')) ?? []);
+    const digits = phone.replace(/[\s().-]/g, '').replace(/^00/, '+');
+    if (!digits.startsWith('+')) return null;
+    let best: Country | null = null;
+    for (const country of countries) {
+      if (country.cc !== '' && digits.startsWith(`+${country.cc}`) && country.cc.length > (best?.cc.length ?? 0)) best = country;
+    }
+    return best;
+  }
+
   /** Logout cleared the stored list (spec §4). */
   forget(): void {
     this.countries$.next(NO_COUNTRIES);

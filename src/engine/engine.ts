@@ -75,7 +75,7 @@ export class Engine extends CommunityCommands implements EngineApi {
     const log = (this.log = options.log ?? ((message, detail) => console.warn(message, detail ?? '')));
     const rest = () => this.rest;
     this.preferences = new Preferences(storage);
-    this.sessionStore = new Session({ storage, rest, clock, log });
+    this.sessionStore = new Session({ storage, rest, clock, log, pinApiBase: (phone) => this.pinApiBase(phone) });
     this.rest = createRestClient({
       transport: options.transport ?? fetchTransport,
       session: () => ({ apiBase: this.apiBase(), token: this.sessionStore.auth?.token ?? null }),
@@ -162,6 +162,8 @@ export class Engine extends CommunityCommands implements EngineApi {
     this.socket.stop();
     this.outboxQueue.stop();
     this.receiptSender.stop();
+    this.state.stop();
+    this.communityStore.stop();
     await this.flush();
     await this.communityStore.flush();
   }
@@ -371,6 +373,16 @@ export class Engine extends CommunityCommands implements EngineApi {
 
   private apiBase(): string {
     return this.preferences.hostOverrides.apiBase ?? this.options.apiBase;
+  }
+
+  /**
+   * Spec §7: a country may supply its own http endpoint for the PIN request; empty means the default host.
+   * An API host set on the debug screen wins: it points the whole app, PIN included, at one server.
+   */
+  private async pinApiBase(phone: string): Promise<string | null> {
+    if (this.preferences.hostOverrides.apiBase) return null;
+    const http = (await this.countryList.countryOf(phone))?.endpoints.http ?? '';
+    return http !== '' && http !== this.apiBase() ? http : null;
   }
 
   /** A socket frame: into the state, and to the outbox and the communities store when it is theirs. */

@@ -1,5 +1,5 @@
 import { BehaviorSubject, type Observable } from 'rxjs';
-import { BatchedWriter } from './batchedWriter';
+import { BatchedWriter, type WriteBatch } from './batchedWriter';
 import type { EngineClock } from './clock';
 import { persistOps } from './persistence';
 import { reduce } from './state';
@@ -13,7 +13,7 @@ export interface LiveStateOptions {
   /** Conversations open in a visible tab now: the reducer reads their new messages at once. */
   openConversations: () => Set<number>;
   /** Writes of others that must land in the same batch as the state they go with (pending receipts). */
-  extraOps: () => StorageOp[];
+  extraOps: () => WriteBatch;
   /** What the reducer asks for besides the new state. */
   onEffect: (effect: EngineEffect) => void;
 }
@@ -25,7 +25,7 @@ export interface LiveStateOptions {
 export class LiveState {
   private readonly subject = new BehaviorSubject<EngineState>(initialState());
   readonly state$: Observable<EngineState> = this.subject.asObservable();
-  /** What storage holds (as far as this engine wrote or read it). */
+  /** What storage holds (as far as this engine wrote or read it): moved only once a write committed. */
   private persisted: EngineState = initialState();
   private readonly writer: BatchedWriter;
 
@@ -65,15 +65,26 @@ export class LiveState {
     return this.writer.flush();
   }
 
+  /** The engine stopped: a failed write is not retried by a timer any more (`flush` still writes). */
+  stop(): void {
+    this.writer.stop();
+  }
+
   /** Sign-out cleared the stored state: from here on storage holds nothing of it. */
   storageCleared(): void {
     this.persisted = initialState();
   }
 
-  private changedOps(): StorageOp[] {
+  private changedOps(): WriteBatch {
     const next = this.subject.value;
-    const ops = [...persistOps(this.persisted, next), ...this.options.extraOps()];
-    this.persisted = next;
-    return ops;
+    const extra = this.options.extraOps();
+    const ops: StorageOp[] = [...persistOps(this.persisted, next), ...extra.ops];
+    return {
+      ops,
+      written: () => {
+        this.persisted = next;
+        extra.written?.();
+      },
+    };
   }
 }

@@ -1,8 +1,9 @@
+import type { WriteBatch } from './batchedWriter';
 import type { EngineClock } from './clock';
 import { isEngineError } from './errors';
 import type { RestClient } from './rest';
 import type { ReceiptKind } from './state/types';
-import type { EngineStorage, StorageOp } from './storage/storage';
+import type { EngineStorage } from './storage/storage';
 
 export interface PendingReceipt {
   conversationId: number;
@@ -27,6 +28,8 @@ export class ReceiptSender {
   private timer: unknown = null;
   private draining = false;
   private dirty = false;
+  /** Counts changes of the queue, so a write of an older queue does not mark a newer one as stored. */
+  private version = 0;
   private stopped = false;
   /** The highest read sent per conversation in this run. */
   private readonly readSent = new Map<number, number>();
@@ -47,11 +50,19 @@ export class ReceiptSender {
     },
   ) {}
 
-  /** The write that stores the queue, once per change; the engine adds it to its state batch. */
-  takeOps(): StorageOp[] {
-    if (!this.dirty) return [];
-    this.dirty = false;
-    return [{ store: 'meta', type: 'put', key: STORE_KEY, value: this.queue.map((r) => ({ ...r })) }];
+  /**
+   * The write that stores the queue when it changed since the last stored one; the engine adds it to its
+   * state batch. The queue counts as stored only once that batch committed: a failed one is written again.
+   */
+  takeOps(): WriteBatch {
+    if (!this.dirty) return { ops: [] };
+    const version = this.version;
+    return {
+      ops: [{ store: 'meta', type: 'put', key: STORE_KEY, value: this.queue.map((r) => ({ ...r })) }],
+      written: () => {
+        if (this.version === version) this.dirty = false;
+      },
+    };
   }
 
   async load(): Promise<void> {
@@ -79,6 +90,7 @@ export class ReceiptSender {
     if (this.timer !== null) this.deps.clock.clearTimeout(this.timer);
     this.timer = null;
     this.dirty = false;
+    this.version += 1;
     await this.deps.storage.writeBatch([{ store: 'meta', type: 'delete', key: STORE_KEY }]);
   }
 
@@ -137,6 +149,7 @@ export class ReceiptSender {
 
   private markChanged(): void {
     this.dirty = true;
+    this.version += 1;
     this.deps.changed();
   }
 }

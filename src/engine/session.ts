@@ -7,11 +7,19 @@ import type { RestClient } from './rest';
 import { FALLBACKS } from './rest/fallbacks';
 import type { EngineStorage } from './storage/storage';
 
+/** The hosts the PIN confirmation names for the account (spec §7; empty strings mean the default ones). */
+export interface AuthEndpoints {
+  http: string;
+  ws: string;
+}
+
 /** What the `session` store keeps across reloads. */
 export interface StoredAuth {
   token: string;
   userId: number;
   account: User | null;
+  /** From the PIN confirmation; absent in sessions stored before it was kept. */
+  endpoints?: AuthEndpoints;
 }
 
 /** A refused websocket makes the engine ask the API about its token at most this often. */
@@ -31,6 +39,8 @@ export interface SessionOptions {
   rest: () => RestClient;
   clock: EngineClock;
   log: (message: string, detail?: unknown) => void;
+  /** The API host of the PIN request for this phone number when its country has its own (spec §7), else null. */
+  pinApiBase: (phone: string) => Promise<string | null>;
 }
 
 /**
@@ -74,16 +84,17 @@ export class Session {
   }
 
   async requestPin(phone: string): Promise<void> {
-    const answer = await this.options.rest().requestPin(phone);
+    const apiBase = await this.options.pinApiBase(phone);
+    const answer = await this.options.rest().requestPin(phone, apiBase ? { apiBase } : {});
     // A 200 that did not send a PIN is still a refusal, with the spec §8 text like any other.
     if (answer.status !== 'sent') throw engineError('requestPin', 200, null, FALLBACKS.requestPin);
   }
 
-  /** Confirms the PIN and stores the token; resolves with the user's id. */
+  /** Confirms the PIN and stores the token and endpoints (spec §7); resolves with the user's id. */
   async confirmPin(phone: string, pin: string): Promise<number> {
-    const { token, user_id: userId } = await this.options.rest().confirmPin(phone, pin);
+    const { token, user_id: userId, endpoints } = await this.options.rest().confirmPin(phone, pin);
     // Stored before anything else: the PIN is single use, so a reload from here on must stay signed in.
-    await this.save({ token, userId, account: null });
+    await this.save({ token, userId, account: null, endpoints: { http: endpoints.http, ws: endpoints.ws } });
     return userId;
   }
 

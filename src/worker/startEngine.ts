@@ -2,28 +2,56 @@ import { Engine } from '../engine/engine';
 import { IdbStorage } from '../engine/storage/idbStorage';
 import { type EngineStorage, MemoryStorage } from '../engine/storage/storage';
 
+/** How the worker's engine gets its store and is made; tests replace them. */
+export interface EngineStartDeps {
+  /** Opens the store; `onVersionChange` runs when the store closed itself for a newer version's upgrade. */
+  openStorage: (onVersionChange: () => void) => Promise<EngineStorage>;
+  createEngine: (storage: EngineStorage) => Engine;
+  log: (message: string, detail?: unknown) => void;
+}
+
+const browserDeps: EngineStartDeps = {
+  async openStorage(onVersionChange) {
+    try {
+      return await IdbStorage.open({ onVersionChange });
+    } catch (error) {
+      // Private modes of some browsers refuse IndexedDB: the app still works, it just forgets on close.
+      console.warn('IndexedDB is unavailable; the engine keeps its data in memory only', error);
+      return new MemoryStorage();
+    }
+  },
+  createEngine: (storage) => new Engine({ storage, apiBase: globalThis.location.origin }),
+  log: (message, detail) => console.warn(message, detail ?? ''),
+};
+
 /**
  * Creates and starts this worker's engine: IndexedDB storage and the page's origin as the API. Only the
  * worker that owns the socket calls this (the SharedWorker, or the leader in the fallback).
  *
  * `onVersionChange`: a newer version of the app upgraded the database; this engine's connection closed
- * itself so the upgrade is not blocked, and the tabs should reload into the new version.
+ * itself so the upgrade is not blocked, and the tabs should reload into the new version. The engine is
+ * stopped first: with nothing saved any more, a socket, outbox or receipts still running would act on
+ * events and sends that the reloaded tabs never see (a receipt sent but not recorded, an event id lost).
  */
-export async function startEngine(onVersionChange: () => void): Promise<Engine> {
-  let storage: EngineStorage;
+export async function startEngine(onVersionChange: () => void, deps: Partial<EngineStartDeps> = {}): Promise<Engine> {
+  const { openStorage, createEngine, log } = { ...browserDeps, ...deps };
+  let engine: Engine | null = null;
+  let closed = false;
+  const stop = (running: Engine) => running.stop().catch((error: unknown) => log('stopping the engine failed', error));
+  const storage = await openStorage(() => {
+    if (closed) return;
+    closed = true;
+    if (engine) void stop(engine);
+    onVersionChange();
+  });
+  const created = (engine = createEngine(storage));
   try {
-    storage = await IdbStorage.open({ onVersionChange });
-  } catch (error) {
-    // Private modes of some browsers refuse IndexedDB: the app still works, it just forgets on close.
-    console.warn('IndexedDB is unavailable; the engine keeps its data in memory only', error);
-    storage = new MemoryStorage();
-  }
-  const engine = new Engine({ storage, apiBase: globalThis.location.origin });
-  try {
-    await engine.start();
+    await created.start();
   } catch (error) {
     // Whatever failed to load is fetched again from the server; the tabs still get a working engine.
-    console.warn('the engine did not start cleanly', error);
+    log('the engine did not start cleanly', error);
   }
-  return engine;
+  // Closed while starting: `start` may have connected after the stop above.
+  if (closed) await stop(created);
+  return created;
 }

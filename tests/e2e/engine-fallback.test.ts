@@ -50,11 +50,6 @@ describe('the leader-election fallback (no SharedWorker)', () => {
     for (const tab of [b, c]) await expect.poll(() => current(tab, 'connection'), { timeout: 10_000 }).toBe('online');
     await expect.poll(() => s.server.hub.connectionCount(me.userId), { timeout: 10_000 }).toBe(1);
     expect(Date.now() - closedAt).toBeLessThan(5_000);
-    // Let the new engine's start-up list refresh land first. (Known engine gap: when that snapshot
-    // already names a newer last message than the cached window holds, the window stops taking live
-    // messages until the chat is opened again.)
-    await b.evaluate(() => window.engine.refreshConversations());
-
     // The socket now open is the new leader's: another user's message reaches both remaining tabs live.
     await call(s.url, 'POST', `/v2/conversations/${conversationId}/messages`, {
       token: friend.token,

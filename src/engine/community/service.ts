@@ -2,7 +2,7 @@ import { BehaviorSubject, combineLatest, distinctUntilChanged, map, type Observa
 import { COMMENTS_PAGE_SIZE, POSTS_PAGE_SIZE } from '../../protocol/constants';
 import type { Channel, Comment, Community, Message } from '../../protocol/entities';
 import type { EventPayloads } from '../../protocol/socket';
-import { BatchedWriter } from '../batchedWriter';
+import { BatchedWriter, type WriteBatch } from '../batchedWriter';
 import type { EngineClock } from '../clock';
 import { type EngineError, engineError, isEngineError } from '../errors';
 import { checkSend } from '../outbox';
@@ -11,7 +11,7 @@ import { FALLBACKS, INVALID_PARAMETERS, type RestCallName } from '../rest/fallba
 import { attachmentKind } from '../rules/attachment';
 import type { MessageWindowView } from '../state/messageWindow';
 import type { EngineEvent, EngineState } from '../state/types';
-import type { EngineStorage, StorageOp } from '../storage/storage';
+import type { EngineStorage } from '../storage/storage';
 import {
   channelsLoaded,
   channelStored,
@@ -97,6 +97,11 @@ export class CommunityService {
 
   flush(): Promise<void> {
     return this.writer.flush();
+  }
+
+  /** The engine stopped: a failed write is not retried by a timer any more (`flush` still writes). */
+  stop(): void {
+    this.writer.stop();
   }
 
   /** The socket actions of spec §4 this store keeps: new comments and comment reactions. */
@@ -352,8 +357,8 @@ export class CommunityService {
     this.writer.schedule();
   }
 
-  /** The stored part of the state, when it changed since the last write. */
-  private changedOps(): StorageOp[] {
+  /** The stored part of the state, when it changed since the last write that committed. */
+  private changedOps(): WriteBatch {
     const s = this.state$.value;
     const next: PersistedCommunityState = {
       communities: s.communities,
@@ -371,9 +376,13 @@ export class CommunityService {
       old.channelIds === next.channelIds &&
       old.participants === next.participants
     ) {
-      return [];
+      return { ops: [] };
     }
-    this.persisted = next;
-    return [{ store: 'communities', type: 'put', key: STORAGE_KEY, value: next }];
+    return {
+      ops: [{ store: 'communities', type: 'put', key: STORAGE_KEY, value: next }],
+      written: () => {
+        this.persisted = next;
+      },
+    };
   }
 }

@@ -70,7 +70,9 @@ describe('the engine against the reference server', () => {
     await own.server.close();
 
     const entry = await engine.sendMessage(conversation.id, { text: 'typed offline' });
-    await new Promise((r) => setTimeout(r, 300));
+    // The first try found no server: the entry stays, pending, waiting for its retry.
+    const [tried] = await until(engine.outbox(), (o) => (o[0]?.attempts ?? 0) >= 1);
+    expect(tried).toMatchObject({ localId: entry.localId, status: 'pending', error: null });
     expect((await firstValueFrom(engine.outbox())).map((e) => e.localId)).toEqual([entry.localId]);
     // The send is in storage before the network answers: a reload would find it.
     expect(await storage.get('outbox', entry.localId)).toMatchObject({ text: 'typed offline', status: 'pending' });

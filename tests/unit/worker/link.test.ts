@@ -105,8 +105,14 @@ describe('the follower link over BroadcastChannel', () => {
     await expect(remote.invoke('logout', [])).rejects.toMatchObject({ status: 401 });
     await expect.poll(() => seen).toEqual([0, 1]);
     sub.unsubscribe();
+    // The leader lets go of the engine's stream, so a later change has nowhere to go.
+    await expect.poll(() => engine.count$.observed).toBe(false);
     await remote.invoke('refreshConversations', []);
-    await new Promise((r) => setTimeout(r, 50));
+    // A fresh query's first value comes over the same link after anything the old one could still send.
+    const later: unknown[] = [];
+    const again = remote.query('session', []).subscribe((v) => later.push(v));
+    await expect.poll(() => later).toEqual([2]);
+    again.unsubscribe();
     expect(seen).toEqual([0, 1]);
     expect(engine.calls.map((c) => c.name)).toEqual(['refreshConversations', 'logout', 'refreshConversations']);
   });

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import type { NotificationRequest } from '../../../src/engine/api';
+import { Notifier } from '../../../src/engine/notifier';
+import { type AppSettings, DEFAULT_APP_SETTINGS } from '../../../src/engine/rules';
+import { TabRegistry } from '../../../src/engine/tabs';
+import { loadedState, message, SELF } from './state.fixtures';
+
+/** The engine's notification decisions (issue 3, design.md §4): once per message, to exactly one tab. */
+function setup(settings: Partial<AppSettings> = {}) {
+  const tabs = new TabRegistry();
+  const state = loadedState();
+  const notifier = new Notifier({ settings: () => ({ ...DEFAULT_APP_SETTINGS, ...settings }), state: () => state, tabs });
+  notifier.setPermission('granted');
+  const received = new Map<string, NotificationRequest[]>();
+  const listen = (tabId: string) => {
+    received.set(tabId, []);
+    notifier.notifications(tabId).subscribe((r) => received.get(tabId)?.push(r));
+  };
+  for (const id of ['a', 'b', 'c']) listen(id);
+  // Tab a was focused first, then c, then b; all of them show the list now.
+  tabs.set('a', { visible: true, focused: true, openConversationId: null }, 1);
+  tabs.set('c', { visible: true, focused: true, openConversationId: null }, 2);
+  tabs.set('b', { visible: true, focused: true, openConversationId: null }, 3);
+  tabs.set('a', { visible: true, focused: false, openConversationId: null }, 4);
+  tabs.set('c', { visible: false, focused: false, openConversationId: null }, 5);
+  const all = () => [...received.values()].flat();
+  return { tabs, notifier, received, all };
+}
+
+describe('Notifier', () => {
+  it('asks exactly one tab, the one focused most recently, with the chat name, the text and sound', () => {
+    const { notifier, received, all } = setup();
+    notifier.incoming(10, message(4, { message: '  Hej där  ' }));
+    expect(all()).toHaveLength(1);
+    expect(received.get('b')).toEqual([
+      { conversationId: 10, messageId: 4, title: 'chat 10', body: 'Hej där', playSound: true },
+    ]);
+  });
+
+  it('sends an empty body when previews are off, and no sound when sound is off', () => {
+    const { notifier, received } = setup({ notificationsShowPreview: false, incomingMessagesSound: false });
+    notifier.incoming(10, message(4));
+    expect(received.get('b')).toEqual([expect.objectContaining({ messageId: 4, body: '', playSound: false })]);
+  });
+
+  it('asks nothing for the user’s own message', () => {
+    const { notifier, all } = setup();
+    notifier.incoming(10, message(4, { user_id: SELF }));
+    expect(all()).toEqual([]);
+  });
+
+  it('asks nothing while the chat is open in a visible, focused tab, but does when that tab is hidden or unfocused', () => {
+    const { tabs, notifier, all, received } = setup();
+    tabs.set('a', { visible: true, focused: true, openConversationId: 10 }, 6);
+    notifier.incoming(10, message(4));
+    expect(all()).toEqual([]);
+
+    // Another chat's message goes to that same tab, the most recently focused one now.
+    notifier.incoming(11, message(5, { conversation_id: 11 }));
+    expect(received.get('a')).toEqual([expect.objectContaining({ conversationId: 11, messageId: 5 })]);
+
+    tabs.set('a', { visible: true, focused: false, openConversationId: 10 }, 7);
+    notifier.incoming(10, message(6));
+    expect(received.get('a')?.map((r) => r.messageId)).toEqual([5, 6]);
+    expect(all()).toHaveLength(2);
+  });
+
+  it('asks nothing when notifications are off or not permitted', () => {
+    const off = setup({ notificationsEnable: false });
+    off.notifier.incoming(10, message(4));
+    expect(off.all()).toEqual([]);
+
+    const denied = setup();
+    denied.notifier.setPermission('denied');
+    denied.notifier.incoming(10, message(4));
+    expect(denied.all()).toEqual([]);
+  });
+});
