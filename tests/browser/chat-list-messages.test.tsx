@@ -1,28 +1,13 @@
 import { act } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
-import type { OutboxEntry } from '../../src/engine/api';
-import { chat, listEngine, msg, OTHER, renderList, SELF, unmountList } from './chat-list-support';
+import { chat, outboxEntry as entry, listEngine, msg, OTHER, renderList, SELF, unmountList } from './chat-list-support';
 
 afterEach(unmountList);
 
 const pixel =
   'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
-const entry = (patch: Partial<OutboxEntry>): OutboxEntry => ({
-  localId: 'out_1',
-  userId: SELF,
-  conversationId: 10,
-  clientId: 5,
-  text: '',
-  quotedMessageId: null,
-  attachment: null,
-  createdAt: Date.now(),
-  status: 'pending',
-  error: null,
-  attempts: 0,
-  ...patch,
-});
 
 describe('message rendering', () => {
   it('renders every attachment type, and says so for one it does not know', async () => {

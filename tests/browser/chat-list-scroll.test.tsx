@@ -1,8 +1,7 @@
 import { act } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
-import type { OutboxEntry } from '../../src/engine/api';
-import { listEngine, msg, renderList, SELF, unmountList } from './chat-list-support';
+import { listEngine, msg, outboxEntry, renderList, SELF, unmountList } from './chat-list-support';
 
 afterEach(async () => {
   vi.useRealTimers();
@@ -54,19 +53,7 @@ describe('the message list', () => {
     // The reader's own send always brings the list down to it.
     list().scrollTop = 300;
     await frames();
-    const entry = {
-      localId: 'out_1',
-      userId: SELF,
-      conversationId: 10,
-      clientId: 5,
-      text: 'My own new message',
-      quotedMessageId: null,
-      attachment: null,
-      createdAt: Date.now(),
-      status: 'pending',
-      error: null,
-      attempts: 0,
-    } satisfies OutboxEntry;
+    const entry = outboxEntry({ text: 'My own new message' });
     await act(async () => outbox.next([entry]));
     await expect.element(page.getByRole('article', { name: 'Your message, sending' })).toBeVisible();
     await expect.poll(distanceFromEnd).toBeLessThanOrEqual(2);

@@ -1,26 +1,23 @@
 import { act, useState } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { I18nextProvider } from 'react-i18next';
 import { BehaviorSubject } from 'rxjs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
 import type { ConversationListItem, CountriesView, EngineError, SessionView, TabEngine } from '../../src/engine/api';
 import type { Conversation, ConversationUser } from '../../src/protocol/entities';
-import { EngineProvider } from '../../src/ui/hooks/EngineContext';
-import { createI18n } from '../../src/ui/i18n';
 import { RightPanel } from '../../src/ui/main/RightPanel';
 import type { RightPanelView } from '../../src/ui/main/rightPanel';
+import { defaultImage, member as entityMember } from './support/entities';
+import { fakeTabEngine } from './support/fakeEngine';
+import { mount, unmountAll } from './support/mount';
 
 /**
  * The right panel around a fake engine whose `call` the test answers: what the panel sends, and what it
  * does not send (an unchanged name, a refused file), which the e2e tests cannot see.
  */
 
-const image = { meta: { url: '', thumbnail: '', is_default: true } };
-const member = (id: number, nickname: string, isAdmin = false): ConversationUser => ({
-  user: { id, user_id: id, stid: `u${id}`, nickname, phone_nr: `+4670000000${id}`, image },
-  is_admin: isAdmin,
-});
+const image = defaultImage;
+const member = (id: number, nickname: string, isAdmin = false): ConversationUser =>
+  entityMember(id, nickname, { isAdmin, phone: `+4670000000${id}` });
 
 function group(patch: Partial<Conversation> = {}): ConversationListItem {
   const conversation = {
@@ -59,27 +56,14 @@ function fakeEngine() {
   const conversation = new BehaviorSubject<ConversationListItem | null>(group());
   const countries = new BehaviorSubject<CountriesView>({ countries: [], status: 'loaded', error: null });
   const call = vi.fn(async (..._args: unknown[]): Promise<unknown> => ({}));
-  const engine = {
-    session: () => session,
-    conversation: () => conversation,
-    countries: () => countries,
-    call,
-  };
-  return { conversation, call, asTab: engine as unknown as TabEngine };
+  const { asTab } = fakeTabEngine({ session, conversation, countries }, { call });
+  return { conversation, call, asTab };
 }
 
-let root: Root | null = null;
-let host: HTMLElement | null = null;
-afterEach(async () => {
-  const r = root;
-  root = null;
-  if (r) await act(async () => r.unmount());
-  host?.remove();
-});
+afterEach(unmountAll);
 
 /** The panel as MainScreen holds it: its view is state; closing and leaving are recorded. */
 async function renderPanel(engine: TabEngine, language: 'en' | 'sv' = 'en') {
-  const i18n = await createI18n(language);
   const onClose = vi.fn();
   const onGone = vi.fn();
   const views: RightPanelView[] = [];
@@ -88,19 +72,7 @@ async function renderPanel(engine: TabEngine, language: 'en' | 'sv' = 'en') {
     views.push(view);
     return <RightPanel conversationId={7} view={view} onView={setView} onClose={onClose} onGone={onGone} />;
   }
-  host = document.createElement('div');
-  host.style.cssText = 'height: 700px; width: 400px; display: flex';
-  document.body.append(host);
-  root = createRoot(host);
-  await act(async () => {
-    root?.render(
-      <I18nextProvider i18n={i18n}>
-        <EngineProvider engine={engine}>
-          <Harness />
-        </EngineProvider>
-      </I18nextProvider>,
-    );
-  });
+  await mount(<Harness />, { engine, language, style: 'height: 700px; width: 400px; display: flex' });
   return { onClose, onGone, views };
 }
 

@@ -1,7 +1,4 @@
 import { createMemoryHistory, createRouter, RouterProvider } from '@tanstack/react-router';
-import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { I18nextProvider } from 'react-i18next';
 import { BehaviorSubject, NEVER, Subject } from 'rxjs';
 import { vi } from 'vitest';
 import type {
@@ -13,9 +10,10 @@ import type {
   TabEngine,
 } from '../../src/engine/api';
 import type { Conversation, Country } from '../../src/protocol/entities';
-import { EngineProvider } from '../../src/ui/hooks/EngineContext';
-import { createI18n, type Language } from '../../src/ui/i18n';
+import type { Language } from '../../src/ui/i18n';
 import { routeTree } from '../../src/ui/routing/router';
+import { defaultSettings, fakeTabEngine } from './support/fakeEngine';
+import { mount, unmountAll } from './support/mount';
 
 const COUNTRIES: Country[] = [
   { code: 'SE', name: 'Sweden', cc: '46', validation: '^0?7[02369]\\d{7}$', validation_abroad: '^\\+467[02369]\\d{7}$', format_international: ['', ''], endpoints: { http: '', ws: '' }, communities_enabled: false },
@@ -45,35 +43,32 @@ export function fakeEngine(countryCode: '46' | '62' = '46') {
   const conversations = new BehaviorSubject<readonly ConversationListItem[]>([]);
   const countries = new BehaviorSubject<CountriesView>({ countries: COUNTRIES, status: 'loaded', error: null });
   const connection = new BehaviorSubject<ConnectionState>('online');
-  const settings = new BehaviorSubject<AppSettings>({
-    enterToSend: true,
-    notificationsEnable: true,
-    notificationsShowPreview: true,
-    incomingMessagesSound: true,
-  });
-  const removed = new Subject<number>();
+  const settings = new BehaviorSubject<AppSettings>(defaultSettings());
   const refresh: { next: ReturnType<typeof deferred<void>> } = { next: deferred<void>() };
-  const engine = {
-    tabId: 'tab-1',
-    mode: 'shared-worker',
-    session: () => session,
-    conversations: () => conversations,
-    countries: () => countries,
-    connection: () => connection,
-    settings: () => settings,
-    removedConversations: () => removed,
-    notifications: () => NEVER,
-    language: () => NEVER,
-    loadCountries: vi.fn(async () => COUNTRIES),
-    refreshConversations: vi.fn(() => refresh.next.promise),
-    updateSettings: vi.fn(async (patch: Partial<AppSettings>) => {
-      settings.next({ ...settings.value, ...patch });
-      return settings.value;
-    }),
-    setOpenConversation: vi.fn(),
-    setNotificationPermission: vi.fn(),
-  };
-  return { engine, conversations, countries, connection, refresh, asTab: engine as unknown as TabEngine };
+  const { engine, asTab } = fakeTabEngine(
+    {
+      session,
+      conversations,
+      countries,
+      connection,
+      settings,
+      removedConversations: new Subject<number>(),
+      notifications: NEVER,
+      language: NEVER,
+    },
+    {
+      loadCountries: vi.fn(async () => COUNTRIES),
+      refreshConversations: vi.fn(() => refresh.next.promise),
+      updateSettings: vi.fn(async (patch: Partial<AppSettings>) => {
+        settings.next({ ...settings.value, ...patch });
+        return settings.value;
+      }),
+      setOpenConversation: vi.fn(),
+      setNotificationPermission: vi.fn(),
+    },
+    { tabId: 'tab-1', mode: 'shared-worker' },
+  );
+  return { engine, conversations, countries, connection, refresh, asTab };
 }
 
 export function listItem(id: number, name: string, patch: Partial<Conversation> = {}, unread = 0): ConversationListItem {
@@ -94,34 +89,15 @@ export function listItem(id: number, name: string, patch: Partial<Conversation> 
   };
 }
 
-let root: Root | null = null;
-let host: HTMLElement | null = null;
-
 /** Renders the app's real routes (memory history) around a fake engine, at `path`. */
 export async function renderApp(engine: TabEngine, path = '/inbox', language: Language = 'en') {
-  await unmount();
-  const i18n = await createI18n(language);
   const router = createRouter({ routeTree, history: createMemoryHistory({ initialEntries: [path] }) });
-  host = document.createElement('div');
-  host.style.cssText = 'height: 600px; width: 1000px; display: flex; flex-direction: column';
-  document.body.append(host);
-  root = createRoot(host);
-  await act(async () => {
-    root?.render(
-      <I18nextProvider i18n={i18n}>
-        <EngineProvider engine={engine}>
-          <RouterProvider router={router} />
-        </EngineProvider>
-      </I18nextProvider>,
-    );
+  const host = await mount(<RouterProvider router={router} />, {
+    engine,
+    language,
+    style: 'height: 600px; width: 1000px; display: flex; flex-direction: column',
   });
   return { router, host };
 }
 
-export async function unmount(): Promise<void> {
-  const r = root;
-  root = null;
-  if (r) await act(async () => r.unmount());
-  host?.remove();
-  host = null;
-}
+export const unmount = unmountAll;

@@ -1,24 +1,13 @@
-import type { Browser } from 'playwright';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/browser';
-import { CLIENT_DIR } from '../support/tabs';
-import { signUp, startTestServer, type TestServer } from '../support/server';
+import { describe, expect, it } from 'vitest';
+import { CLIENT_DIR, useChromium } from '../support/tabs';
+import { signUp, useTestServer } from '../support/server';
 
-let server: TestServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startTestServer({ clientDir: CLIENT_DIR });
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const server = useTestServer({ clientDir: CLIENT_DIR });
+const chromium = useChromium();
 
 describe('the served app', () => {
   it('loads in Chromium without console errors, on / and on a deep link', async () => {
-    const context = await browser.newContext({ locale: 'en-US' });
+    const context = await chromium.browser.newContext({ locale: 'en-US' });
     const page = await context.newPage();
     const problems: string[] = [];
     page.on('console', (m) => {
@@ -40,7 +29,7 @@ describe('the served app', () => {
   });
 
   it('speaks Swedish to a Swedish browser', async () => {
-    const context = await browser.newContext({ locale: 'sv-SE' });
+    const context = await chromium.browser.newContext({ locale: 'sv-SE' });
     const page = await context.newPage();
     await page.goto(server.url + '/');
     await expect.poll(() => new URL(page.url()).pathname).toBe('/login');

@@ -1,19 +1,18 @@
-import type { Browser, BrowserContext, Locator, Page } from 'playwright';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Locator, Page } from 'playwright';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { newStid } from '../../server/domain/ids';
 import { seriousViolations } from '../support/axe';
-import { launchChromium } from '../support/browser';
 import { insertConversation } from '../support/fixtures';
-import { startTestServer, type TestServer } from '../support/server';
-import { CLIENT_DIR, createChat, openTab, signInThrough, waitFor } from '../support/tabs';
+import { useTestServer } from '../support/server';
+import { CLIENT_DIR, createChat, openTab, signInThrough, useChromium, waitFor } from '../support/tabs';
 
 /**
  * The composer, the message action menu, the delete dialog and the reactions, in Chromium against the
  * reference server, with two people in two browser profiles (issue 4 "Tests that must exist").
  */
 
-let server: TestServer;
-let browser: Browser;
+const server = useTestServer({ clientDir: CLIENT_DIR });
+const chromium = useChromium();
 let annaContext: BrowserContext;
 let erikContext: BrowserContext;
 let anna: Page;
@@ -68,10 +67,8 @@ async function openChat(page: Page, id = chatId): Promise<void> {
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ clientDir: CLIENT_DIR });
-  browser = await launchChromium();
-  annaContext = await browser.newContext({ locale: 'en-US' });
-  erikContext = await browser.newContext({ locale: 'en-US' });
+  annaContext = await chromium.browser.newContext({ locale: 'en-US' });
+  erikContext = await chromium.browser.newContext({ locale: 'en-US' });
   anna = await openTab(annaContext, server.url + '/login');
   erik = await openTab(erikContext, server.url + '/login');
   ({ userId: annaId, phone: annaPhone } = await signInThrough(anna, 'Anna'));
@@ -81,11 +78,6 @@ beforeAll(async () => {
   await erik.evaluate(() => window.engine.refreshConversations());
   await openChat(anna);
   await openChat(erik);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
 });
 
 describe('the composer', () => {
@@ -326,7 +318,7 @@ describe('the action menu', () => {
 
 describe('in Swedish', () => {
   it('names the composer, the menu, its items and the dialog in Swedish', async () => {
-    const context = await browser.newContext({ locale: 'sv-SE' });
+    const context = await chromium.browser.newContext({ locale: 'sv-SE' });
     const sara = await openTab(context, server.url + '/login');
     await signInThrough(sara, 'Sara');
     const id = await createChat(sara, 'Anna', annaPhone);

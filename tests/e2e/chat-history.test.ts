@@ -1,9 +1,8 @@
-import type { Browser, Page } from 'playwright';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright';
+import { describe, expect, it } from 'vitest';
 import { generateBigGroup } from '../../server/seed/history';
-import { launchChromium } from '../support/browser';
-import { signUp, startTestServer, TEST_PIN, type TestServer } from '../support/server';
-import { CLIENT_DIR, current, openTab } from '../support/tabs';
+import { signUp, useTestServer, TEST_PIN } from '../support/server';
+import { CLIENT_DIR, current, openTab, useChromium } from '../support/tabs';
 import { signInAs } from './chat-view-support';
 
 /**
@@ -11,17 +10,8 @@ import { signInAs } from './chat-view-support';
  * older pages near the top without moving what the reader looks at, and renders a bounded number of rows.
  */
 
-let s: TestServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  s = await startTestServer({ clientDir: CLIENT_DIR });
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await s?.close();
-});
+const s = useTestServer({ clientDir: CLIENT_DIR });
+const chromium = useChromium();
 
 /** The list's scroll box: where it is and how tall its content is. */
 const scrollState = (page: Page) =>
@@ -39,7 +29,7 @@ describe('a long history', () => {
   it('opens at the bottom, keeps the message under the pointer in place while older pages load, and stays bounded', async () => {
     const user = await signUp(s.url, 'Reader');
     const group = generateBigGroup(s.server.ctx.db, user.id, 2_000, Date.now());
-    const context = await browser.newContext({ viewport: { width: 1000, height: 800 } });
+    const context = await chromium.browser.newContext({ viewport: { width: 1000, height: 800 } });
     try {
       const page = await openTab(context, s.url);
       await signInAs(page, user.phone, TEST_PIN);

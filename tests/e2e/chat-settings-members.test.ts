@@ -1,8 +1,6 @@
-import type { Browser } from 'playwright';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/browser';
-import { signUp, startTestServer, type TestServer } from '../support/server';
-import { CLIENT_DIR } from '../support/tabs';
+import { describe, expect, it } from 'vitest';
+import { signUp, useTestServer } from '../support/server';
+import { CLIENT_DIR, useChromium } from '../support/tabs';
 import {
   createGroup,
   dialog,
@@ -20,27 +18,10 @@ import {
  * promoting and demoting, removing, exiting and deleting (spec §2, §4, §6, §8).
  */
 
-let s: TestServer;
-let browser: Browser;
-const people: Person[] = [];
+const s = useTestServer({ clientDir: CLIENT_DIR });
+const chromium = useChromium();
 
-beforeAll(async () => {
-  s = await startTestServer({ clientDir: CLIENT_DIR });
-  browser = await launchChromium();
-});
-afterEach(async () => {
-  await Promise.all(people.splice(0).map((p) => p.context.close().catch(() => undefined)));
-});
-afterAll(async () => {
-  await browser?.close();
-  await s?.close();
-});
-
-async function newPerson(nickname: string): Promise<Person> {
-  const p = await person(browser, s, nickname);
-  people.push(p);
-  return p;
-}
+const newPerson = (nickname: string): Promise<Person> => person(chromium, s, nickname);
 
 const leftRow = (p: Person, id: number) => p.page.locator(`.main-screen__left [data-conversation-id="${id}"]`);
 

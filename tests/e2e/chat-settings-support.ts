@@ -1,35 +1,26 @@
-import type { Browser, BrowserContext, Page } from 'playwright';
+import type { Page } from 'playwright';
 import { expect } from 'vitest';
 import type { CreatedConversationAnswer } from '../../src/protocol/api';
-import { type AxeViolation, seriousViolations } from '../support/axe';
-import { call, signUp, TEST_PIN, type TestServer, type TestUser } from '../support/server';
-import { current, openTab } from '../support/tabs';
-import { signInAs } from './chat-view-support';
+import type { AxeViolation } from '../support/axe';
+import { call, type TestServer } from '../support/server';
+import { current, type Person, signedInPerson } from '../support/tabs';
+import { violationsInside } from './chat-view-support';
 
 /** Helpers of the chat settings e2e tests (chat-settings*.test.ts). */
 
-export interface Person {
-  user: TestUser;
-  nickname: string;
-  context: BrowserContext;
-  page: Page;
-}
+export type { Person };
 
-/** A user with a REST token and a signed-in tab on a wide screen (the panel beside the chat). */
-export async function person(
-  browser: Browser,
+/** A user with a REST token and a signed-in tab on a wide screen (the panel beside the chat), in English. */
+export function person(
+  chromium: Parameters<typeof signedInPerson>[0],
   s: TestServer,
   nickname: string,
   options: { country?: '46' | '62'; width?: number; locale?: string } = {},
 ): Promise<Person> {
-  const user = await signUp(s.url, nickname, options.country ?? '46');
-  const context = await browser.newContext({
-    viewport: { width: options.width ?? 1300, height: 850 },
-    locale: options.locale ?? 'en-US',
+  return signedInPerson(chromium, s, nickname, {
+    country: options.country,
+    context: { viewport: { width: options.width ?? 1300, height: 850 }, locale: options.locale ?? 'en-US' },
   });
-  const page = await openTab(context, s.url);
-  await signInAs(page, user.phone, TEST_PIN);
-  return { user, nickname, context, page };
 }
 
 /** A group made by `admin` over REST with the others as members (not admins). */
@@ -81,21 +72,6 @@ export async function listedIds(page: Page): Promise<number[]> {
 }
 
 /** The serious axe violations inside the right panel (other areas have their own tests). */
-export async function panelViolations(page: Page): Promise<AxeViolation[]> {
-  const all = await seriousViolations(page);
-  const inside = await page.evaluate(
-    (lists) =>
-      lists.map((targets) =>
-        targets.filter((selector) => {
-          try {
-            const node = document.querySelector(selector);
-            return node?.closest('.right-panel, dialog') != null;
-          } catch {
-            return true;
-          }
-        }),
-      ),
-    all.map((v) => v.targets),
-  );
-  return all.map((v, i) => ({ ...v, targets: inside[i] ?? [] })).filter((v) => v.targets.length > 0);
+export function panelViolations(page: Page): Promise<AxeViolation[]> {
+  return violationsInside(page, '.right-panel, dialog');
 }

@@ -1,10 +1,8 @@
-import type { Browser } from 'playwright';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seriousViolations } from '../support/axe';
-import { launchChromium } from '../support/browser';
 import { insertCommunity, insertConversation } from '../support/fixtures';
-import { startTestServer, type TestServer } from '../support/server';
-import { CLIENT_DIR, createChat } from '../support/tabs';
+import { useTestServer } from '../support/server';
+import { CLIENT_DIR, createChat, useChromium } from '../support/tabs';
 import {
   createGroup,
   dialog,
@@ -25,27 +23,11 @@ import { png } from './chat-view-support';
  * renaming, the picture, Escape and focus, accessibility and the Swedish texts.
  */
 
-let s: TestServer;
-let browser: Browser;
-const people: Person[] = [];
+const s = useTestServer({ clientDir: CLIENT_DIR });
+const chromium = useChromium();
 
-beforeAll(async () => {
-  s = await startTestServer({ clientDir: CLIENT_DIR });
-  browser = await launchChromium();
-});
-afterEach(async () => {
-  await Promise.all(people.splice(0).map((p) => p.context.close().catch(() => undefined)));
-});
-afterAll(async () => {
-  await browser?.close();
-  await s?.close();
-});
-
-async function newPerson(nickname: string, options: Parameters<typeof person>[3] = {}): Promise<Person> {
-  const p = await person(browser, s, nickname, options);
-  people.push(p);
-  return p;
-}
+const newPerson = (nickname: string, options: Parameters<typeof person>[3] = {}): Promise<Person> =>
+  person(chromium, s, nickname, options);
 
 describe('chat settings panel', () => {
   it('has a settings button in one-to-one chats and groups, and none in channels or feeds', async () => {

@@ -6,17 +6,7 @@ import { call, type TestServer, type TestUser } from '../support/server';
 
 /** Helpers of the chat view e2e tests (chat-view*.test.ts, chat-history*.test.ts). */
 
-/** Signs an existing user in through a tab's engine (the real PIN flow). */
-export async function signInAs(page: Page, phone: string, pin: string): Promise<void> {
-  const session = await page.evaluate(
-    async ([p, code]) => {
-      await window.engine.requestPin(p);
-      return window.engine.confirmPin(p, code);
-    },
-    [phone, pin] as const,
-  );
-  if (session.status !== 'ready') throw new Error(`sign-in ended as ${session.status}`);
-}
+export { signInAs } from '../support/tabs';
 
 let clientIds = 0;
 /** Sends as `user` over REST and returns the stored message's id. */
@@ -73,20 +63,25 @@ export function png(width: number, height: number, rgb: [number, number, number]
  * The serious axe violations inside the chat view (header, list, input): the chats list and the icon menu
  * beside it have their own tests.
  */
-export async function chatViewViolations(page: Page): Promise<AxeViolation[]> {
+export function chatViewViolations(page: Page): Promise<AxeViolation[]> {
+  return violationsInside(page, '.chat-view');
+}
+
+/** The serious axe violations of the page whose nodes are inside `selector` (or cannot be located). */
+export async function violationsInside(page: Page, selector: string): Promise<AxeViolation[]> {
   const all = await seriousViolations(page);
   const inside = await page.evaluate(
-    (lists) =>
+    ([lists, within]) =>
       lists.map((targets) =>
-        targets.filter((selector) => {
+        targets.filter((target) => {
           try {
-            return document.querySelector(selector)?.closest('.chat-view') != null;
+            return document.querySelector(target)?.closest(within) != null;
           } catch {
             return true;
           }
         }),
       ),
-    all.map((v) => v.targets),
+    [all.map((v) => v.targets), selector] as const,
   );
   return all.map((v, i) => ({ ...v, targets: inside[i] ?? [] })).filter((v) => v.targets.length > 0);
 }

@@ -1,43 +1,21 @@
-import type { Browser, BrowserContext, Page } from 'playwright';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/browser';
+import type { Page } from 'playwright';
+import { describe, expect, it } from 'vitest';
 import { insertConversation } from '../support/fixtures';
-import { call, signUp, startTestServer, TEST_PIN, type TestServer, type TestUser } from '../support/server';
-import { CLIENT_DIR, createChat, current, openTab } from '../support/tabs';
-import { chatViewViolations, png, sendAs, signInAs } from './chat-view-support';
+import { call, signUp, useTestServer } from '../support/server';
+import { CLIENT_DIR, createChat, current, signedInPerson, useChromium } from '../support/tabs';
+import { chatViewViolations, png, sendAs } from './chat-view-support';
 
 /**
  * The chat view against the real server: two people in two browser contexts, each on /inbox/{id}, the
  * messages going through the real engine and socket.
  */
 
-let s: TestServer;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  s = await startTestServer({ clientDir: CLIENT_DIR });
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  for (const c of contexts) await c.close().catch(() => undefined);
-  await browser?.close();
-  await s?.close();
-});
-
-async function newPage(): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 1000, height: 800 } });
-  contexts.push(context);
-  return { context, page: await openTab(context, s.url) };
-}
+const s = useTestServer({ clientDir: CLIENT_DIR });
+const chromium = useChromium();
 
 /** A person with a REST token (to post what the engine cannot yet) and a signed-in tab. */
-async function person(nickname: string): Promise<{ user: TestUser; context: BrowserContext; page: Page }> {
-  const user = await signUp(s.url, nickname);
-  const { context, page } = await newPage();
-  await signInAs(page, user.phone, TEST_PIN);
-  return { user, context, page };
-}
+const person = (nickname: string) =>
+  signedInPerson(chromium, s, nickname, { context: { viewport: { width: 1000, height: 800 } } });
 
 const log = (page: Page) => page.getByRole('log');
 const row = (page: Page, messageId: number) => log(page).locator(`[data-message-id="${messageId}"]`);

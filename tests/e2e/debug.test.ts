@@ -2,12 +2,11 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright';
+import type { BrowserContext, Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from '../support/axe';
-import { launchChromium } from '../support/browser';
 import { nextPhone, startTestServer, type TestServer } from '../support/server';
-import { openTab } from '../support/tabs';
+import { openTab, useChromium } from '../support/tabs';
 
 /**
  * The debug screen of spec §2. Its password is a build variable (VITE_DEBUG_PASSWORD), so this file builds
@@ -35,24 +34,22 @@ let closedDir: string;
 let lockedDir: string;
 let closed: TestServer;
 let locked: TestServer;
-let browser: Browser;
+const chromium = useChromium();
 
 beforeAll(async () => {
   closedDir = buildClient({});
   lockedDir = buildClient({ VITE_DEBUG_PASSWORD: PASSWORD });
   closed = await startTestServer({ clientDir: closedDir });
   locked = await startTestServer({ clientDir: lockedDir });
-  browser = await launchChromium();
 });
 afterAll(async () => {
-  await browser?.close();
   await closed?.close();
   await locked?.close();
   for (const dir of [closedDir, lockedDir]) if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 async function withContext(body: (context: BrowserContext) => Promise<void>): Promise<void> {
-  const context = await browser.newContext({ locale: 'en-US' });
+  const context = await chromium.browser.newContext({ locale: 'en-US' });
   try {
     await body(context);
   } finally {

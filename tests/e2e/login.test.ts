@@ -1,29 +1,19 @@
-import type { Browser, BrowserContext, Locator, Page } from 'playwright';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Locator, Page } from 'playwright';
+import { describe, expect, it } from 'vitest';
 import { seriousViolations } from '../support/axe';
-import { launchChromium } from '../support/browser';
-import { nextPhone, startTestServer, TEST_PIN, type TestServer } from '../support/server';
-import { CLIENT_DIR, current, sessionStatus, signInThrough } from '../support/tabs';
+import { nextPhone, useTestServer, TEST_PIN } from '../support/server';
+import { CLIENT_DIR, current, sessionStatus, signInThrough, useChromium } from '../support/tabs';
 
 /** The login screen of spec §2, §4 and §5, driven through its real form against the reference server. */
 
-let server: TestServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startTestServer({ clientDir: CLIENT_DIR });
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const server = useTestServer({ clientDir: CLIENT_DIR });
+const chromium = useChromium();
 
 const path = (page: Page) => new URL(page.url()).pathname;
 
 /** Runs `body` in a fresh browser profile of the given locale, closed afterwards whatever happens. */
 async function withContext(locale: string, body: (context: BrowserContext) => Promise<void>): Promise<void> {
-  const context = await browser.newContext({ locale });
+  const context = await chromium.browser.newContext({ locale });
   try {
     await body(context);
   } finally {

@@ -1,20 +1,10 @@
-import type { Browser, BrowserContext, Page } from 'playwright';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/browser';
-import { call, signUp, startTestServer, type TestServer } from '../support/server';
-import { CLIENT_DIR, createChat, openTab, signInThrough } from '../support/tabs';
+import type { BrowserContext, Page } from 'playwright';
+import { describe, expect, it } from 'vitest';
+import { call, signUp, useTestServer } from '../support/server';
+import { CLIENT_DIR, createChat, openTab, signInThrough, useChromium } from '../support/tabs';
 
-let s: TestServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  s = await startTestServer({ clientDir: CLIENT_DIR });
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await s?.close();
-});
+const s = useTestServer({ clientDir: CLIENT_DIR });
+const chromium = useChromium();
 
 interface Recorded {
   title: string;
@@ -27,7 +17,7 @@ interface Recorded {
 
 /** Every tab records the notifications it shows (the permission is granted, so the page's checks pass). */
 async function recordingContext(): Promise<BrowserContext> {
-  const context = await browser.newContext();
+  const context = await chromium.browser.newContext();
   await context.grantPermissions(['notifications'], { origin: s.url });
   await context.addInitScript(() => {
     type Entry = {

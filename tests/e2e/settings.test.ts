@@ -1,28 +1,18 @@
-import type { Browser, Page } from 'playwright';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright';
+import { describe, expect, it } from 'vitest';
 import { seriousViolations } from '../support/axe';
-import { launchChromium } from '../support/browser';
-import { startTestServer, type TestServer } from '../support/server';
-import { CLIENT_DIR, current, openTab, signInThrough } from '../support/tabs';
+import { useTestServer } from '../support/server';
+import { CLIENT_DIR, current, openTab, signInThrough, useChromium } from '../support/tabs';
 
-let s: TestServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  s = await startTestServer({ clientDir: CLIENT_DIR });
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await s?.close();
-});
+const s = useTestServer({ clientDir: CLIENT_DIR });
+const chromium = useChromium();
 
 const switchState = (page: Page, name: string) => page.getByRole('switch', { name }).getAttribute('aria-checked');
 const path = (page: Page) => new URL(page.url()).pathname;
 
 describe('settings', () => {
   it('moves between the settings views with the URL following', async () => {
-    const context = await browser.newContext();
+    const context = await chromium.browser.newContext();
     try {
       const page = await openTab(context, s.url);
       await signInThrough(page, 'Walker');
@@ -53,7 +43,7 @@ describe('settings', () => {
   });
 
   it('keeps each toggle in the engine, shown in every tab and after a reload; notifications off turns preview and sound off', async () => {
-    const context = await browser.newContext();
+    const context = await chromium.browser.newContext();
     try {
       const a = await openTab(context, s.url);
       await signInThrough(a, 'Toggler');
@@ -96,7 +86,7 @@ describe('settings', () => {
   });
 
   it('switches the language to Swedish in every tab', async () => {
-    const context = await browser.newContext({ locale: 'en-US' });
+    const context = await chromium.browser.newContext({ locale: 'en-US' });
     try {
       const a = await openTab(context, s.url);
       await signInThrough(a, 'Polyglot');
@@ -117,7 +107,7 @@ describe('settings', () => {
   });
 
   it('logs out only after confirming; Escape and a click outside cancel', async () => {
-    const context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
+    const context = await chromium.browser.newContext({ viewport: { width: 1200, height: 800 } });
     try {
       const page = await openTab(context, s.url);
       await signInThrough(page, 'Leaver');

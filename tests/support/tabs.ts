@@ -2,7 +2,7 @@ import { createReadStream, existsSync, mkdtempSync, rmSync, statSync } from 'nod
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright';
 import type { Observable } from 'rxjs';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { EngineApi, MessageWindowView, OutboxEntry, SessionView } from '../../src/engine/api';
@@ -21,7 +21,10 @@ export type QueryValue<K extends QueryName> = Emitted<ReturnType<EngineApi[K]>>;
  * A headless Chromium for the tests of the file this is called in: launched before them, closed after
  * them. Read `browser` in tests and hooks; `context()` gives a fresh profile that closes after the test.
  */
-export function useChromium(): { readonly browser: Browser; context(): Promise<BrowserContext> } {
+export function useChromium(): {
+  readonly browser: Browser;
+  context(options?: BrowserContextOptions): Promise<BrowserContext>;
+} {
   let launched: Browser | null = null;
   const contexts: BrowserContext[] = [];
   const browser = (): Browser => {
@@ -42,8 +45,8 @@ export function useChromium(): { readonly browser: Browser; context(): Promise<B
     get browser() {
       return browser();
     },
-    async context() {
-      const context = await browser().newContext();
+    async context(options?: BrowserContextOptions) {
+      const context = await browser().newContext(options);
       contexts.push(context);
       return context;
     },
@@ -285,4 +288,41 @@ export async function serveClientOnly(port: number, dir = CLIENT_DIR): Promise<{
         server.close(() => resolve());
       }),
   };
+}
+
+/** Signs an existing user in through a tab's engine (the real PIN flow). */
+export async function signInAs(page: Page, phone: string, pin: string = TEST_PIN): Promise<void> {
+  const session = await page.evaluate(
+    async ([p, code]) => {
+      await window.engine.requestPin(p);
+      return window.engine.confirmPin(p, code);
+    },
+    [phone, pin] as const,
+  );
+  if (session.status !== 'ready') throw new Error(`sign-in ended as ${session.status}`);
+}
+
+/** A user of the e2e tests: a REST token (for what a test does over the API) and a signed-in tab. */
+export interface Person {
+  user: TestUser;
+  nickname: string;
+  context: BrowserContext;
+  page: Page;
+}
+
+/**
+ * A new user signed up over REST and signed in in a tab of a fresh browser profile (from `chromium`,
+ * `useChromium()`'s, which closes it after the test).
+ */
+export async function signedInPerson(
+  chromium: { context(options?: BrowserContextOptions): Promise<BrowserContext> },
+  s: Pick<TestServer, 'url'>,
+  nickname: string,
+  options: { country?: '46' | '62'; context?: BrowserContextOptions } = {},
+): Promise<Person> {
+  const user = await signUp(s.url, nickname, options.country ?? '46');
+  const context = await chromium.context(options.context);
+  const page = await openTab(context, s.url);
+  await signInAs(page, user.phone);
+  return { user, nickname, context, page };
 }

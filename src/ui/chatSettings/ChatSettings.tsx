@@ -1,16 +1,15 @@
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Conversation } from '../../protocol/entities';
 import { useEngine } from '../hooks/EngineContext';
 import { AvatarEditor } from './AvatarEditor';
-import { ConfirmDialog } from './Dialog';
+import { ConfirmDialog } from '../common/ConfirmDialog';
 import './chatSettings.css';
-import { errorText } from './errors';
 import { MemberRow } from './MemberRow';
 import { NameEditor } from './NameEditor';
 import { selfIsAdmin, sortedMembers } from './rules';
+import { useConfirmed } from './useConfirmed';
 
-type Pending = 'exit' | 'delete' | null;
+type Pending = 'exit' | 'delete';
 
 /**
  * Chat settings of a group (spec §2): picture and name (admins change them), member count, the members
@@ -28,30 +27,13 @@ export function ChatSettings(props: {
   const { t } = useTranslation();
   const engine = useEngine();
   const admin = selfIsAdmin(conversation, selfId);
-  const [pending, setPending] = useState<Pending>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { pending, ask, dialog } = useConfirmed<Pending>(async (what) => {
+    if (what === 'delete') await engine.call('deleteConversation', conversation.id);
+    else await engine.call('leaveConversation', conversation.id, selfId);
+    return onGone;
+  });
   const canInvite = admin || conversation.settings?.all_invite !== '0';
   const name = conversation.name || t('chatSettings.unnamed');
-
-  const ask = (what: Pending) => {
-    setError(null);
-    setPending(what);
-  };
-  const confirm = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      if (pending === 'delete') await engine.call('deleteConversation', conversation.id);
-      else await engine.call('leaveConversation', conversation.id, selfId);
-      setPending(null);
-      onGone();
-    } catch (failure) {
-      setError(errorText(failure, t));
-    } finally {
-      setBusy(false);
-    }
-  };
 
   return (
     <div className="cs-settings">
@@ -102,10 +84,7 @@ export function ChatSettings(props: {
           title={t(pending === 'delete' ? 'chatSettings.delete.title' : 'chatSettings.exit.title')}
           text={t(pending === 'delete' ? 'chatSettings.delete.text' : 'chatSettings.exit.text', { name })}
           confirmLabel={t(pending === 'delete' ? 'chatSettings.delete.confirm' : 'chatSettings.exit.confirm')}
-          busy={busy}
-          error={error}
-          onConfirm={() => void confirm()}
-          onCancel={() => setPending(null)}
+          {...dialog}
         />
       ) : null}
     </div>

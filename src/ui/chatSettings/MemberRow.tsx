@@ -25,7 +25,7 @@ export function MemberRow(props: {
   const phone = member.user.nickname ? member.user.phone_nr : '';
   const self = id === selfId;
   // The parts are separate boxes on screen; hidden commas keep them from being read as one word.
-  const comma = <span className="cs-hidden">, </span>;
+  const comma = <span className="visually-hidden">, </span>;
   return (
     <li>
       <button type="button" className="cs-member" onClick={() => onOpen(id)} data-user-id={id}>

@@ -1,15 +1,14 @@
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Conversation, ConversationUser } from '../../protocol/entities';
 import { Avatar } from '../common/Avatar';
 import { useEngine } from '../hooks/EngineContext';
-import { ConfirmDialog } from './Dialog';
+import { ConfirmDialog } from '../common/ConfirmDialog';
 import './chatSettings.css';
-import { errorText } from './errors';
 import { RoleBadge } from './MemberRow';
 import { displayName, isBroadcast, memberId, memberImage, selfIsAdmin } from './rules';
+import { useConfirmed } from './useConfirmed';
 
-type Pending = 'promote' | 'demote' | 'remove' | null;
+type Pending = 'promote' | 'demote' | 'remove';
 
 /**
  * A member's profile (spec §2): avatar, nickname, number and badge; in a group, an admin can promote or
@@ -25,32 +24,18 @@ export function UserProfile(props: {
   const { conversation, member, selfId, onRemoved } = props;
   const { t } = useTranslation();
   const engine = useEngine();
-  const [pending, setPending] = useState<Pending>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const userId = memberId(member);
   const name = displayName(member) || t('chatSettings.unknownMember');
   const manage = conversation.is_group && userId !== selfId && selfIsAdmin(conversation, selfId);
   const role = isBroadcast(conversation) ? 'broadcaster' : 'admin';
 
-  const confirm = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      if (pending === 'remove') {
-        await engine.call('removeMember', conversation.id, userId);
-        setPending(null);
-        onRemoved();
-        return;
-      }
-      await engine.call('setAdmin', conversation.id, userId, pending === 'promote');
-      setPending(null);
-    } catch (failure) {
-      setError(errorText(failure, t));
-    } finally {
-      setBusy(false);
+  const { pending, ask, dialog } = useConfirmed<Pending>(async (what) => {
+    if (what === 'remove') {
+      await engine.call('removeMember', conversation.id, userId);
+      return onRemoved;
     }
-  };
+    await engine.call('setAdmin', conversation.id, userId, what === 'promote');
+  });
 
   return (
     <div className="cs-profile">
@@ -61,7 +46,7 @@ export function UserProfile(props: {
         <h3 className="cs-name__text">{name}</h3>
         {member.user.phone_nr ? (
           <p className="cs-profile__phone">
-            <span className="cs-hidden">{t('chatSettings.profile.phone')}: </span>
+            <span className="visually-hidden">{t('chatSettings.profile.phone')}: </span>
             {member.user.phone_nr}
           </p>
         ) : null}
@@ -72,20 +57,14 @@ export function UserProfile(props: {
           <button
             type="button"
             className="mx-button"
-            onClick={() => {
-              setError(null);
-              setPending(member.is_admin ? 'demote' : 'promote');
-            }}
+            onClick={() => ask(member.is_admin ? 'demote' : 'promote')}
           >
             {t(member.is_admin ? `chatSettings.profile.demote.${role}` : `chatSettings.profile.promote.${role}`)}
           </button>
           <button
             type="button"
             className="mx-button mx-button--danger"
-            onClick={() => {
-              setError(null);
-              setPending('remove');
-            }}
+            onClick={() => ask('remove')}
           >
             {t('chatSettings.profile.remove.button')}
           </button>
@@ -97,10 +76,7 @@ export function UserProfile(props: {
           text={t(`chatSettings.profile.${pending}.text`, { name })}
           confirmLabel={t(`chatSettings.profile.${pending}.confirm`)}
           danger={pending === 'remove'}
-          busy={busy}
-          error={error}
-          onConfirm={() => void confirm()}
-          onCancel={() => setPending(null)}
+          {...dialog}
         />
       ) : null}
     </div>

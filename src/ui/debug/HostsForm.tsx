@@ -97,29 +97,21 @@ export function HostsForm() {
 
       {choice === 'custom' ? (
         <div className="debug-custom">
-          <label htmlFor={ids.api}>{t('debug.hosts.apiBase')}</label>
-          <input
+          <UrlField
             id={ids.api}
-            className="debug-input"
-            type="url"
-            inputMode="url"
+            label={t('debug.hosts.apiBase')}
             placeholder="https://api.example.org"
             value={apiBase}
-            aria-invalid={error?.field === 'apiBase' || undefined}
-            aria-describedby={describedBy('apiBase')}
-            onChange={(event) => setApiBase(event.target.value)}
+            onChange={setApiBase}
+            errorId={describedBy('apiBase')}
           />
-          <label htmlFor={ids.ws}>{t('debug.hosts.wsBase')}</label>
-          <input
+          <UrlField
             id={ids.ws}
-            className="debug-input"
-            type="url"
-            inputMode="url"
+            label={t('debug.hosts.wsBase')}
             placeholder="wss://api.example.org"
             value={wsBase}
-            aria-invalid={error?.field === 'wsBase' || undefined}
-            aria-describedby={describedBy('wsBase')}
-            onChange={(event) => setWsBase(event.target.value)}
+            onChange={setWsBase}
+            errorId={describedBy('wsBase')}
           />
           <p className="debug-muted">{t('debug.hosts.wsHint')}</p>
         </div>
@@ -140,5 +132,32 @@ export function HostsForm() {
         </button>
       </div>
     </form>
+  );
+}
+
+/** A labelled URL input; `errorId` names the error it is wrong by (and marks it invalid), if any. */
+function UrlField(props: {
+  id: string;
+  label: string;
+  placeholder: string;
+  value: string;
+  onChange: (value: string) => void;
+  errorId: string | undefined;
+}) {
+  return (
+    <>
+      <label htmlFor={props.id}>{props.label}</label>
+      <input
+        id={props.id}
+        className="debug-input"
+        type="url"
+        inputMode="url"
+        placeholder={props.placeholder}
+        value={props.value}
+        aria-invalid={props.errorId !== undefined || undefined}
+        aria-describedby={props.errorId}
+        onChange={(event) => props.onChange(event.target.value)}
+      />
+    </>
   );
 }

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { isEngineError } from '../../engine/api';
 import type { Community } from '../../protocol/entities';
 import { Avatar } from '../common/Avatar';
+import { SearchField } from '../common/SearchField';
 import { useEngine } from '../hooks/EngineContext';
 import './explore.css';
 
@@ -25,7 +26,6 @@ export function ExploreView() {
   const [load, setLoad] = useState<Load>({ status: 'loading' });
   const [attempt, setAttempt] = useState(0);
   const titleId = useId();
-  const searchId = useId();
   const needle = query.trim();
 
   useEffect(() => {
@@ -93,20 +93,7 @@ export function ExploreView() {
           {t('explore.title')}
         </h1>
       </header>
-      <div className="chats-panel__search">
-        <label htmlFor={searchId} className="visually-hidden">
-          {t('explore.search')}
-        </label>
-        <input
-          id={searchId}
-          type="search"
-          className="mx-input"
-          placeholder={t('explore.search')}
-          value={query}
-          onChange={(event) => setQuery(event.target.value)}
-          autoComplete="off"
-        />
-      </div>
+      <SearchField label={t('explore.search')} value={query} onChange={setQuery} />
       <div className="explore__body">{body}</div>
     </section>
   );

@@ -1,6 +1,7 @@
 import { useEffect, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ConversationListItem } from '../../engine/api';
+import { SearchField } from '../common/SearchField';
 import { useQuery } from '../hooks/useQuery';
 import { ConversationList } from './ConversationList';
 import { FilterTabs } from './FilterTabs';
@@ -30,7 +31,6 @@ export function ChatsList({
   const [filter, setFilter] = useState<ChatFilter>('all');
   const filters = useMemo(() => filtersFor(communities), [communities]);
   const panelId = useId();
-  const searchId = useId();
   // A tab that disappears (the country's answer came) falls back to All.
   useEffect(() => {
     if (!filters.includes(filter)) setFilter('all');
@@ -76,20 +76,7 @@ export function ChatsList({
           </svg>
         </button>
       </header>
-      <div className="chats-panel__search">
-        <label htmlFor={searchId} className="visually-hidden">
-          {t('inbox.search')}
-        </label>
-        <input
-          id={searchId}
-          type="search"
-          className="mx-input"
-          placeholder={t('inbox.search')}
-          value={query}
-          onChange={(event) => setQuery(event.target.value)}
-          autoComplete="off"
-        />
-      </div>
+      <SearchField label={t('inbox.search')} value={query} onChange={setQuery} />
       <FilterTabs filters={filters} value={filter} onChange={setFilter} panelId={panelId} />
       <div className="chats-panel__body" id={panelId} role="tabpanel" aria-labelledby={`inbox-tab-${filter}`}>
         {body}

@@ -4,7 +4,7 @@ import { Avatar } from '../common/Avatar';
 import { useEngine } from '../hooks/EngineContext';
 import { useSession } from '../hooks/useSession';
 import { PATHS } from '../routing/paths';
-import { ConfirmDialog } from './ConfirmDialog';
+import { ConfirmDialog } from '../common/ConfirmDialog';
 import { PanelHeader } from './PanelHeader';
 import './settings.css';
 

@@ -2,7 +2,7 @@ import { type KeyboardEvent, type RefObject, useLayoutEffect, useRef, useState }
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { QUICK_REACTION_ITEMS } from './quickReactions';
-import { useDismiss } from './useDismiss';
+import { useDismiss } from '../../common/useDismiss';
 
 export interface MenuChoices {
   reply: boolean;

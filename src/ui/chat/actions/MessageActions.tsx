@@ -114,7 +114,7 @@ export function MessageActions({ message }: { message: Message }) {
         </p>
       ) : null}
       {notice ? (
-        <span role="status" className="action-sr-only">
+        <span role="status" className="visually-hidden">
           {notice}
         </span>
       ) : null}

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { FileIcon } from './icons';
+import { attachmentKind } from '../../../engine/api';
 import { formatFileSize } from './sendRules';
 
 /** The chosen file before it is sent: its name and size, and a button that takes it off. */
@@ -7,7 +8,7 @@ export function AttachmentChip({ file, onRemove }: { file: File; onRemove: () =>
   const { t } = useTranslation();
   return (
     <div className="composer-chip" data-testid="composer-attachment">
-      <FileIcon video={file.type.startsWith('video/')} />
+      <FileIcon video={attachmentKind(file) === 'video'} />
       <span className="composer-chip-name">{file.name}</span>
       <span className="composer-chip-size">{formatFileSize(file.size)}</span>
       <button

@@ -1,4 +1,9 @@
-import { ATTACHMENT_MAX_BYTES, ATTACHMENT_MIME_TYPES } from '../../../protocol/constants';
+import {
+  attachmentProblem as engineAttachmentProblem,
+  FILE_TOO_LARGE,
+  FILE_TYPE_NOT_SUPPORTED,
+  type FileFacts,
+} from '../../../engine/api';
 import type { Conversation } from '../../../protocol/entities';
 
 /** Pure rules of the composer (spec §5 "Message attachment", "Sending", "Display limits"; §6 "Sending"). */
@@ -10,32 +15,14 @@ export const INPUT_MAX_HEIGHT_PX = 160;
 
 export type AttachmentProblem = 'fileTypeNotSupported' | 'fileTooLarge';
 
-/** When the browser names no type (some systems, drops from some apps), the extension decides. */
-const BY_EXTENSION: Readonly<Record<string, string>> = {
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  png: 'image/png',
-  gif: 'image/gif',
-  webp: 'image/webp',
-  mp4: 'video/mp4',
-  webm: 'video/webm',
-  ogg: 'video/ogg',
-  ogv: 'video/ogg',
-  mov: 'video/quicktime',
-  avi: 'video/x-msvideo',
-};
-
 /**
- * Why a file cannot be attached, or null when it can (spec §5). The type is checked first: a 60 MB text
- * file is refused for its type. "jpg" is not a MIME type of its own; browsers say image/jpeg for it, and a
- * few systems image/jpg, taken as the same. The server checks the bytes again.
+ * Why a file cannot be attached, or null when it can: the engine's own rule (spec §5), named so the UI
+ * shows its translated text for it. The server checks the bytes again.
  */
-export function attachmentProblem(file: { name: string; type: string; size: number }): AttachmentProblem | null {
-  const declared = file.type.toLowerCase().split(';')[0]?.trim() ?? '';
-  const extension = /\.([a-z0-9]+)$/i.exec(file.name)?.[1]?.toLowerCase() ?? '';
-  const type = declared === 'image/jpg' ? 'image/jpeg' : declared || (BY_EXTENSION[extension] ?? '');
-  if (!(ATTACHMENT_MIME_TYPES as readonly string[]).includes(type)) return 'fileTypeNotSupported';
-  if (file.size > ATTACHMENT_MAX_BYTES) return 'fileTooLarge';
+export function attachmentProblem(file: FileFacts): AttachmentProblem | null {
+  const problem = engineAttachmentProblem(file);
+  if (problem === FILE_TYPE_NOT_SUPPORTED) return 'fileTypeNotSupported';
+  if (problem === FILE_TOO_LARGE) return 'fileTooLarge';
   return null;
 }
 

@@ -1,8 +1,7 @@
-import { useEffect, useRef, useState } from 'react';
-import { createPortal } from 'react-dom';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Message } from '../../../protocol/entities';
-import { trapTab, useDismiss } from '../actions/useDismiss';
+import { Modal } from '../../common/Modal';
 import { useChatUi } from '../ChatContext';
 import './media.css';
 
@@ -23,67 +22,56 @@ type LoadState = 'loading' | 'loaded' | 'error';
 
 function MediaDialog({ message, onClose }: { message: Message; onClose: () => void }) {
   const { t } = useTranslation();
-  const dialogRef = useRef<HTMLDivElement>(null);
   const closeRef = useRef<HTMLButtonElement>(null);
   const url = mediaUrl(message);
   const video = message.attachment?.type === 'video';
   const [state, setState] = useState<LoadState>(url ? 'loading' : 'error');
-  useDismiss(true, dialogRef, onClose);
-
-  useEffect(() => {
-    closeRef.current?.focus();
-  }, []);
 
   const name = message.attachment?.name || (video ? t('chatActions.media.video') : t('chatActions.media.image'));
   const shown = state === 'loaded' ? '' : ' media-hidden';
-  return createPortal(
-    <div className="media-backdrop">
-      <div
-        ref={dialogRef}
-        role="dialog"
-        aria-modal="true"
-        aria-label={t('chatActions.media.viewer')}
-        aria-busy={state === 'loading'}
-        className="media-dialog"
-        data-state={state}
-        onKeyDown={(event) => trapTab(event, dialogRef.current)}
-        onClick={(event) => event.stopPropagation()}
-      >
-        <button ref={closeRef} type="button" className="media-close" aria-label={t('chatActions.media.close')} onClick={onClose}>
-          <span aria-hidden="true">✕</span>
-        </button>
-        {state === 'loading' ? (
-          <p role="status" className="media-status">
-            {t('chatActions.media.loading')}
-          </p>
-        ) : null}
-        {state === 'error' ? (
-          <p role="alert" className="media-status media-error">
-            {t('chatActions.media.failed')}
-          </p>
-        ) : null}
-        {url && state !== 'error' ? (
-          video ? (
-            <video
-              className={`media-content${shown}`}
-              src={url}
-              controls
-              aria-label={name}
-              onLoadedData={() => setState('loaded')}
-              onError={() => setState('error')}
-            />
-          ) : (
-            <img
-              className={`media-content${shown}`}
-              src={url}
-              alt={name}
-              onLoad={() => setState('loaded')}
-              onError={() => setState('error')}
-            />
-          )
-        ) : null}
-      </div>
-    </div>,
-    document.body,
+  return (
+    <Modal
+      label={t('chatActions.media.viewer')}
+      aria-busy={state === 'loading'}
+      data-state={state}
+      initialFocus={closeRef}
+      onClose={onClose}
+      className="media-dialog"
+      dialogClassName="media-modal"
+    >
+      <button ref={closeRef} type="button" className="media-close" aria-label={t('chatActions.media.close')} onClick={onClose}>
+        <span aria-hidden="true">✕</span>
+      </button>
+      {state === 'loading' ? (
+        <p role="status" className="media-status">
+          {t('chatActions.media.loading')}
+        </p>
+      ) : null}
+      {state === 'error' ? (
+        <p role="alert" className="media-status media-error">
+          {t('chatActions.media.failed')}
+        </p>
+      ) : null}
+      {url && state !== 'error' ? (
+        video ? (
+          <video
+            className={`media-content${shown}`}
+            src={url}
+            controls
+            aria-label={name}
+            onLoadedData={() => setState('loaded')}
+            onError={() => setState('error')}
+          />
+        ) : (
+          <img
+            className={`media-content${shown}`}
+            src={url}
+            alt={name}
+            onLoad={() => setState('loaded')}
+            onError={() => setState('error')}
+          />
+        )
+      ) : null}
+    </Modal>
   );
 }
