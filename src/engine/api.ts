@@ -9,6 +9,7 @@ import type { WarningsAnswer } from '../protocol/api';
 import type { Channel, Comment, Community, Country, Message } from '../protocol/entities';
 import type { ChannelsView, CommentsView, CommunitiesView, PostsView } from './community/views';
 import type { EngineError } from './errors';
+import type { FormDraft, FormDrafts } from './formDrafts';
 import type { OutboxEntry } from './outbox';
 import type { RestClient } from './rest/client';
 import type { AppSettings, NotifyPermission } from './rules';
@@ -32,6 +33,7 @@ export type {
   ParticipantsById,
   PostsView,
 } from './community/views';
+export type { FormDraft, FormDraftMember, FormDrafts } from './formDrafts';
 export type { OutboxAttachment, OutboxEntry } from './outbox';
 export type { AppSettings, NotifyPermission } from './rules';
 export type { ConnectionState } from './socket/connection';
@@ -114,6 +116,11 @@ export interface EngineApi {
   notifications(tabId: string): Observable<NotificationRequest>;
   /** Unsent text per conversation, kept by the engine: it survives reloads and shows in every tab. */
   drafts(): Observable<Readonly<Record<number, string>>>;
+  /**
+   * Drafts of the new-chat and add-member forms (spec §2) by form key ('newGroup', 'newBroadcast',
+   * 'newPrivate', `addMembers:${conversationId}`), the signed-in account's only; kept like `drafts`.
+   */
+  formDrafts(): Observable<FormDrafts>;
   /** The chosen language, or null when none was chosen (the UI then follows the browser, spec §9). */
   language(): Observable<Language | null>;
   /** The supported countries (empty until `loadCountries` ran once; the cache makes later starts instant). */
@@ -196,6 +203,8 @@ export interface EngineApi {
   // Settings and tabs.
   /** Stores (or, for blank text, removes) the draft of a conversation. */
   setDraft(conversationId: number, text: string): Promise<void>;
+  /** Stores the draft of a form (see `formDrafts`); null or a draft with nothing typed removes it. */
+  setFormDraft(key: string, draft: FormDraft | null): Promise<void>;
   setLanguage(language: Language): Promise<void>;
   updateSettings(patch: Partial<AppSettings>): Promise<AppSettings>;
   setHostOverrides(overrides: HostOverrides): Promise<void>;

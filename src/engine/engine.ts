@@ -22,6 +22,7 @@ import { LiveState } from './liveState';
 import { Notifier } from './notifier';
 import { Outbox, type OutboxEntry } from './outbox';
 import { loadState, signOutOps } from './persistence';
+import { type FormDraft, FormDraftStore, type FormDrafts } from './formDrafts';
 import { Preferences } from './preferences';
 import { ReceiptSender } from './receiptSender';
 import { createRestClient, fetchTransport, type HttpTransport, type RestClient } from './rest';
@@ -59,6 +60,7 @@ export class Engine extends CommunityCommands implements EngineApi {
   private readonly rest: RestClient;
   private readonly sessionStore: Session;
   private readonly preferences: Preferences;
+  private readonly formDraftStore: FormDraftStore;
   private readonly countryList: CountryList;
   private readonly state: LiveState;
   private readonly chats: ConversationCommands;
@@ -76,6 +78,11 @@ export class Engine extends CommunityCommands implements EngineApi {
     const rest = () => this.rest;
     this.preferences = new Preferences(storage);
     this.sessionStore = new Session({ storage, rest, clock, log, pinApiBase: (phone) => this.pinApiBase(phone) });
+    this.formDraftStore = new FormDraftStore(
+      storage,
+      this.sessionStore.changes().pipe(map((auth) => auth?.userId ?? null)),
+      () => this.sessionStore.auth?.userId ?? null,
+    );
     this.rest = createRestClient({
       transport: options.transport ?? fetchTransport,
       session: () => ({ apiBase: this.apiBase(), token: this.sessionStore.auth?.token ?? null }),
@@ -142,7 +149,7 @@ export class Engine extends CommunityCommands implements EngineApi {
   /** Restores the stored session, state, settings and outbox, then connects when signed in. */
   async start(): Promise<void> {
     const { storage } = this.options;
-    const [auth] = await Promise.all([this.sessionStore.read(), this.preferences.load()]);
+    const [auth] = await Promise.all([this.sessionStore.read(), this.preferences.load(), this.formDraftStore.load()]);
     const state = await loadState(storage);
     await this.communityStore.load();
     this.state.restore(state);
@@ -217,6 +224,10 @@ export class Engine extends CommunityCommands implements EngineApi {
     return this.preferences.drafts();
   }
 
+  formDrafts(): Observable<FormDrafts> {
+    return this.formDraftStore.drafts();
+  }
+
   language(): Observable<Language | null> {
     return this.preferences.language();
   }
@@ -255,13 +266,14 @@ export class Engine extends CommunityCommands implements EngineApi {
   async logout(): Promise<void> {
     await this.outboxQueue.clear();
     await this.signOut();
-    // Spec §4: logout also clears stored settings, countries data and drafts.
+    // Spec §4: logout also clears stored settings, countries data and drafts (messages' and forms').
     await this.options.storage.writeBatch([
       { store: 'settings', type: 'clear' },
       { store: 'countries', type: 'clear' },
       { store: 'drafts', type: 'clear' },
     ]);
     this.preferences.forgetAccountData();
+    this.formDraftStore.forget();
     this.countryList.forget();
   }
 
@@ -332,6 +344,10 @@ export class Engine extends CommunityCommands implements EngineApi {
 
   setDraft(conversationId: number, text: string): Promise<void> {
     return this.preferences.setDraft(conversationId, text);
+  }
+
+  setFormDraft(key: string, draft: FormDraft | null): Promise<void> {
+    return this.formDraftStore.set(key, draft);
   }
 
   setLanguage(language: Language): Promise<void> {

@@ -1,6 +1,7 @@
 import { BehaviorSubject, type Observable } from 'rxjs';
 import type { HostOverrides, Language } from './api';
 import { engineError } from './errors';
+import { FORM_DRAFT_PREFIX } from './formDrafts';
 import { INVALID_PARAMETERS } from './rest/fallbacks';
 import { type AppSettings, applySettings, normalizeSettings } from './rules';
 import type { EngineStorage } from './storage/storage';
@@ -27,7 +28,9 @@ export class Preferences {
       this.storage.get<Language>('meta', 'language'),
     ]);
     if (hosts) this.hosts = hosts;
-    this.drafts$.next(Object.fromEntries(drafts.map((d) => [Number(d.key), d.value])));
+    // The store also holds the new-chat forms' drafts (formDrafts.ts), under their own prefix.
+    const messageDrafts = drafts.filter((d) => !d.key.startsWith(FORM_DRAFT_PREFIX));
+    this.drafts$.next(Object.fromEntries(messageDrafts.map((d) => [Number(d.key), d.value])));
     if (language === 'en' || language === 'sv') this.language$.next(language);
     this.settings$.next(normalizeSettings(settings));
   }

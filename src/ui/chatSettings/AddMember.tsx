@@ -1,8 +1,9 @@
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useCallback, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { CountriesView } from '../../engine/api';
+import type { CountriesView, FormDraft } from '../../engine/api';
 import type { Conversation } from '../../protocol/entities';
 import { useEngine } from '../hooks/EngineContext';
+import { formDraftKeys, useFormDraft } from '../hooks/useFormDraft';
 import { useQuery } from '../hooks/useQuery';
 import { useSession } from '../hooks/useSession';
 import { checkRows, type RowErrors } from '../inbox/memberRows';
@@ -14,9 +15,18 @@ const NO_COUNTRIES: CountriesView = { countries: [], status: 'idle', error: null
 /**
  * Add member (spec §2, §6: any member): a name and a phone number, checked with the user's own country
  * patterns like the rows of a new group (spec §5), then POST /v2/conversations/{id}/users. The newcomer
- * shows in the members list through the conversation_add_user event.
+ * shows in the members list through the conversation_add_user event. What is typed is kept as the
+ * conversation's add-members draft (spec §2) until the member is added.
  */
-export function AddMember({ conversation, onAdded }: { conversation: Conversation; onAdded: () => void }) {
+export function AddMember(props: { conversation: Conversation; onAdded: () => void }) {
+  // One form per conversation, so one chat's draft never shows under another's.
+  return <AddMemberForm key={props.conversation.id} {...props} />;
+}
+
+/** The one row of the add-member form, as its draft's only member. */
+const ROW_ID = '1';
+
+function AddMemberForm({ conversation, onAdded }: { conversation: Conversation; onAdded: () => void }) {
   const { t } = useTranslation();
   const engine = useEngine();
   const session = useSession();
@@ -28,21 +38,32 @@ export function AddMember({ conversation, onAdded }: { conversation: Conversatio
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const id = useId();
+  const applyDraft = useCallback((draft: FormDraft | null) => {
+    const row = draft?.members[0];
+    setName(row?.name ?? '');
+    setPhone(row?.phone ?? '');
+  }, []);
+  const draft = useFormDraft(
+    formDraftKeys.addMembers(conversation.id),
+    { name: '', members: [{ id: ROW_ID, name, phone }] },
+    applyDraft,
+  );
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setFailure(null);
-    const result = checkRows([{ id: 1, name, phone }], country);
+    const result = checkRows([{ id: ROW_ID, name, phone }], country);
     // An empty form is a missing name and number, as in the one-to-one form (spec §5).
     const rowErrors: RowErrors = result.noMembers
       ? { name: 'inbox.form.nameRequired', phone: 'inbox.form.phoneRequired' }
-      : (result.errors[1] ?? {});
+      : (result.errors[ROW_ID] ?? {});
     setErrors(rowErrors);
     const member = result.members[0];
     if (rowErrors.name || rowErrors.phone || !member) return;
     setBusy(true);
     try {
       await engine.call('addMembers', conversation.id, [member]);
+      draft.clear();
       onAdded();
     } catch (error) {
       setFailure(errorText(error, t));

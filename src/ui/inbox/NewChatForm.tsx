@@ -1,23 +1,28 @@
-import { type FormEvent, useId, useRef, useState } from 'react';
+import { type FormEvent, useCallback, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type CountriesView, isEngineError } from '../../engine/api';
+import { type CountriesView, type FormDraft, isEngineError } from '../../engine/api';
 import { useEngine } from '../hooks/EngineContext';
+import { formDraftKeys, useFormDraft } from '../hooks/useFormDraft';
 import { useQuery } from '../hooks/useQuery';
 import { useSession } from '../hooks/useSession';
 import { DiscardDialog } from './DiscardDialog';
-import { type CheckedRows, checkRows, groupNameError, type MemberRow } from './memberRows';
+import { type CheckedRows, checkRows, emptyRows, groupNameError, type MemberRow, newRowId } from './memberRows';
 import type { NewChatKind } from './NewChatPicker';
 
 const NO_COUNTRIES: CountriesView = { countries: [], status: 'idle', error: null };
 /** Spec §9: three member rows at first, three more at a time. */
 const ROWS_STEP = 3;
 
-let nextRowId = 1;
-const newRows = (n: number): MemberRow[] => Array.from({ length: n }, () => ({ id: nextRowId++, name: '', phone: '' }));
+/** The form as a draft: a group's name and rows, or the one-to-one contact's name and phone. */
+function toDraft(isGroup: boolean, groupName: string, rows: readonly MemberRow[]): FormDraft {
+  if (isGroup) return { name: groupName, members: rows.map(({ id, name, phone }) => ({ id, name, phone })) };
+  return { name: rows[0]?.name ?? '', phone: rows[0]?.phone ?? '', members: [] };
+}
 
 /**
  * Spec §2 chat creation: the one-to-one form (one name, one phone) and the group / broadcast form
  * (name, member rows, more rows, cancel with confirmation when something was typed). Created chats open.
+ * What is typed is kept as the form's draft (spec §2) until the chat is created or the user discards it.
  */
 export function NewChatForm({
   kind,
@@ -35,7 +40,7 @@ export function NewChatForm({
   const country = countries.countries.find((c) => session?.status === 'ready' && c.cc === session.countryCode);
   const isGroup = kind !== 'private';
   const [groupName, setGroupName] = useState('');
-  const [rows, setRows] = useState<MemberRow[]>(() => newRows(isGroup ? ROWS_STEP : 1));
+  const [rows, setRows] = useState<MemberRow[]>(() => emptyRows(isGroup ? ROWS_STEP : 1));
   const [checked, setChecked] = useState<CheckedRows | null>(null);
   const [groupError, setGroupError] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
@@ -43,13 +48,26 @@ export function NewChatForm({
   const formId = useId();
   const firstField = useRef<HTMLInputElement>(null);
 
+  const applyDraft = useCallback(
+    (draft: FormDraft | null) => {
+      if (isGroup) {
+        setGroupName(draft?.name ?? '');
+        setRows(draft && draft.members.length > 0 ? draft.members.map((m) => ({ ...m })) : emptyRows(ROWS_STEP));
+      } else {
+        setRows((list) => [{ id: list[0]?.id ?? newRowId(), name: draft?.name ?? '', phone: draft?.phone ?? '' }]);
+      }
+    },
+    [isGroup],
+  );
+  const draft = useFormDraft(formDraftKeys.newChat(kind), toDraft(isGroup, groupName, rows), applyDraft);
+
   const dirty = groupName.trim() !== '' || rows.some((r) => r.name.trim() || r.phone.trim());
   const [confirming, setConfirming] = useState(false);
   const cancel = () => {
     if (isGroup && dirty) setConfirming(true);
     else onCancel();
   };
-  const update = (id: number, patch: Partial<MemberRow>) =>
+  const update = (id: string, patch: Partial<MemberRow>) =>
     setRows((list) => list.map((row) => (row.id === id ? { ...row, ...patch } : row)));
 
   const submit = async (event: FormEvent) => {
@@ -78,6 +96,7 @@ export function NewChatForm({
           : {}),
         members: result.members,
       });
+      draft.clear();
       await engine.refreshConversations().catch(() => undefined);
       onCreated(answer.conversation.id);
     } catch (error) {
@@ -88,7 +107,7 @@ export function NewChatForm({
   };
 
   const title = t(kind === 'private' ? 'inbox.kind.private' : kind === 'group' ? 'inbox.kind.group' : 'inbox.kind.broadcast');
-  const errorId = (rowId: number, field: string) => `${formId}-${rowId}-${field}-error`;
+  const errorId = (rowId: string, field: string) => `${formId}-${rowId}-${field}-error`;
   return (
     <section className="chats-panel" aria-labelledby={`${formId}-title`}>
       <header className="mx-panel-header">
@@ -180,7 +199,7 @@ export function NewChatForm({
           );
         })}
         {isGroup ? (
-          <button type="button" className="mx-button" onClick={() => setRows((list) => [...list, ...newRows(ROWS_STEP)])}>
+          <button type="button" className="mx-button" onClick={() => setRows((list) => [...list, ...emptyRows(ROWS_STEP)])}>
             {t('inbox.form.addMembers')}
           </button>
         ) : null}
@@ -203,7 +222,12 @@ export function NewChatForm({
           </button>
         </div>
       </form>
-      {confirming ? <DiscardDialog onDiscard={onCancel} onKeep={() => setConfirming(false)} /> : null}
+      {confirming ? <DiscardDialog
+          onDiscard={() => {
+            draft.clear();
+            onCancel();
+          }}
+          onKeep={() => setConfirming(false)} /> : null}
     </section>
   );
 }

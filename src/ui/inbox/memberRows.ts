@@ -1,11 +1,19 @@
 import type { Country } from '../../protocol/entities';
 import { memberPhone, nameProblem } from './phone';
 
+/** A member row (spec §3 "Member draft entry"): kept as it is in the form's draft. */
 export interface MemberRow {
-  id: number;
+  id: string;
   name: string;
   phone: string;
 }
+
+let rowCounter = 0;
+/** A row id unlikely to meet one made in another tab, since a draft brings its rows' ids along. */
+export const newRowId = (): string =>
+  `${Date.now().toString(36)}-${(rowCounter++).toString(36)}-${Math.random().toString(36).slice(2, 7)}`;
+
+export const emptyRows = (n: number): MemberRow[] => Array.from({ length: n }, () => ({ id: newRowId(), name: '', phone: '' }));
 
 export interface RowErrors {
   name?: string;
@@ -14,7 +22,7 @@ export interface RowErrors {
 
 export interface CheckedRows {
   /** Error keys per row id (inbox.*). */
-  errors: Record<number, RowErrors>;
+  errors: Record<string, RowErrors>;
   /** The complete, valid rows, ready for createConversation. */
   members: { name: string; value: string }[];
   /** True when no row is complete (spec §5 "members error"). */
@@ -24,8 +32,8 @@ export interface CheckedRows {
 const NAME_KEYS = { empty: 'inbox.form.nameRequired', short: 'inbox.form.nameTooShort', long: 'inbox.form.nameTooLong' } as const;
 
 /** Spec §5 member rows: fully empty rows are ignored; half rows, short or long names and bad numbers are errors. */
-export function checkRows(rows: readonly MemberRow[], country: Country | undefined): CheckedRows {
-  const errors: Record<number, RowErrors> = {};
+export function checkRows(rows: readonly (Omit<MemberRow, 'id'> & { id: string | number })[], country: Country | undefined): CheckedRows {
+  const errors: Record<string, RowErrors> = {};
   const members: { name: string; value: string }[] = [];
   for (const row of rows) {
     const name = row.name.trim();

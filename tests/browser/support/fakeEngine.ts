@@ -1,4 +1,4 @@
-import type { Observable } from 'rxjs';
+import { BehaviorSubject, type Observable } from 'rxjs';
 import type { AppSettings, TabEngine } from '../../../src/engine/api';
 
 /** The settings every fake engine starts with (the engine's defaults). */
@@ -12,13 +12,20 @@ export const defaultSettings = (): AppSettings => ({
 /**
  * A stand-in TabEngine: each query answers with the test's own subject (so the test can push new values),
  * each command is the test's spy (so it can check calls and settle answers), and `fields` are plain
- * properties (tabId, mode). Only what a test names exists; anything else the UI touches is a TypeError.
+ * properties (tabId, mode). Only what a test names exists (and the forms' drafts, empty); anything else the
+ * UI touches is a TypeError.
  */
 export function fakeTabEngine<
   Q extends Record<string, Observable<unknown>>,
   C extends Record<string, unknown> = Record<never, never>,
 >(queries: Q, commands: C = {} as C, fields: Record<string, unknown> = {}) {
-  const engine: Record<string, unknown> = { ...fields, ...commands };
+  // The forms ask for their drafts (formDrafts / setFormDraft): none stored and nothing kept, unless a test names them.
+  const engine: Record<string, unknown> = {
+    formDrafts: () => new BehaviorSubject({}),
+    setFormDraft: () => Promise.resolve(),
+    ...fields,
+    ...commands,
+  };
   for (const [name, subject] of Object.entries(queries)) engine[name] = () => subject;
   return {
     engine: engine as { [K in keyof Q]: () => Q[K] } & C,
