@@ -1,6 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState } from 'react';
 import type { ConversationListItem } from '../../engine/api';
+import { useSession } from '../hooks/useSession';
 import { ConversationRow, ROW_HEIGHT } from './ConversationRow';
 
 /** Re-renders once a minute, so "Today 23:59" becomes "Yesterday" without a new message. */
@@ -26,6 +27,8 @@ export function ConversationList({
 }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const now = useMinuteClock();
+  const session = useSession();
+  const selfId = session?.status === 'ready' ? session.userId : null;
   const virtualizer = useVirtualizer({
     count: items.length,
     getScrollElement: () => scrollRef.current,
@@ -47,7 +50,7 @@ export function ConversationList({
               aria-setsize={items.length}
               aria-posinset={row.index + 1}
             >
-              <ConversationRow item={item} now={now} selected={item.conversation.id === openId} />
+              <ConversationRow item={item} now={now} selected={item.conversation.id === openId} selfId={selfId} />
             </li>
           );
         })}

@@ -3,6 +3,7 @@ import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ConversationListItem } from '../../engine/api';
 import { Avatar } from '../common/Avatar';
+import { conversationAvatarId } from '../common/avatarId';
 import { previewText, rowTime } from './preview';
 
 export const ROW_HEIGHT = 72;
@@ -15,10 +16,12 @@ export const ConversationRow = memo(function ConversationRow({
   item,
   now,
   selected,
+  selfId,
 }: {
   item: ConversationListItem;
   now: Date;
   selected: boolean;
+  selfId: number | null;
 }) {
   const { t, i18n } = useTranslation();
   const c = item.conversation;
@@ -35,7 +38,7 @@ export const ConversationRow = memo(function ConversationRow({
       activeOptions={{ exact: true }}
       data-conversation-id={c.id}
     >
-      <Avatar id={c.id} name={name} imageUrl={image} channel={c.group_type === 'channel' || c.group_type === 'feed'} size={48} />
+      <Avatar id={conversationAvatarId(c, selfId)} name={name} imageUrl={image} channel={c.group_type === 'channel' || c.group_type === 'feed'} size={48} />
       <span className="inbox-row__main">
         <span className="inbox-row__top">
           <span className="inbox-row__name">{name}</span>

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { Conversation } from '../../../src/protocol/entities';
 import { AVATAR_PALETTE, avatarColor, initials } from '../../../src/ui/common/avatarColor';
+import { conversationAvatarId } from '../../../src/ui/common/avatarId';
 import { dayKind } from '../../../src/ui/common/time';
 
 describe('avatar', () => {
@@ -29,5 +31,17 @@ describe('day kind', () => {
     expect(dayKind(new Date(2026, 10, 22, 0, 1), now)).toBe('today');
     expect(dayKind(new Date(2026, 10, 21, 23, 59), now)).toBe('yesterday');
     expect(dayKind(new Date(2026, 10, 20, 12, 0), now)).toBe('other');
+  });
+});
+
+describe('conversation avatar id', () => {
+  const member = (id: number) => ({ user: { id, user_id: id } }) as Conversation['users'][number];
+  const chat = (isGroup: boolean) => ({ id: 77, is_group: isGroup, users: [member(1), member(2)] }) as unknown as Conversation;
+  it('is the other person in a one-to-one chat, so their colour matches their profile', () => {
+    expect(conversationAvatarId(chat(false), 1)).toBe(2);
+    expect(conversationAvatarId(chat(false), 2)).toBe(1);
+  });
+  it('is the conversation in a group', () => {
+    expect(conversationAvatarId(chat(true), 1)).toBe(77);
   });
 });

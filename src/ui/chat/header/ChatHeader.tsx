@@ -1,6 +1,7 @@
 import { useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import type { Conversation } from '../../../protocol/entities';
+import { conversationAvatarId } from '../../common/avatarId';
 import { Avatar } from '../../common/Avatar';
 import { PATHS } from '../../routing/paths';
 
@@ -29,7 +30,7 @@ export function ChatHeader(props: { conversation: Conversation; selfId: number; 
       >
         <span aria-hidden="true">←</span>
       </button>
-      <Avatar id={conversation.id} name={name} imageUrl={conversationImage(conversation)} channel={channel} size={40} />
+      <Avatar id={conversationAvatarId(conversation, selfId)} name={name} imageUrl={conversationImage(conversation)} channel={channel} size={40} />
       <div className="chat-header-text">
         <h2 className="chat-title">{name}</h2>
         <p className="chat-status">{statusLine(conversation, selfId, t)}</p>
