@@ -59,6 +59,17 @@ describe('the message list', () => {
     await expect.poll(distanceFromEnd).toBeLessThanOrEqual(2);
   });
 
+  it('stays at the bottom when the list gets shorter (the composer grew, a file chip appeared)', async () => {
+    const { messages, asTab } = listEngine();
+    messages.next({ messages: many(1, 40), hasOlder: false, loaded: true });
+    await renderList(asTab);
+    await expect.poll(distanceFromEnd).toBeLessThanOrEqual(2);
+    list().style.height = `${list().clientHeight - 80}px`;
+    list().style.flex = 'none';
+    await frames();
+    await expect.poll(distanceFromEnd).toBeLessThanOrEqual(2);
+  });
+
   it('asks for older messages only within 200 px of the top', async () => {
     const { messages, engine, asTab } = listEngine();
     messages.next({ messages: many(100, 140), hasOlder: true, loaded: true });

@@ -208,7 +208,7 @@ describe('the action menu', () => {
     // The reply's row shows the quoted text above its own.
     const reply = await messageId(anna, 'Hej Anna!');
     await expect.poll(() => chat(anna).locator(`article:has([data-actions-for="${reply}"])`).textContent()).toContain('Hej Erik!');
-    expect(await erik.getByTestId('composer-reply-preview').count()).toBe(0);
+    await expect.poll(() => erik.getByTestId('composer-reply-preview').count()).toBe(0);
   });
 
   it('edits through the menu; the other person sees the new text as edited', async () => {
