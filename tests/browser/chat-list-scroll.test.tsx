@@ -67,7 +67,7 @@ describe('the message list', () => {
     list().style.height = `${list().clientHeight - 80}px`;
     list().style.flex = 'none';
     await frames();
-    await expect.poll(distanceFromEnd).toBeLessThanOrEqual(2);
+    await expect.poll(distanceFromEnd, { timeout: 5_000 }).toBeLessThanOrEqual(2);
   });
 
   it('asks for older messages only within 200 px of the top', async () => {

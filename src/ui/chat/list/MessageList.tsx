@@ -232,6 +232,24 @@ export function MessageList({ conversationId }: { conversationId: number }) {
     // restoreAnchor reads this render's rows; the effect runs when the height changes.
   }, [total, virtualizer]);
 
+  // The viewport itself got shorter or taller (the composer grew, a file chip appeared, the window was
+  // resized): a list pinned to the bottom stays there, as when its rows change height.
+  useEffect(() => {
+    const el = scrollRef.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    let height = el.clientHeight;
+    const observer = new ResizeObserver(() => {
+      if (el.clientHeight === height) return;
+      height = el.clientHeight;
+      if (!initialDone.current || !pinned.current) return;
+      // At once (no frame with the last rows hidden), then through the virtualizer so it agrees.
+      el.scrollTop = el.scrollHeight;
+      virtualizer.scrollToEnd();
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [virtualizer]);
+
   /** Scrolls to a message, fetching older pages first when it is not loaded yet (a reply's quote). */
   function scrollToQuoted(messageId: number) {
     const index = rows.findIndex((r) => r.key === `m-${messageId}`);
