@@ -52,6 +52,8 @@ export default defineConfig({
           globalSetup: ['tests/e2e/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 180_000,
+          // The whole app (worker, socket, server) answers a poll; on a busy CI machine 1 s is too short.
+          expect: { poll: { timeout: 10_000 } },
           fileParallelism: false,
         },
       },

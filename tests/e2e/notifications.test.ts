@@ -130,11 +130,11 @@ describe('browser notifications', () => {
       const all = async () => [...(await shown(a)), ...(await shown(b))];
 
       await say('first ping');
-      await expect.poll(async () => (await all()).length).toBe(1);
+      await expect.poll(async () => (await all()).length, { timeout: 15_000 }).toBe(1);
       // A second message: had the first been shown twice, there would be three by now.
       const long = 'x'.repeat(150);
       await say(long);
-      await expect.poll(async () => (await all()).length).toBe(2);
+      await expect.poll(async () => (await all()).length, { timeout: 15_000 }).toBe(2);
       expect((await all()).map((n) => [n.title, n.body]).sort()).toEqual([
         ['Notifier', 'first ping'],
         ['Notifier', `${'x'.repeat(100)}…`],
@@ -159,7 +159,7 @@ describe('browser notifications', () => {
       await say('while switched off');
       await a.evaluate(() => window.engine.updateSettings({ notificationsEnable: true }));
       await say('switched on again');
-      await expect.poll(async () => (await all()).length).toBe(3);
+      await expect.poll(async () => (await all()).length, { timeout: 15_000 }).toBe(3);
       expect((await all()).map((n) => n.body)).not.toContain('while switched off');
       // Preview and sound were turned off with the rest: an empty body, and no chime.
       expect((await all()).filter((n) => n.body === '')).toHaveLength(1);
