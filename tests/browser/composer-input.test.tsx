@@ -70,6 +70,27 @@ describe('the composer', () => {
     await expect.element(input()).toHaveValue('keep me');
   });
 
+  it('empties the input as soon as the message is handed over, and gives it back if the engine refuses it', async () => {
+    const { engine, asTab } = fakeEngine();
+    let refuse: (error: unknown) => void = () => undefined;
+    engine.sendMessage.mockImplementationOnce(
+      () =>
+        new Promise((_resolve, reject) => {
+          refuse = reject;
+        }),
+    );
+    await render(<Composer />, { engine: asTab });
+    await userEvent.click(input());
+    await userEvent.keyboard('first{Enter}');
+    await expect.poll(() => engine.sendMessage.mock.calls.length).toBe(1);
+    // Still waiting for the engine's answer, and the input is already empty for the next message.
+    await expect.element(input()).toHaveValue('');
+    await userEvent.keyboard('second');
+    refuse({ name: 'EngineError', status: 0, message: 'Failed to send message', fallback: 'Failed to send message', call: 'sendMessage' });
+    await expect.element(page.getByRole('alert')).toHaveTextContent('Failed to send message');
+    await expect.element(input()).toHaveValue('first\nsecond');
+  });
+
   it('fills the input with the stored draft and saves what is typed', async () => {
     const { engine, asTab, drafts } = fakeEngine();
     drafts.next({ 10: 'from another tab' });

@@ -149,20 +149,26 @@ function ComposerForm() {
       return;
     }
     if (!canSubmit(text, file !== null)) return;
+    // The input empties at once, as in any messenger: the engine's outbox holds the message from here on.
+    // If the engine refuses it, what was typed (and the file and the reply) come back, so nothing is lost.
+    const sent = { text, file, replyTo };
     setBusy(true);
+    setProblem(null);
+    setText('');
+    setFile(null);
+    draft.cleared();
+    if (replyTo) setReplyTo(null);
     try {
       await engine.sendMessage(conversationId, {
-        text: text.trim(),
-        ...(replyTo ? { quotedMessageId: replyTo.id } : {}),
-        ...(file ? { file } : {}),
+        text: sent.text.trim(),
+        ...(sent.replyTo ? { quotedMessageId: sent.replyTo.id } : {}),
+        ...(sent.file ? { file: sent.file } : {}),
       });
-      setProblem(null);
-      setText('');
-      setFile(null);
-      draft.cleared();
-      if (replyTo) setReplyTo(null);
     } catch (error) {
-      // The text (and file) stay, so nothing typed is lost (spec §8: send failures show the server's error).
+      // Spec §8: send failures show the server's error. Anything typed since is kept after the old text.
+      setText((typed) => (typed === '' ? sent.text : `${sent.text}\n${typed}`));
+      setFile((chosen) => chosen ?? sent.file);
+      if (sent.replyTo) setReplyTo(sent.replyTo);
       setProblem(errorText(error, t));
     } finally {
       setBusy(false);
