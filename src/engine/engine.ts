@@ -86,7 +86,7 @@ export class Engine extends CommunityCommands implements EngineApi {
     this.rest = createRestClient({
       transport: options.transport ?? fetchTransport,
       session: () => ({ apiBase: this.apiBase(), token: this.sessionStore.auth?.token ?? null }),
-      clientToken: 'web',
+      clientToken: () => this.preferences.clientToken,
       onUnauthorized: () => void this.signOut(),
     });
     this.countryList = new CountryList({ storage, rest, log });

@@ -17,22 +17,37 @@ export class Preferences {
   private readonly drafts$ = new BehaviorSubject<Drafts>({});
   private readonly language$ = new BehaviorSubject<Language | null>(null);
   private hosts: HostOverrides = { apiBase: null, wsBase: null };
+  private installId = '';
 
   constructor(private readonly storage: EngineStorage) {}
 
   async load(): Promise<void> {
-    const [settings, hosts, drafts, language] = await Promise.all([
+    const [settings, hosts, drafts, language, installId] = await Promise.all([
       this.storage.get<Partial<AppSettings>>('settings', 'app'),
       this.storage.get<HostOverrides>('meta', 'hosts'),
       this.storage.getAll<string>('drafts'),
       this.storage.get<Language>('meta', 'language'),
+      this.storage.get<string>('meta', 'clientToken'),
     ]);
     if (hosts) this.hosts = hosts;
+    this.installId = typeof installId === 'string' && installId !== '' ? installId : await this.newInstallId();
     // The store also holds the new-chat forms' drafts (formDrafts.ts), under their own prefix.
     const messageDrafts = drafts.filter((d) => !d.key.startsWith(FORM_DRAFT_PREFIX));
     this.drafts$.next(Object.fromEntries(messageDrafts.map((d) => [Number(d.key), d.value])));
     if (language === 'en' || language === 'sv') this.language$.next(language);
     this.settings$.next(normalizeSettings(settings));
+  }
+
+  /** Client-Token (spec §7): made once per browser profile and kept in meta, which outlives sign-outs. */
+  get clientToken(): string {
+    return this.installId;
+  }
+
+  private async newInstallId(): Promise<string> {
+    // getRandomValues, not randomUUID: the app may be served over plain http on a LAN, outside a secure context.
+    const id = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+    await this.storage.writeBatch([{ store: 'meta', type: 'put', key: 'clientToken', value: id }]);
+    return id;
   }
 
   get hostOverrides(): HostOverrides {

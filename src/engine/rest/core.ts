@@ -13,8 +13,8 @@ export interface RestSession {
 export interface RestClientOptions {
   transport: HttpTransport;
   session: () => RestSession;
-  /** The stable random id of this engine install (Client-Token). */
-  clientToken: string;
+  /** The stable random id of this engine install (Client-Token), read before every call. */
+  clientToken: string | (() => string);
   /** A call was answered 401: the engine clears the stored token and user id (spec §4). */
   onUnauthorized: () => void;
 }
@@ -62,11 +62,16 @@ export interface UploadSpec {
 export class RestCore {
   constructor(private readonly options: RestClientOptions) {}
 
+  private clientToken(): string {
+    const token = this.options.clientToken;
+    return typeof token === 'function' ? token() : token;
+  }
+
   async send<T>(spec: CallSpec): Promise<T> {
     const session = this.options.session();
     const base = spec.apiBase ?? session.apiBase;
     const url = joinUrl(base, this.resolvePath(spec.call, spec.path)) + encodeQuery(spec.query ?? {});
-    const headers = { ...apiHeaders(this.options.clientToken, session.token), ...spec.headers };
+    const headers = { ...apiHeaders(this.clientToken(), session.token), ...spec.headers };
     let body: string | undefined;
     if (spec.form !== undefined) {
       headers['Content-Type'] = 'application/x-www-form-urlencoded';
@@ -89,7 +94,7 @@ export class RestCore {
     return this.answer<T>(spec.call, session.token, () =>
       this.options.transport.upload({
         url,
-        headers: apiHeaders(this.options.clientToken, session.token),
+        headers: apiHeaders(this.clientToken(), session.token),
         form,
         ...(spec.onProgress ? { onProgress: spec.onProgress } : {}),
         ...(spec.signal ? { signal: spec.signal } : {}),
