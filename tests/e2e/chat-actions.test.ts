@@ -4,7 +4,7 @@ import { newStid } from '../../server/domain/ids';
 import { seriousViolations } from '../support/axe';
 import { insertConversation } from '../support/fixtures';
 import { useTestServer } from '../support/server';
-import { CLIENT_DIR, createChat, openTab, signInThrough, useChromium, waitFor } from '../support/tabs';
+import { CLIENT_DIR, createChat, current, openTab, signInThrough, useChromium, waitFor } from '../support/tabs';
 
 /**
  * The composer, the message action menu, the delete dialog and the reactions, in Chromium against the
@@ -90,7 +90,7 @@ describe('the composer', () => {
     await anna.keyboard.type('first line');
     await anna.keyboard.press('Shift+Enter');
     await anna.keyboard.type('second line');
-    await expect(input(anna).inputValue()).resolves.toBe('first line\nsecond line');
+    await expect.poll(() => input(anna).inputValue()).toBe('first line\nsecond line');
     await anna.keyboard.press('Enter');
     await waitFor(erik, 'messages', [chatId], (v) => {
       expect(v.messages.map((m) => m.message)).toContain('first line\nsecond line');
@@ -303,6 +303,8 @@ describe('the action menu', () => {
     await messageId(anna, 'Hide this one');
     await openMenu(anna, 'Hide this one');
     await anna.getByRole('menuitem', { name: 'Delete' }).click();
+    // The dialog is open (its other choice shows) before the missing one can be told apart from a late render.
+    await anna.getByRole('button', { name: 'Delete for me' }).waitFor();
     // Erik's message in a one-to-one chat: only Erik may delete it for everybody.
     expect(await anna.getByRole('button', { name: 'Delete for everybody' }).count()).toBe(0);
     await anna.getByRole('button', { name: 'Delete for me' }).click();
@@ -310,6 +312,10 @@ describe('the action menu', () => {
     await anna.reload();
     await input(anna).waitFor();
     await messageId(anna, 'Hej Erik!');
+    // The reloaded list has drawn its latest row (the list opens at the bottom, where the hidden message
+    // was): only then does a missing row mean more than a list still loading.
+    const { messages } = await current(anna, 'messages', chatId);
+    await chat(anna).locator(`[data-message-id="${messages[messages.length - 1]?.id}"]`).waitFor();
     expect(await chat(anna).getByText('Hide this one').count()).toBe(0);
     await expect.poll(() => chat(erik).getByText('Hide this one').count()).toBe(1);
     expect(erikId).toBeGreaterThan(0);
@@ -328,12 +334,13 @@ describe('in Swedish', () => {
     await field.press('Enter');
     await waitFor(sara, 'messages', [id], (v) => expect(v.messages.some((m) => m.message === 'Hej på svenska')).toBe(true));
     await sara.getByRole('button', { name: 'Meddelandeåtgärder' }).first().click();
+    await sara.getByRole('menu').waitFor();
     for (const name of ['Svara', 'Redigera', 'Kopiera', 'Radera']) {
       expect(await sara.getByRole('menuitem', { name, exact: true }).count(), name).toBe(1);
     }
     expect(await sara.getByRole('menuitemcheckbox', { name: 'Reagera med tummen upp' }).count()).toBe(1);
     await sara.getByRole('menuitem', { name: 'Radera', exact: true }).click();
-    expect(await sara.getByRole('dialog', { name: 'Radera meddelandet?' }).count()).toBe(1);
+    await expect.poll(() => sara.getByRole('dialog', { name: 'Radera meddelandet?' }).count()).toBe(1);
     expect(await sara.getByRole('button', { name: 'Radera för alla' }).count()).toBe(1);
     await sara.keyboard.press('Escape');
     await context.close();

@@ -44,12 +44,20 @@ describe('a long history', () => {
           return box.height - box.top - box.client;
         })
         .toBeLessThanOrEqual(2);
-      const latest = await log
-        .getByText(/^#2000 /)
-        .evaluate((el) => el.closest('[data-index]')?.getBoundingClientRect().bottom ?? 0);
-      const listBottom = await log.evaluate((el) => el.getBoundingClientRect().bottom);
-      expect(listBottom - latest).toBeGreaterThanOrEqual(0);
-      expect(listBottom - latest).toBeLessThanOrEqual(10);
+      // Rows measured after their first render can still move the latest one: wait for the list to settle.
+      const gapBelowLatest = async () => {
+        const latest = await log
+          .getByText(/^#2000 /)
+          .evaluate((el) => el.closest('[data-index]')?.getBoundingClientRect().bottom ?? 0);
+        const listBottom = await log.evaluate((el) => el.getBoundingClientRect().bottom);
+        return listBottom - latest;
+      };
+      await expect
+        .poll(async () => {
+          const gap = await gapBelowLatest();
+          return gap >= 0 && gap <= 10 ? 'at the bottom' : `${gap} px from the bottom`;
+        })
+        .toBe('at the bottom');
 
       for (let page_ = 1; page_ <= 10; page_ += 1) {
         const before = (await current(page, 'messages', group.conversationId)).messages.length;
@@ -67,20 +75,31 @@ describe('a long history', () => {
           const y = box.top + Math.min(box.height / 2, 400);
           const hit = document.elementFromPoint(x, y)?.closest('[data-message-id]');
           if (!hit) return null;
-          return { id: hit.getAttribute('data-message-id'), top: hit.getBoundingClientRect().top };
+          const row = Number(hit.closest('[data-index]')?.getAttribute('data-index'));
+          return { id: hit.getAttribute('data-message-id'), top: hit.getBoundingClientRect().top, row };
         });
         expect(probe).not.toBeNull();
         await expect
           .poll(async () => (await current(page, 'messages', group.conversationId)).messages.length)
           .toBe(before + 20);
-        await frames(page);
-        await frames(page);
-        const after = await log.evaluate(
-          (el, id) => el.querySelector(`[data-message-id="${id}"]`)?.getBoundingClientRect().top ?? null,
-          probe?.id ?? '',
-        );
-        expect(after).not.toBeNull();
-        expect(Math.abs((after ?? 0) - (probe?.top ?? 0))).toBeLessThanOrEqual(2);
+        // The engine has the page; the tab's list gets it over its own port and measures the new rows a
+        // frame or more later. Once the message's row has moved down the list (the page is in above it),
+        // broken anchoring leaves it moved for good, so waiting for it to be in place cannot hide a jump.
+        await expect
+          .poll(async () => {
+            const now = await log.evaluate((el, id) => {
+              const hit = el.querySelector(`[data-message-id="${id}"]`);
+              return {
+                row: Number(hit?.closest('[data-index]')?.getAttribute('data-index') ?? -1),
+                top: hit?.getBoundingClientRect().top ?? null,
+              };
+            }, probe?.id ?? '');
+            if (now.top === null) return 'the message is not rendered';
+            if (now.row <= (probe?.row ?? 0)) return 'the older page is not rendered yet';
+            const moved = now.top - (probe?.top ?? 0);
+            return Math.abs(moved) <= 2 ? 'in place' : `moved ${moved} px`;
+          })
+          .toBe('in place');
       }
       expect((await current(page, 'messages', group.conversationId)).messages.length).toBeGreaterThanOrEqual(220);
       expect(await renderedRows(page)).toBeLessThan(80);

@@ -173,6 +173,6 @@ describe('chat settings members', () => {
       await expect.poll(() => leftRow(p, groupId).count()).toBe(0);
       await expect.poll(() => listedIds(p.page)).not.toContain(groupId);
     }
-    expect(await panel(ann.page).count()).toBe(0);
+    await expect.poll(() => panel(ann.page).count()).toBe(0);
   });
 });

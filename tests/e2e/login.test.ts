@@ -82,7 +82,8 @@ describe('signing up through the form', () => {
       const phone = await toPinStep(page);
       // The number as the country writes it (\s: its spaces do not break).
       await page.getByText(new RegExp(`^We sent a four-digit code to \\+46\\s${phone.slice(3, 5)}\\s`)).waitFor();
-      expect(await isFocused(digit(page, 1))).toBe(true);
+      // The step focuses its first box in an effect, after it shows.
+      await expect.poll(() => isFocused(digit(page, 1))).toBe(true);
 
       // Any PIN but the server's is wrong: the message, empty boxes, the focus back on the first.
       const wrong = [...TEST_PIN].map((d) => String((Number(d) + 5) % 10)).join('');
@@ -157,13 +158,13 @@ describe('signing up through the form', () => {
       await page.reload();
       await digit(page, 1).waitFor();
       expect(await pinValues(page)).toEqual(['4', '2', '', '']);
-      expect(await isFocused(digit(page, 3))).toBe(true);
+      await expect.poll(() => isFocused(digit(page, 3))).toBe(true);
 
       await page.getByRole('button', { name: 'Change phone number' }).click();
       const phoneField = page.getByRole('textbox', { name: 'Phone number' });
       await phoneField.waitFor();
       expect(await phoneField.inputValue()).toBe(phone);
-      expect(await isFocused(phoneField)).toBe(true);
+      await expect.poll(() => isFocused(phoneField)).toBe(true);
       expect(JSON.parse((await storedLoginState(page)) ?? '{}')).toMatchObject({ step: 'phone', pinCode: '' });
 
       await page.getByRole('button', { name: 'Send code' }).click();

@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright';
 import { describe, expect, it } from 'vitest';
 import { call, signUp, useTestServer } from '../support/server';
-import { CLIENT_DIR, createChat, openTab, signInThrough, useChromium } from '../support/tabs';
+import { CLIENT_DIR, createChat, openTab, signInThrough, useChromium, waitFor } from '../support/tabs';
 
 const s = useTestServer({ clientDir: CLIENT_DIR });
 const chromium = useChromium();
@@ -157,6 +157,9 @@ describe('browser notifications', () => {
       // With notifications off nothing is shown; back on, the next message is.
       await a.evaluate(() => window.engine.updateSettings({ notificationsEnable: false }));
       await say('while switched off');
+      // The engine decides on a notification as the socket brings the message in: it must have it (in the
+      // list's preview) before notifications come back on, or the message could meet them switched on.
+      await waitFor(a, 'conversation', [chat], (item) => expect(item?.preview?.text).toBe('while switched off'));
       await a.evaluate(() => window.engine.updateSettings({ notificationsEnable: true }));
       await say('switched on again');
       await expect.poll(async () => (await all()).length, { timeout: 15_000 }).toBe(3);

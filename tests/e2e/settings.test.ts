@@ -19,7 +19,8 @@ describe('settings', () => {
       await page.waitForURL(/\/inbox$/);
       await page.getByRole('link', { name: 'Settings' }).click();
       await page.waitForURL(/\/settings$/);
-      expect(await page.getByRole('link', { name: 'Settings' }).getAttribute('aria-current')).toBe('page');
+      // The URL changes before the router renders the new screen.
+      await expect.poll(() => page.getByRole('link', { name: 'Settings' }).getAttribute('aria-current')).toBe('page');
       await page.getByRole('link', { name: /^Controls/ }).click();
       await page.waitForURL(/\/settings\/controls$/);
       await page.getByRole('link', { name: 'Back' }).click();
@@ -32,10 +33,12 @@ describe('settings', () => {
       await page.getByRole('link', { name: 'Back' }).click();
       await page.getByRole('link', { name: /^Account/ }).click();
       await page.waitForURL(/\/profile$/);
+      await expect.poll(() => page.getByText('Walker').isVisible()).toBe(true);
       expect(await page.getByRole('link', { name: 'Settings' }).getAttribute('aria-current')).toBe('page');
-      expect(await page.getByText('Walker').isVisible()).toBe(true);
       await page.getByRole('link', { name: 'Chats' }).click();
       await page.waitForURL(/\/inbox$/);
+      // The chats list drawn (its empty state), not the screen the router is leaving.
+      await page.getByText('No conversations yet').waitFor();
       expect(await seriousViolations(page)).toEqual([]);
     } finally {
       await context.close();
