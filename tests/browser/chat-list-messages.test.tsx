@@ -1,4 +1,4 @@
-import { act } from 'react';
+import { act } from './support/act';
 import { afterEach, describe, expect, it } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
 import { chat, outboxEntry as entry, listEngine, msg, OTHER, renderList, SELF, unmountList } from './chat-list-support';

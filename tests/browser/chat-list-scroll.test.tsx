@@ -1,4 +1,4 @@
-import { act } from 'react';
+import { act } from './support/act';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
 import { listEngine, msg, outboxEntry, renderList, SELF, unmountList } from './chat-list-support';

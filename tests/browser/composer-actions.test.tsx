@@ -1,4 +1,4 @@
-import { act } from 'react';
+import { act } from './support/act';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
 import { MessageActions } from '../../src/ui/chat/actions/MessageActions';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
 import { createI18n } from '../../src/ui/i18n';
 import { emptyPin } from '../../src/ui/login/pin';
@@ -15,14 +15,6 @@ import { PinBoxes } from '../../src/ui/login/PinBoxes';
 const changes: string[][] = [];
 let root: Root | null = null;
 let host: HTMLElement | null = null;
-const act = globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean };
-
-beforeAll(() => {
-  act.IS_REACT_ACT_ENVIRONMENT = false;
-});
-afterAll(() => {
-  act.IS_REACT_ACT_ENVIRONMENT = true;
-});
 afterEach(() => {
   root?.unmount();
   host?.remove();

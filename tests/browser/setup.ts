@@ -1,2 +1,2 @@
-// Tells React that tests wrap updates in act(), as its testing environment expects.
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+// Real browser events drive these tests, so React is not in act() mode except inside support/act.ts's act.
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = false;

@@ -1,9 +1,10 @@
-import { act, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
 import type { TabEngine } from '../../../src/engine/api';
 import { EngineProvider } from '../../../src/ui/hooks/EngineContext';
 import { createI18n, type Language } from '../../../src/ui/i18n';
+import { act } from './act';
 
 let root: Root | null = null;
 let host: HTMLElement | null = null;
