@@ -150,6 +150,44 @@ describe('reply and edit previews', () => {
     await expect.element(input()).toHaveValue('');
   });
 
+  it('keeps a refused reply in a reply-only broadcast: the form, the text, the preview and the error', async () => {
+    const { engine, asTab } = fakeEngine();
+    engine.sendMessage.mockRejectedValueOnce({ name: 'EngineError', status: 0, message: 'Failed to send message', fallback: 'Failed to send message', call: 'sendMessage' });
+    const broadcast = conversation({
+      is_group: true,
+      settings: { reply_to: '1', show_numbers_to_all: '0', user_notifications_to_all: '0', all_invite: '1' },
+    });
+    await render(<Composer />, { engine: asTab, conversation: broadcast });
+    await expect.element(page.getByTestId('composer-blocked')).toBeInTheDocument();
+    await act(async () => ui.current?.setReplyTo(message({ id: 57, user_id: OTHER, message: 'Any questions?' })));
+    await userEvent.keyboard('one question{Enter}');
+    await expect.element(page.getByRole('alert')).toHaveTextContent('Failed to send message');
+    await expect.element(input()).toHaveValue('one question');
+    await expect.element(page.getByTestId('composer-reply-preview')).toHaveTextContent('Any questions?');
+  });
+
+  it('gives a send refused during an edit back when the edit ends, not into the edited message', async () => {
+    const { engine, asTab } = fakeEngine();
+    let refuse: (error: unknown) => void = () => undefined;
+    engine.sendMessage.mockImplementationOnce(
+      () =>
+        new Promise((_resolve, reject) => {
+          refuse = reject;
+        }),
+    );
+    await render(<Composer />, { engine: asTab });
+    await userEvent.click(input());
+    await userEvent.keyboard('not lost{Enter}');
+    await expect.poll(() => engine.sendMessage.mock.calls.length).toBe(1);
+    await act(async () => ui.current?.setEditing(message({ id: 79, message: 'being edited' })));
+    await expect.element(input()).toHaveValue('being edited');
+    refuse({ name: 'EngineError', status: 0, message: 'Failed to send message', fallback: 'Failed to send message', call: 'sendMessage' });
+    await expect.element(page.getByRole('alert')).toHaveTextContent('Failed to send message');
+    await expect.element(input()).toHaveValue('being edited');
+    await userEvent.keyboard('{Escape}');
+    await expect.element(input()).toHaveValue('not lost');
+  });
+
   it('cancels an edit with Escape and restores what was typed before', async () => {
     const { engine, asTab } = fakeEngine();
     await render(<Composer />, { engine: asTab });

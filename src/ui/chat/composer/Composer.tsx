@@ -68,8 +68,21 @@ function ComposerForm() {
   const typing = useCallback(() => document.activeElement === inputRef.current, []);
   const draft = useDraft(engine, conversationId, text, setText, { paused: editing !== null, typing });
 
-  // Editing puts the message's text in the input; leaving it gives back what was typed before.
+  /** The chat UI state as it is now, for code that resumes after an await. */
+  const latest = useRef({ replyTo, editing });
+  latest.current = { replyTo, editing };
+  const live = useRef(true);
+  useEffect(() => {
+    live.current = true;
+    return () => {
+      live.current = false;
+    };
+  }, []);
+
+  // Editing puts the message's text in the input; leaving it gives back what was typed before (and a
+  // file of a send refused during the edit).
   const stash = useRef<string | null>(null);
+  const stashedFile = useRef<File | null>(null);
   const editingId = editing?.id ?? null;
   useEffect(() => {
     if (editingId === null || !editing) return;
@@ -79,8 +92,11 @@ function ComposerForm() {
     setProblem(null);
     return () => {
       const before = stash.current;
+      const file = stashedFile.current;
       stash.current = null;
+      stashedFile.current = null;
       setText(before ?? '');
+      if (file) setFile(file);
     };
     // Only a different message (or none) starts or ends an edit; a live update of the same one does not.
   }, [editingId]);
@@ -150,29 +166,47 @@ function ComposerForm() {
     }
     if (!canSubmit(text, file !== null)) return;
     // The input empties at once, as in any messenger: the engine's outbox holds the message from here on.
-    // If the engine refuses it, what was typed (and the file and the reply) come back, so nothing is lost.
     const sent = { text, file, replyTo };
     setBusy(true);
     setProblem(null);
     setText('');
     setFile(null);
     draft.cleared();
-    if (replyTo) setReplyTo(null);
     try {
       await engine.sendMessage(conversationId, {
         text: sent.text.trim(),
         ...(sent.replyTo ? { quotedMessageId: sent.replyTo.id } : {}),
         ...(sent.file ? { file: sent.file } : {}),
       });
+      // The reply preview goes only now: in a reply-only broadcast its end swaps the form for a notice,
+      // which must not happen while the send can still be refused. An edit started meanwhile ended it.
+      if (sent.replyTo && latest.current.replyTo?.id === sent.replyTo.id) setReplyTo(null);
     } catch (error) {
-      // Spec §8: send failures show the server's error. Anything typed since is kept after the old text.
-      setText((typed) => (typed === '' ? sent.text : `${sent.text}\n${typed}`));
-      setFile((chosen) => chosen ?? sent.file);
-      if (sent.replyTo) setReplyTo(sent.replyTo);
-      setProblem(errorText(error, t));
+      giveBack(sent, errorText(error, t));
     } finally {
-      setBusy(false);
+      if (live.current) setBusy(false);
     }
+  };
+
+  /**
+   * A refused send (spec §8: with the server's error) gives back what was sent, ahead of anything typed
+   * since: into the input, into what an edit started meanwhile will give back, or, when this form is
+   * gone (another chat), into the conversation's draft.
+   */
+  const giveBack = (sent: { text: string; file: File | null }, message: string) => {
+    const join = (typed: string) => (typed === '' ? sent.text : `${sent.text}\n${typed}`);
+    if (!live.current) {
+      void firstValueFrom(engine.drafts()).then((drafts) => engine.setDraft(conversationId, join(drafts[conversationId] ?? '')));
+      return;
+    }
+    if (latest.current.editing) {
+      stash.current = join(stash.current ?? '');
+      stashedFile.current ??= sent.file;
+    } else {
+      setText(join);
+      setFile((chosen) => chosen ?? sent.file);
+    }
+    setProblem(message);
   };
 
   const startEditingLatest = async () => {
