@@ -8,6 +8,11 @@ import type { EngineStorage } from './storage/storage';
 
 type Drafts = Readonly<Record<number, string>>;
 
+/** 128 random bits in hex. getRandomValues, not randomUUID: the app may be served over plain http on a LAN. */
+function randomId(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
 /**
  * What the user chose on this device: settings (spec §3), drafts, the language and the debug screen's host
  * overrides, each stored at once and shown to every tab.
@@ -17,7 +22,9 @@ export class Preferences {
   private readonly drafts$ = new BehaviorSubject<Drafts>({});
   private readonly language$ = new BehaviorSubject<Language | null>(null);
   private hosts: HostOverrides = { apiBase: null, wsBase: null };
-  private installId = '';
+  private draftWrites: Promise<void> = Promise.resolve();
+  /** Made at once, so no call can go without one; a stored id replaces it in `load`. */
+  private installId = randomId();
 
   constructor(private readonly storage: EngineStorage) {}
 
@@ -30,7 +37,13 @@ export class Preferences {
       this.storage.get<string>('meta', 'clientToken'),
     ]);
     if (hosts) this.hosts = hosts;
-    this.installId = typeof installId === 'string' && installId !== '' ? installId : await this.newInstallId();
+    if (typeof installId === 'string' && installId !== '') {
+      this.installId = installId;
+    } else {
+      // A failed write costs only a new id at the next start, so it must not stop this one.
+      const id = { store: 'meta', type: 'put', key: 'clientToken', value: this.installId } as const;
+      void this.storage.writeBatch([id]).catch(() => undefined);
+    }
     // The store also holds the new-chat forms' drafts (formDrafts.ts), under their own prefix.
     const messageDrafts = drafts.filter((d) => !d.key.startsWith(FORM_DRAFT_PREFIX));
     this.drafts$.next(Object.fromEntries(messageDrafts.map((d) => [Number(d.key), d.value])));
@@ -41,13 +54,6 @@ export class Preferences {
   /** Client-Token (spec §7): made once per browser profile and kept in meta, which outlives sign-outs. */
   get clientToken(): string {
     return this.installId;
-  }
-
-  private async newInstallId(): Promise<string> {
-    // getRandomValues, not randomUUID: the app may be served over plain http on a LAN, outside a secure context.
-    const id = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
-    await this.storage.writeBatch([{ store: 'meta', type: 'put', key: 'clientToken', value: id }]);
-    return id;
   }
 
   get hostOverrides(): HostOverrides {
@@ -70,15 +76,25 @@ export class Preferences {
     return this.language$;
   }
 
-  async setDraft(conversationId: number, text: string): Promise<void> {
-    const current = this.drafts$.value;
+  /**
+   * Writes one at a time, each judged against the drafts as the previous write left them: a save still
+   * being written when the message is sent must not outlive the clearing that follows it.
+   */
+  setDraft(conversationId: number, text: string): Promise<void> {
+    const write = this.draftWrites.then(() => this.writeDraft(conversationId, text));
+    this.draftWrites = write.catch(() => undefined);
+    return write;
+  }
+
+  private async writeDraft(conversationId: number, text: string): Promise<void> {
     const blank = text.trim() === '';
-    if (blank ? !(conversationId in current) : current[conversationId] === text) return;
+    const stored = this.drafts$.value;
+    if (blank ? !(conversationId in stored) : stored[conversationId] === text) return;
     const key = String(conversationId);
     await this.storage.writeBatch([
       blank ? { store: 'drafts', type: 'delete', key } : { store: 'drafts', type: 'put', key, value: text },
     ]);
-    const next = { ...current };
+    const next = { ...this.drafts$.value };
     if (blank) delete next[conversationId];
     else next[conversationId] = text;
     this.drafts$.next(next);
