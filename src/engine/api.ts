@@ -100,7 +100,9 @@ export interface EngineApi {
   // Queries.
   session(): Observable<SessionView>;
   connection(): Observable<ConnectionState>;
+  /** The chats list, newest first. Its group rows leave out the member list (`users` is empty). */
   conversations(): Observable<readonly ConversationListItem[]>;
+  /** One conversation, with its whole member list. */
   conversation(conversationId: number): Observable<ConversationListItem | null>;
   messages(conversationId: number): Observable<MessageWindowView>;
   /**

@@ -8,6 +8,7 @@ import type { ConversationListItem } from '../../src/engine/state';
 import { MemoryStorage } from '../../src/engine/storage/storage';
 import { StreamDecoder } from '../../src/worker/streamCodec';
 import { StreamSenders } from '../../src/worker/streamSender';
+import { newStid } from '../../server/domain/ids';
 import { insertConversation } from '../support/fixtures';
 import { call, signUp, TEST_PIN } from '../support/server';
 
@@ -122,6 +123,44 @@ export async function oneChange(base: string, user: ListUser, session: MemorySto
   subscription.unsubscribe();
   await engine.stop();
   return { changeBytes, fullBytes };
+}
+
+/** A new user in one group of `members` people (the others inserted straight into the database). */
+export async function userInBigGroup(base: string, db: Db, members: number): Promise<ListUser> {
+  const me = await signUp(base, `Member of ${members}`);
+  const now = Date.now();
+  const insertUser = db.prepare(
+    'INSERT INTO users (stid, phone_nr, country_code, nickname, created_at) VALUES (?, ?, ?, ?, ?)',
+  );
+  db.transaction(() => {
+    const ids = [me.id];
+    for (let i = 1; i < members; i++) {
+      const phone = `+4679${String(now % 1e5).padStart(5, '0')}${String(i).padStart(4, '0')}`;
+      ids.push(Number(insertUser.run(newStid('u'), phone, '46', `Member ${i}`, now).lastInsertRowid));
+    }
+    insertConversation(db, { members: ids, name: `Group of ${members}`, isGroup: true, now });
+  })();
+  return { phone: me.phone, token: me.token, chats: 1 };
+}
+
+/**
+ * Bytes crossing to a tab when a message arrives in a big group: for the chats list's row, against the
+ * bytes of the group with its members (what the one-conversation query carries).
+ */
+export async function bigGroupChange(
+  base: string,
+  user: ListUser,
+  session: MemoryStorage,
+): Promise<{ rowBytes: number; conversationBytes: number }> {
+  const change = await oneChange(base, user, session);
+  const storage = new MemoryStorage();
+  await storage.writeBatch((await session.getAll('session')).map(({ key, value }) => ({ store: 'session', type: 'put', key, value })));
+  const engine = new Engine({ storage, apiBase: base, socketFactory: silentSocket, log: () => undefined });
+  await engine.start();
+  const [row] = await firstValueFrom(engine.conversations().pipe(filter((l) => l.length >= 1)));
+  const whole = await firstValueFrom(engine.conversation(row?.conversation.id as number));
+  await engine.stop();
+  return { rowBytes: change.changeBytes, conversationBytes: serialize(whole).length };
 }
 
 export { sessionStorage };

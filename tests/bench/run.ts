@@ -7,7 +7,7 @@ import { testConfig } from '../../server/config';
 import { DEMO_USERS } from '../../server/seed/demo';
 import { generateBigGroup, generateConversations } from '../../server/seed/history';
 import { call, TEST_PIN } from '../support/server';
-import { loadList, oneChange, sessionStorage, userWithChats } from './engineList';
+import { bigGroupChange, loadList, oneChange, sessionStorage, userInBigGroup, userWithChats } from './engineList';
 
 /**
  * Server benchmarks. Each figure is compared with a baseline measured in the same run on the same
@@ -159,6 +159,17 @@ async function main(): Promise<void> {
       unit: '',
       bound: 0.01,
       detail: `${change.changeBytes} bytes instead of ${(change.fullBytes / 1e6).toFixed(2)} MB`,
+    });
+    // A message in a 500-member group (the most the server lists) re-sends the group's list row to every
+    // tab: without its member list it stays small.
+    const member = await userInBigGroup(base, db, 500);
+    const group = await bigGroupChange(base, member, await sessionStorage(base, member));
+    checks.push({
+      name: 'bytes crossing to the chats list for a message in a 500-member group',
+      value: group.rowBytes,
+      unit: 'bytes',
+      bound: 8_000,
+      detail: `${group.rowBytes} bytes; the group with its members is ${group.conversationBytes} bytes`,
     });
     console.log(`list benchmarks in ${Math.round(performance.now() - t0)} ms (${LIST_ROUNDS} rounds of ${LIST_CHATS} chats)\n`);
   } finally {

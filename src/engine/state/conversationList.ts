@@ -19,6 +19,7 @@ export interface LastMessagePreview {
 }
 
 export interface ConversationListItem {
+  /** In `conversations()` a group's `users` is empty (see `listConversation`); `conversation(id)` has them. */
   conversation: Conversation;
   unreadCount: number;
   isUnread: boolean;
@@ -74,6 +75,15 @@ export function listItem(
   };
 }
 
+/**
+ * A conversation as the chats list carries it. A group leaves out its member list (up to 500 members),
+ * which every new message would otherwise clone into every tab with the changed row; a one-to-one chat
+ * keeps its two members, as the row's avatar is the other person's. `conversation(id)` has the whole list.
+ */
+export function listConversation(conversation: Conversation): Conversation {
+  return conversation.is_group && conversation.users.length > 0 ? { ...conversation, users: [] } : conversation;
+}
+
 /** One conversation as a list row, or null when it is not known. */
 export function selectConversation(state: EngineState, conversationId: number): ConversationListItem | null {
   const conversation = state.conversations[conversationId];
@@ -117,7 +127,7 @@ export function createConversationListSelector(): (state: EngineState) => readon
         const item =
           cached && cached.item.unreadCount === unreadCount(conversation, record)
             ? cached.item
-            : listItem(conversation, record, state.selfId);
+            : listItem(listConversation(conversation), record, state.selfId);
         rows.set(conversation, { record, item });
         return item;
       })

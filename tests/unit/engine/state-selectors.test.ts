@@ -183,3 +183,28 @@ describe('message window', () => {
     expect(select(here).messages.map((m) => m.id)).toEqual([1, 2, 3, 4]);
   });
 });
+
+describe('list rows and member lists', () => {
+  it('leave out a group’s members, which the one-conversation query keeps; a one-to-one chat keeps its two', () => {
+    const state = run(initialState(), [
+      { type: 'signedIn', selfId: SELF },
+      {
+        type: 'conversationsLoaded',
+        conversations: [
+          listed(10, message(3)),
+          conversation(20, {
+            is_group: false,
+            users: conversation(0).users.filter((u) => u.user.user_id !== BOB),
+            created_at: at(4),
+          }),
+        ],
+      },
+    ]).state;
+    const [oneToOne, group] = selectConversationList(state);
+    expect(group?.conversation).toMatchObject({ id: 10, users: [], member_count: 3 });
+    expect(selectConversation(state, 10)?.conversation.users).toHaveLength(3);
+    expect(oneToOne?.conversation.users.map((u) => u.user.user_id)).toEqual([SELF, 2]);
+    // The stored conversation is untouched.
+    expect(state.conversations[10]?.users).toHaveLength(3);
+  });
+});
