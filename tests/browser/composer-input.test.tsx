@@ -8,6 +8,26 @@ afterEach(unmount);
 
 const input = () => page.getByRole('textbox', { name: 'Message' });
 
+const SEND_FAILED = {
+  name: 'EngineError',
+  status: 0,
+  message: 'Failed to send message',
+  fallback: 'Failed to send message',
+  call: 'sendMessage',
+};
+
+/** Holds the engine's answer to the next send back; the function returned refuses it. */
+function holdNextSend(engine: ReturnType<typeof fakeEngine>['engine']): () => void {
+  let refuse: (error: unknown) => void = () => undefined;
+  engine.sendMessage.mockImplementationOnce(
+    () =>
+      new Promise((_resolve, reject) => {
+        refuse = reject;
+      }),
+  );
+  return () => refuse(SEND_FAILED);
+}
+
 describe('the composer', () => {
   it('sends on Enter, makes a newline on Shift+Enter, and needs some text', async () => {
     const { engine, asTab } = fakeEngine();
@@ -72,13 +92,7 @@ describe('the composer', () => {
 
   it('empties the input as soon as the message is handed over, and gives it back if the engine refuses it', async () => {
     const { engine, asTab } = fakeEngine();
-    let refuse: (error: unknown) => void = () => undefined;
-    engine.sendMessage.mockImplementationOnce(
-      () =>
-        new Promise((_resolve, reject) => {
-          refuse = reject;
-        }),
-    );
+    const refuse = holdNextSend(engine);
     await render(<Composer />, { engine: asTab });
     await userEvent.click(input());
     await userEvent.keyboard('first{Enter}');
@@ -86,7 +100,7 @@ describe('the composer', () => {
     // Still waiting for the engine's answer, and the input is already empty for the next message.
     await expect.element(input()).toHaveValue('');
     await userEvent.keyboard('second');
-    refuse({ name: 'EngineError', status: 0, message: 'Failed to send message', fallback: 'Failed to send message', call: 'sendMessage' });
+    refuse();
     await expect.element(page.getByRole('alert')).toHaveTextContent('Failed to send message');
     await expect.element(input()).toHaveValue('first\nsecond');
   });
@@ -152,7 +166,7 @@ describe('reply and edit previews', () => {
 
   it('keeps a refused reply in a reply-only broadcast: the form, the text, the preview and the error', async () => {
     const { engine, asTab } = fakeEngine();
-    engine.sendMessage.mockRejectedValueOnce({ name: 'EngineError', status: 0, message: 'Failed to send message', fallback: 'Failed to send message', call: 'sendMessage' });
+    engine.sendMessage.mockRejectedValueOnce(SEND_FAILED);
     const broadcast = conversation({
       is_group: true,
       settings: { reply_to: '1', show_numbers_to_all: '0', user_notifications_to_all: '0', all_invite: '1' },
@@ -168,20 +182,14 @@ describe('reply and edit previews', () => {
 
   it('gives a send refused during an edit back when the edit ends, not into the edited message', async () => {
     const { engine, asTab } = fakeEngine();
-    let refuse: (error: unknown) => void = () => undefined;
-    engine.sendMessage.mockImplementationOnce(
-      () =>
-        new Promise((_resolve, reject) => {
-          refuse = reject;
-        }),
-    );
+    const refuse = holdNextSend(engine);
     await render(<Composer />, { engine: asTab });
     await userEvent.click(input());
     await userEvent.keyboard('not lost{Enter}');
     await expect.poll(() => engine.sendMessage.mock.calls.length).toBe(1);
     await act(async () => ui.current?.setEditing(message({ id: 79, message: 'being edited' })));
     await expect.element(input()).toHaveValue('being edited');
-    refuse({ name: 'EngineError', status: 0, message: 'Failed to send message', fallback: 'Failed to send message', call: 'sendMessage' });
+    refuse();
     await expect.element(page.getByRole('alert')).toHaveTextContent('Failed to send message');
     await expect.element(input()).toHaveValue('being edited');
     await userEvent.keyboard('{Escape}');

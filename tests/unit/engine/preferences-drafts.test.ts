@@ -21,13 +21,18 @@ class SlowStorage extends MemoryStorage {
   }
 }
 
+async function loaded(): Promise<{ storage: SlowStorage; preferences: Preferences }> {
+  const storage = new SlowStorage();
+  const preferences = new Preferences(storage);
+  const loading = preferences.load();
+  await storage.drain();
+  await loading;
+  return { storage, preferences };
+}
+
 describe('message drafts', () => {
   it('a draft still being written when the message is sent does not come back after the clearing', async () => {
-    const storage = new SlowStorage();
-    const preferences = new Preferences(storage);
-    const loading = preferences.load();
-    await storage.drain();
-    await loading;
+    const { storage, preferences } = await loaded();
 
     const saved = preferences.setDraft(12, 'hello');
     const cleared = preferences.setDraft(12, '');
@@ -39,11 +44,7 @@ describe('message drafts', () => {
   });
 
   it('writes of different chats at the same time keep each other', async () => {
-    const storage = new SlowStorage();
-    const preferences = new Preferences(storage);
-    const loading = preferences.load();
-    await storage.drain();
-    await loading;
+    const { storage, preferences } = await loaded();
 
     const writes = [preferences.setDraft(1, 'one'), preferences.setDraft(2, 'two')];
     await storage.drain();
