@@ -110,6 +110,8 @@ export class Engine extends CommunityCommands implements EngineApi {
       onFrame: (delivery) => this.receive(delivery),
       ...(options.socketFactory ? { factory: options.socketFactory } : {}),
       clock,
+      // The engine's log, so a worker (or a test) that routes its messages sees the socket's too.
+      logger: { warn: log },
       onHandshakeFailed: () => this.sessionStore.probe(),
     });
     this.outboxQueue = new Outbox({
