@@ -1,6 +1,7 @@
 import { act } from './support/act';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
+import type { Message } from '../../src/protocol/entities';
 import { listEngine, msg, outboxEntry, renderList, SELF, unmountList } from './chat-list-support';
 
 afterEach(async () => {
@@ -16,12 +17,18 @@ const distanceFromEnd = () => {
 const many = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => msg(from + i));
 const frames = () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())));
 
+/** The list rendered with `shown` loaded, once it has settled at the bottom. */
+async function openedAtBottom(shown: Message[], hasOlder: boolean) {
+  const engine = listEngine();
+  engine.messages.next({ messages: shown, hasOlder, loaded: true });
+  await renderList(engine.asTab);
+  await expect.poll(distanceFromEnd).toBeLessThanOrEqual(2);
+  return engine;
+}
+
 describe('the message list', () => {
   it('opens at the latest message and follows new ones while the reader is near the bottom', async () => {
-    const { messages, asTab } = listEngine();
-    messages.next({ messages: many(1, 40), hasOlder: false, loaded: true });
-    await renderList(asTab);
-    await expect.poll(distanceFromEnd).toBeLessThanOrEqual(2);
+    const { messages } = await openedAtBottom(many(1, 40), false);
     await expect.element(page.getByText('Message number 40')).toBeVisible();
 
     await act(async () => messages.next({ messages: many(1, 41), hasOlder: false, loaded: true }));
@@ -31,10 +38,7 @@ describe('the message list', () => {
   });
 
   it('stays where the reader is when they are far up, and offers Jump to latest with the count of new messages', async () => {
-    const { messages, outbox, asTab } = listEngine();
-    messages.next({ messages: many(1, 60), hasOlder: false, loaded: true });
-    await renderList(asTab);
-    await expect.poll(distanceFromEnd).toBeLessThanOrEqual(2);
+    const { messages, outbox } = await openedAtBottom(many(1, 60), false);
     list().scrollTop = 300;
     await frames();
     await expect.element(page.getByRole('button', { name: 'Jump to latest' })).toBeVisible();
@@ -60,10 +64,7 @@ describe('the message list', () => {
   });
 
   it('stays at the bottom when the list gets shorter (the composer grew, a file chip appeared)', async () => {
-    const { messages, asTab } = listEngine();
-    messages.next({ messages: many(1, 40), hasOlder: false, loaded: true });
-    await renderList(asTab);
-    await expect.poll(distanceFromEnd).toBeLessThanOrEqual(2);
+    await openedAtBottom(many(1, 40), false);
     list().style.height = `${list().clientHeight - 80}px`;
     list().style.flex = 'none';
     await frames();
@@ -71,10 +72,7 @@ describe('the message list', () => {
   });
 
   it('asks for older messages only within 200 px of the top', async () => {
-    const { messages, engine, asTab } = listEngine();
-    messages.next({ messages: many(100, 140), hasOlder: true, loaded: true });
-    await renderList(asTab);
-    await expect.poll(distanceFromEnd).toBeLessThanOrEqual(2);
+    const { engine } = await openedAtBottom(many(100, 140), true);
     list().scrollTop = 600;
     await frames();
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -87,10 +85,7 @@ describe('the message list', () => {
   it('waits 100 ms after a scroll into the top 200 px before asking for older messages, and asks once', async () => {
     // The list's timers run on a clock the test moves by hand.
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    const { messages, engine, asTab } = listEngine();
-    messages.next({ messages: many(100, 140), hasOlder: true, loaded: true });
-    await renderList(asTab);
-    await expect.poll(distanceFromEnd).toBeLessThanOrEqual(2);
+    const { engine } = await openedAtBottom(many(100, 140), true);
     list().scrollTop = 600;
     await frames();
     // Checks the list scheduled while opening run now, far from the top: they load nothing.
@@ -113,10 +108,7 @@ describe('the message list', () => {
     observe.mockImplementation(function (this: IntersectionObserver, el: Element) {
       observed.push(el);
     });
-    const { messages, asTab } = listEngine();
-    messages.next({ messages: many(1, 30), hasOlder: false, loaded: true });
-    await renderList(asTab);
-    await expect.poll(distanceFromEnd).toBeLessThanOrEqual(2);
+    const { messages } = await openedAtBottom(many(1, 30), false);
     await frames();
     const first = new Set(observed);
     expect(first.size).toBeGreaterThan(0);
