@@ -77,13 +77,16 @@ export class EventLog {
     this.target?.deliver(deliveries);
   }
 
-  /**
-   * What a client that last saw `lastId` missed: the frames in order, or needSync when they are gone
-   * (pruned, or the client's id is from a different database: larger than ours, or another epoch).
-   */
   /** The random identity of this database (migration 3). */
   readonly epoch: string;
 
+  /**
+   * What a client that last saw `lastId` missed: the frames in order, or needSync when they are gone
+   * (pruned, or the client's id is from a different database: larger than ours, or another epoch).
+   * `lastId` 0 without an epoch is a fresh client (nothing to replay: it fetches the lists); 0 with this
+   * database's epoch is a client that was told the position 0 and saw nothing since, so it gets
+   * everything from the first event on (issue 14: a first connection's gap).
+   */
   replay(
     userId: number,
     lastId: number,
@@ -92,10 +95,9 @@ export class EventLog {
     const current =
       this.db.prepare<[number], { event_seq: number }>('SELECT event_seq FROM users WHERE id = ?').get(userId)
         ?.event_seq ?? 0;
-    if (lastId === 0) return { needSync: false, frames: [], current };
-    if (lastId > current || (clientEpoch !== null && clientEpoch !== this.epoch)) {
-      return { needSync: true, frames: [], current };
-    }
+    if (clientEpoch !== null && clientEpoch !== this.epoch) return { needSync: true, frames: [], current };
+    if (lastId === 0 && clientEpoch === null) return { needSync: false, frames: [], current };
+    if (lastId > current) return { needSync: true, frames: [], current };
     const oldest = this.db
       .prepare<[number], { s: number | null }>('SELECT MIN(seq) AS s FROM events WHERE user_id = ?')
       .get(userId)?.s;

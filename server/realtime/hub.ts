@@ -86,7 +86,8 @@ export class SocketHub implements DeliveryTarget {
     if (Number.isNaN(lastId)) return this.reject(socket, 400, 'Bad Request');
     const user = userForToken(this.options.db, url.searchParams.get('token') ?? undefined);
     if (!user) return this.reject(socket, 401, 'Unauthorized');
-    const epoch = url.searchParams.get('epoch');
+    // An empty epoch is no epoch: the client does not know this database yet.
+    const epoch = url.searchParams.get('epoch') || null;
     this.wss.handleUpgrade(request, socket, head, (ws) => this.open(ws, user.id, lastId, epoch));
   }
 

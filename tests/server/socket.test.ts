@@ -162,6 +162,27 @@ describe('replay after a reconnect', () => {
     other.close();
   });
 
+  it('replays from the first event to a client told position 0 of this database (a first connection’s gap)', async () => {
+    const newcomer = await signUp(s.url, 'Nina');
+    const probe = new TestSocket(s.url, newcomer.token);
+    const { data } = (await probe.loaded()) as Extract<ServerFrame, { action: 'socket_loaded' }>;
+    probe.close();
+    expect(data.last_message_id).toBe(0);
+    const dm = insertConversation(s.server.ctx.db, { members: [anna.id, newcomer.id] }).id;
+    await send(s.url, anna, dm, 'while the first socket was down', 900);
+
+    // Without the epoch, 0 is a fresh client: nothing to replay (it fetches the lists).
+    const fresh = new TestSocket(s.url, newcomer.token, 0);
+    expect(await fresh.loaded()).toMatchObject({ data: { need_sync: false, last_message_id: 1 } });
+    expect(messageTexts(fresh.frames)).toEqual([]);
+    fresh.close();
+    // With this database's epoch, 0 is a position: everything after it comes.
+    const known = new TestSocket(s.url, newcomer.token, 0, {}, data.epoch);
+    expect(await known.loaded()).toMatchObject({ data: { need_sync: false, last_message_id: 1 } });
+    expect(messageTexts(known.frames)).toEqual(['while the first socket was down']);
+    known.close();
+  });
+
   it('delivers to every open connection of a user', async () => {
     const a = new TestSocket(s.url, erik.token);
     const b = new TestSocket(s.url, erik.token);

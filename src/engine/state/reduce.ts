@@ -53,19 +53,26 @@ export function reduce(state: EngineState, event: EngineEvent, ctx: ReduceContex
 }
 
 /**
- * `socket_loaded`: the replay is over. need_sync (events were pruned, or our id is from another
- * database) or an epoch other than the one we kept asks for a sync. A first connect (no epoch kept
- * yet) syncs too: with last_message_id=0 the server replays nothing, so whatever happened between the
- * first list fetch and the socket opening is only caught by a sync. The server's id and epoch are kept
- * even when the id is lower than ours (a reset database counts from 1 again).
+ * `socket_loaded`: the replay is over, and the server says how far its events for this user go. A sync is
+ * asked for when
+ * - need_sync (events were pruned, or our id is from another database);
+ * - the epoch is not the one we kept (another database, or a first connect with no epoch yet: the server
+ *   replays nothing then, so what happened between the first list fetch and the socket is only caught by
+ *   a sync);
+ * - the server's position is ahead of the last event we applied, although the replay is over: events we
+ *   never got (a server that replays nothing for `last_message_id=0`, issue 14). The position the server
+ *   reports is kept, not only ids of events seen, so a gap after a first connect is a gap like any other.
+ * The server's id and epoch are kept even when the id is lower than ours (a reset database counts from 1).
  */
 function socketLoaded(
   state: EngineState,
   event: Extract<EngineEvent, { type: 'socketLoaded' }>,
 ): ReduceResult {
-  const effects: EngineEffect[] = event.needSync || event.epoch !== state.epoch ? [{ type: 'sync' }] : [];
+  const otherDatabase = event.epoch !== state.epoch;
+  const missed = !otherDatabase && event.lastEventId > state.lastEventId;
+  const effects: EngineEffect[] = event.needSync || otherDatabase || missed ? [{ type: 'sync' }] : [];
   if (state.lastEventId === event.lastEventId && state.epoch === event.epoch) return { state, effects };
-  if (state.epoch !== '' && event.epoch !== state.epoch) {
+  if (state.epoch !== '' && otherDatabase) {
     // Another database (the server's data was reset): nothing known from the old one may outrank the new
     // one's answers, so only the signed-in user stays; the sync refills the rest.
     return {

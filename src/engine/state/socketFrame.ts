@@ -18,8 +18,9 @@ function applyFrame<A extends EventAction>(
 /**
  * A websocket event frame. Events that change state carry a per-user id that grows by one
  * (docs/server.md): an id we already applied is a duplicate (a replay overlapping live frames) and is
- * ignored, so each event is applied exactly once; an id that skips ahead means events were missed, so
- * the frame is applied and a `sync` is asked for. Frames without an id (presence) are always applied.
+ * ignored, so each event is applied exactly once; an id that skips ahead of a known position means events
+ * were missed, so the frame is applied and a `sync` is asked for. The position is known once a
+ * `socket_loaded` gave an epoch, also while it is still 0. Frames without an id (presence) are always applied.
  */
 export function reduceFrame(state: EngineState, frame: EventFrame, ctx: ReduceContext): ReduceResult {
   const id = frame.id;
@@ -27,7 +28,8 @@ export function reduceFrame(state: EngineState, frame: EventFrame, ctx: ReduceCo
   const effects: EngineEffect[] = [];
   let next = applyFrame(state, frame as FrameOf<EventAction>, ctx, effects);
   if (id !== undefined) {
-    if (state.lastEventId > 0 && id > state.lastEventId + 1) effects.push({ type: 'sync' });
+    const positionKnown = state.epoch !== '' || state.lastEventId > 0;
+    if (positionKnown && id > state.lastEventId + 1) effects.push({ type: 'sync' });
     next = { ...next, lastEventId: id };
   }
   return { state: next, effects };

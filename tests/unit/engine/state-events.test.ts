@@ -94,6 +94,31 @@ describe('socketLoaded', () => {
   });
 });
 
+describe('the position the server reports (issue 14: a first connection\u2019s gap)', () => {
+  const atZero = { ...loadedState(), lastEventId: 0, epoch: 'db1' };
+
+  it('a server position ahead of the last applied event after the replay is a gap: sync', () => {
+    // Told position 0 on the first connect, the socket dropped, an event happened, and the server
+    // replayed nothing on the reconnect: only its position shows what was missed.
+    const { state, effects } = reduce(atZero, { type: 'socketLoaded', needSync: false, lastEventId: 1, epoch: 'db1' }, ctx());
+    expect(effects).toEqual([{ type: 'sync' }]);
+    expect(state.lastEventId).toBe(1);
+  });
+
+  it('a replay that reaches the server position asks for nothing', () => {
+    let { state } = reduce(atZero, frame('inbox_channel_added', { conversation_id: 30, community_id: null }, 1), ctx());
+    const loaded = reduce(state, { type: 'socketLoaded', needSync: false, lastEventId: 1, epoch: 'db1' }, ctx());
+    state = loaded.state;
+    expect(loaded.effects).toEqual([]);
+    expect(state.lastEventId).toBe(1);
+  });
+
+  it('with the position known at 0, an event that skips ahead is a gap too', () => {
+    const { effects } = reduce(atZero, frame('message_dlr2', { conversation_id: 10, message_id: 3, user_id: ALICE, type: 'read' }, 2), ctx());
+    expect(effects).toEqual([{ type: 'sync' }]);
+  });
+});
+
 describe('session', () => {
   it('signedOut returns to the initial state', () => {
     expect(reduce(loadedState(), { type: 'signedOut' }, ctx()).state).toEqual(initialState());
