@@ -39,19 +39,18 @@ export class BatchedWriter {
   constructor(private readonly options: BatchedWriterOptions) {}
 
   schedule(delayMs = PERSIST_DELAY_MS): void {
-    if (this.timer !== null) return;
+    // A stopped owner writes nothing more by itself: another engine may own the store by now (issue 14).
+    if (this.timer !== null || this.stopped) return;
     this.timer = this.options.clock.setTimeout(() => {
       this.timer = null;
       this.write();
     }, delayMs);
   }
 
-  /** Writes a scheduled batch now, and resolves when every write so far is done. */
+  /** Writes what changed now (scheduled or not), and resolves when every write so far is done. */
   async flush(): Promise<void> {
-    if (this.timer !== null) {
-      this.cancel();
-      this.write();
-    }
+    this.cancel();
+    this.write();
     await this.pending;
   }
 
@@ -62,7 +61,7 @@ export class BatchedWriter {
     this.timer = null;
   }
 
-  /** The owner is going away: a failed write is not retried by a timer any more (`flush` still writes). */
+  /** The owner is going away: nothing is scheduled or retried by a timer any more (`flush` still writes). */
   stop(): void {
     this.stopped = true;
   }

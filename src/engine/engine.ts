@@ -166,13 +166,17 @@ export class Engine extends CommunityCommands implements EngineApi {
     }
   }
 
-  /** Stops every timer and the socket, and writes what is pending; a stopped engine sends nothing more. */
+  /**
+   * Stops every timer and the socket, aborts the send in flight and writes what is pending. Once it
+   * resolves, this engine sends nothing more, so another may take over its store (issue 14).
+   */
   async stop(): Promise<void> {
     this.socket.stop();
-    this.outboxQueue.stop();
+    const outboxStopped = this.outboxQueue.stop();
     this.receiptSender.stop();
     this.state.stop();
     this.communityStore.stop();
+    await outboxStopped;
     await this.flush();
     await this.communityStore.flush();
   }

@@ -89,13 +89,16 @@ const retryable = (error: EngineError) => error.status === 0 || error.status >= 
  */
 export class Outbox {
   private readonly entries$ = new BehaviorSubject<readonly OutboxEntry[]>([]);
-  private sending = false;
+  /** The drain loop while it runs: one at a time, and `stop` waits for it. */
+  private draining: Promise<void> | null = null;
   /** A kick that came while a send was in flight: drain again at once instead of waiting out the back-off. */
   private kickRequested = false;
   private stopped = false;
   private retryTimer: unknown = null;
   /** The upload in flight, so a discard or a stop can abort it. */
   private uploading: { localId: string; controller: AbortController } | null = null;
+  /** Aborts the send in flight when the engine stops. */
+  private sendAbort: AbortController | null = null;
 
   constructor(private readonly deps: OutboxDeps) {}
 
@@ -190,12 +193,19 @@ export class Outbox {
     void this.drain();
   }
 
-  /** The engine is going away: no retry may fire after it (entries stay in storage). */
-  stop(): void {
+  /**
+   * The engine is going away: what is in flight is aborted, no retry fires after it, and the entries stay
+   * in storage as they are. Resolves once nothing of this outbox sends or writes any more, so another
+   * engine may take the outbox over (issue 14). A send the server committed before the abort is answered
+   * as a retry when the next engine sends it again with the same Idempotency-Key.
+   */
+  async stop(): Promise<void> {
     this.stopped = true;
     this.uploading?.controller.abort();
+    this.sendAbort?.abort();
     if (this.retryTimer !== null) this.deps.clock.clearTimeout(this.retryTimer);
     this.retryTimer = null;
+    await this.draining;
   }
 
   /** Sign-out: another account's sends must never go out under a new one. */
@@ -208,26 +218,29 @@ export class Outbox {
     this.set([]);
   }
 
-  private async drain(): Promise<void> {
-    if (this.stopped) return;
-    if (this.sending) {
+  private drain(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    if (this.draining) {
       this.kickRequested = true;
-      return;
+      return this.draining;
     }
-    this.sending = true;
     this.kickRequested = false;
-    try {
-      // One at a time, oldest first: messages reach the server in the order they were typed.
-      for (;;) {
-        const userId = this.deps.userId();
-        const next = this.current.find((e) => e.status === 'pending' && e.userId === userId);
-        if (!next) return;
-        const delivered = await this.sendOne(next);
-        if (!delivered) return;
-      }
-    } finally {
-      this.sending = false;
+    const run = this.sendPending().finally(() => {
+      this.draining = null;
       if (this.kickRequested) this.kick();
+    });
+    this.draining = run;
+    return run;
+  }
+
+  /** One at a time, oldest first: messages reach the server in the order they were typed. */
+  private async sendPending(): Promise<void> {
+    while (!this.stopped) {
+      const userId = this.deps.userId();
+      const next = this.current.find((e) => e.status === 'pending' && e.userId === userId);
+      if (!next) return;
+      const delivered = await this.sendOne(next);
+      if (!delivered) return;
     }
   }
 
@@ -238,18 +251,22 @@ export class Outbox {
       // A file goes up first; once the server has it (persisted), a retry only sends the message.
       if (entry.attachment && !entry.attachment.uploaded) entry = await this.upload(entry, entry.attachment);
       const uploaded = entry.attachment?.uploaded ?? null;
+      const abort = (this.sendAbort = new AbortController());
       const { message } = await this.deps.rest().sendMessage(entry.conversationId, {
         clientId: entry.clientId,
         message: entry.text,
         ...(uploaded ? { attachment: { type: uploaded.type, fileId: uploaded.id } } : {}),
         ...(entry.quotedMessageId !== null ? { quotedMessageId: entry.quotedMessageId } : {}),
         idempotencyKey: entry.localId,
+        signal: abort.signal,
       });
       // The message joins the chat before the pending row leaves it, so it never blinks out.
       this.deps.onStored(message);
       await this.remove(entry.localId);
       return true;
     } catch (error) {
+      // Stopped mid-send: the entry stays in storage as it is, for the next engine.
+      if (this.stopped) return false;
       if (!this.current.some((e) => e.localId === entry.localId)) return true;
       const engineError = isEngineError(error) ? error : null;
       if (engineError && !retryable(engineError)) {

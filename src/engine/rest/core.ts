@@ -41,6 +41,8 @@ export interface CallSpec {
   headers?: Record<string, string>;
   /** Another API host for this call (a country's own PIN endpoint, spec §7). */
   apiBase?: string;
+  /** Cancels the call (a stopping engine's send); it then fails like a call that got no answer. */
+  signal?: AbortSignal;
 }
 
 export interface UploadSpec {
@@ -81,7 +83,13 @@ export class RestCore {
       body = JSON.stringify(spec.json);
     }
     return this.answer<T>(spec.call, session.token, () =>
-      this.options.transport.request({ method: spec.method, url, headers, ...(body !== undefined ? { body } : {}) }),
+      this.options.transport.request({
+        method: spec.method,
+        url,
+        headers,
+        ...(body !== undefined ? { body } : {}),
+        ...(spec.signal ? { signal: spec.signal } : {}),
+      }),
     );
   }
 

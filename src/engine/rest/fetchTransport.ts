@@ -7,12 +7,13 @@ import type { HttpRequest, HttpResponse, HttpTransport, UploadRequest } from './
  * arrives.
  */
 export const fetchTransport: HttpTransport = {
-  async request({ method, url, headers, body }: HttpRequest): Promise<HttpResponse> {
+  async request({ method, url, headers, body, signal }: HttpRequest): Promise<HttpResponse> {
     // Called as a free function: a detached `fetch` property throws "Illegal invocation" in browsers.
     const response = await fetch(url, {
       method,
       headers,
       ...(body !== undefined ? { body } : {}),
+      ...(signal ? { signal } : {}),
     });
     return wrapFetchResponse(response);
   },

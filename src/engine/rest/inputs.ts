@@ -71,6 +71,8 @@ export interface SendMessageInput {
   quotedMessageId?: number;
   /** The outbox's unique local id: the server takes a resend with it for a retry, never a new message. */
   idempotencyKey?: string;
+  /** Cancels the send (the engine is stopping); the outbox keeps the message for the next engine. */
+  signal?: AbortSignal;
 }
 
 export interface SendCommentMessageInput {

@@ -61,6 +61,7 @@ export function messageCalls(core: RestCore) {
           ...attachmentField(input.attachment),
           ...(input.quotedMessageId !== undefined ? { quoted_message_id: input.quotedMessageId } : {}),
         },
+        ...(input.signal ? { signal: input.signal } : {}),
       });
     },
 

@@ -10,6 +10,7 @@ export interface HttpRequest {
   headers: Record<string, string>;
   /** Already encoded (JSON or x-www-form-urlencoded); absent for calls without a body. */
   body?: string;
+  signal?: AbortSignal;
 }
 
 export interface HttpResponse {

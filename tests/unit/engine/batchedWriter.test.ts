@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { BatchedWriter, PERSIST_DELAY_MS } from '../../../src/engine/batchedWriter';
+import { MemoryStorage } from '../../../src/engine/storage/storage';
+import { manualClock } from '../worker/manualClock';
+
+/** A writer whose owner's state is one value, written under the key 'v' of `meta` when it changed. */
+function setup() {
+  const storage = new MemoryStorage();
+  const { clock, advance } = manualClock();
+  const state = { value: 0, written: 0 };
+  const writer = new BatchedWriter({
+    storage,
+    clock,
+    log: () => undefined,
+    failure: 'failed',
+    collect: () => {
+      const value = state.value;
+      if (value === state.written) return { ops: [] };
+      return { ops: [{ store: 'meta', type: 'put', key: 'v', value }], written: () => (state.written = value) };
+    },
+  });
+  return { storage, advance, state, writer, stored: () => storage.get<number>('meta', 'v') };
+}
+
+describe('the batched writer', () => {
+  it('writes a burst of changes once, after the delay', async () => {
+    const t = setup();
+    t.state.value = 1;
+    t.writer.schedule();
+    t.state.value = 2;
+    t.writer.schedule();
+    expect(await t.stored()).toBeUndefined();
+    await t.advance(PERSIST_DELAY_MS);
+    await t.writer.flush();
+    expect(await t.stored()).toBe(2);
+  });
+
+  it('once stopped, schedules nothing by itself (another engine may own the store), but flush still writes', async () => {
+    const t = setup();
+    t.writer.stop();
+    // A late answer changes the stopped engine's state: nothing is written by a timer.
+    t.state.value = 7;
+    t.writer.schedule();
+    await t.advance(10 * PERSIST_DELAY_MS);
+    expect(await t.stored()).toBeUndefined();
+    // Its owner's last flush (Engine.stop) writes what changed, scheduled or not.
+    await t.writer.flush();
+    expect(await t.stored()).toBe(7);
+  });
+});
