@@ -221,11 +221,22 @@ export interface EngineApi {
 /** How the engine is shared among tabs: one SharedWorker, or the leader-election fallback (design.md §2). */
 export type EngineMode = 'shared-worker' | 'leader-election';
 
+/**
+ * A build of the app: its id, and when it was built (ms). One engine runs per browser profile whatever the
+ * build; when tabs of two builds meet, the build of the page loaded last takes the engine (issue 14).
+ */
+export interface BuildStamp {
+  id: string;
+  time: number;
+}
+
 /** The engine as one tab holds it (`window.engine`): EngineApi, plus what belongs to this tab only. */
 export interface TabEngine extends EngineApi {
   /** This tab's id in the engine (for `notifications(tabId)`). */
   readonly tabId: string;
   readonly mode: EngineMode;
+  /** The build this tab runs. */
+  readonly build: BuildStamp;
   /** The chat this tab shows, or null: part of the TabState this tab reports (read receipts, notifications). */
   setOpenConversation(conversationId: number | null): void;
 }

@@ -3,12 +3,18 @@ import { createRoot } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
 import { connectEngine } from '../worker/connect';
 import { App } from './App';
+import { saveThenReload } from './hooks/saveBeforeReload';
 import { createI18n, initialLanguage, LANGUAGE_KEY } from './i18n';
 import './styles.css';
 
 async function start(): Promise<void> {
-  // The profile's one engine (a SharedWorker), for the UI and for scripting from the console.
-  const engine = connectEngine();
+  // The profile's one engine (a SharedWorker), for the UI and for scripting from the console. When another
+  // build takes it over, what is being typed is saved before the tab reloads into that build.
+  const engine = connectEngine({
+    onReloadRequested: () => void saveThenReload(),
+    // Only `npm run bench` sets this: the heartbeat alone, as the baseline of noticing a dead engine worker.
+    wakeOnWorkerDeath: new URLSearchParams(location.search).get('bench') !== 'heartbeat-only',
+  });
   window.engine = engine;
   const language = initialLanguage(localStorage.getItem(LANGUAGE_KEY), navigator.languages);
   document.documentElement.lang = language;

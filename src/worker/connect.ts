@@ -1,8 +1,10 @@
 import { filter } from 'rxjs';
 import type { TabEngine } from '../engine/api';
 import { linkedQuery } from './bridge';
+import { BUILD } from './build';
 import { randomId } from './linkProtocol';
-import { holdLockForLife, tabLockName } from './liveness';
+import { tabLockName } from './liveness';
+import { holdForLife, webLocks } from './locks';
 import { COMMAND_NAMES, type CommandName, QUERY_NAMES, VOID_COMMANDS } from './names';
 import { TabPresence } from './tabPresence';
 import { engineMode, type Link, TabLink } from './tabLink';
@@ -16,8 +18,13 @@ declare global {
 }
 
 export interface ConnectOptions {
-  /** A newer version of the app upgraded the engine's database; by default the tab reloads into it. */
+  /** Another build took the engine, or upgraded its database; by default the tab reloads into it. */
   onReloadRequested?: () => void;
+  /**
+   * Learn of a dead engine worker from its Web Lock, at once (default true). `npm run bench` turns it off
+   * to measure the heartbeat alone as its baseline.
+   */
+  wakeOnWorkerDeath?: boolean;
 }
 
 /**
@@ -27,10 +34,14 @@ export interface ConnectOptions {
  */
 export function connectEngine(options: ConnectOptions = {}): TabEngine {
   const tabId = randomId();
+  const locks = webLocks();
   // Held for the tab's whole life: the engine tells a throttled background tab from a dead one by it.
-  holdLockForLife(tabLockName(tabId));
+  if (locks) void holdForLife(locks, tabLockName(tabId));
   const mode = engineMode();
-  const link = new TabLink(mode, tabId, options.onReloadRequested ?? (() => location.reload()));
+  const link = new TabLink(mode, tabId, {
+    onReloadRequested: options.onReloadRequested ?? (() => location.reload()),
+    locks: options.wakeOnWorkerDeath === false ? null : locks,
+  });
 
   const invoke = async (name: CommandName, args: unknown[]): Promise<unknown> => {
     const { remote, lost } = await link.current();
@@ -52,6 +63,7 @@ export function connectEngine(options: ConnectOptions = {}): TabEngine {
   const engine = Object.assign(api, {
     tabId,
     mode,
+    build: BUILD,
     setOpenConversation: (conversationId: number | null) => presence.setOpenConversation(conversationId),
   }) as unknown as TabEngine;
 

@@ -1,3 +1,4 @@
+import type { BuildStamp } from '../engine/api';
 import type { EngineClock } from '../engine/clock';
 import type { EngineBackend } from './backend';
 import { type ChannelLike, type OpenChannel, post } from './channel';
@@ -9,6 +10,8 @@ import { COALESCE_MS, StreamSenders } from './streamSender';
 
 export interface LinkServerOptions {
   leaderId: string;
+  /** The leader's build: workers of the same build follow, others ask it to yield or reload (engineHost.ts). */
+  build: BuildStamp;
   backend: EngineBackend;
   leaderChannel: ChannelLike;
   openChannel: OpenChannel;
@@ -32,7 +35,13 @@ export class LinkServer {
 
   /** Tells every engine worker that this one leads now. */
   announce(): void {
-    post(this.options.leaderChannel, { t: 'leader', leaderId: this.options.leaderId }, () => undefined);
+    const { leaderId, build } = this.options;
+    post(this.options.leaderChannel, { t: 'leader', leaderId, build }, () => undefined);
+  }
+
+  /** Tells every follower now that its tabs should reload (without waiting for its next heartbeat). */
+  pushReload(): void {
+    for (const { channel } of this.links.values()) this.reply(channel, { t: 'reload' });
   }
 
   get followerCount(): number {
@@ -91,6 +100,9 @@ export class LinkServer {
     request: LinkRequest,
   ): void {
     switch (request.t) {
+      case 'bye':
+        host.drop();
+        return;
       case 'beat':
         host.beat(null);
         this.reply(channel, { t: 'beatAck', reload: this.options.reloadRequested() });

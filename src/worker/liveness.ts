@@ -23,12 +23,6 @@ export const webHeldLocks: HeldLocks = async () => {
   return new Set((snapshot.held ?? []).map((l) => l.name ?? '').filter((n) => n !== ''));
 };
 
-/** Holds a Web Lock until this context ends (never released otherwise). No-op without the Web Locks API. */
-export function holdLockForLife(name: string): void {
-  const locks = (globalThis.navigator as Navigator | undefined)?.locks;
-  void locks?.request(name, () => new Promise<never>(() => undefined)).catch(() => undefined);
-}
-
 /**
  * The heartbeat's other half (design.md §5): a MessagePort has no close event, so every few seconds the
  * engine's side drops clients that went silent. A hidden tab's timers may be throttled to one a minute

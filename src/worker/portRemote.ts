@@ -1,5 +1,6 @@
 import * as Comlink from 'comlink';
 import type { ClientHost } from './clientHost';
+import type { WorkerLifecycle } from './engineHost';
 import { tabLockName } from './liveness';
 import { type CommandName, isEventQuery, isQueryName, type QueryName } from './names';
 import { StreamSenders } from './streamSender';
@@ -18,26 +19,30 @@ const noop = () => undefined;
 export type TabObserver = BridgeObserver & Comlink.ProxyMarked;
 
 export interface HeartbeatAnswer {
-  /** The engine's database was upgraded by a newer version of the app: this tab should reload. */
+  /** Another build took the engine, or its storage was upgraded by a newer app: this tab should reload. */
   reload: boolean;
 }
 
 /**
  * What a worker exposes with Comlink on each tab's port (design.md §5, the stream bridge): `subscribe`
  * turns a query into calls on the tab's proxied observer and returns a proxied unsubscribe; commands
- * pass straight through `invoke`; `heartbeat` is the tab saying it is alive.
+ * pass straight through `invoke`; `heartbeat` is the tab saying it is alive. `attach` is a tab's first call
+ * on a new connection (engineHost.ts): it answers the Web Lock the worker holds for its life, whose
+ * release tells the tab at once that the worker died; `reloadRequest` answers when the tab should reload.
  */
 export interface EngineRemote {
   subscribe(query: QueryName, args: unknown[], observer: TabObserver): (() => void) & Comlink.ProxyMarked;
   invoke(name: CommandName, args: unknown[]): Promise<unknown>;
   heartbeat(tabId: string): HeartbeatAnswer;
+  attach(fresh: boolean): Promise<string | null>;
+  reloadRequest(): Promise<void>;
 }
 
 /**
  * The object exposed on one port. Releasing its proxy (the tab's `pagehide`) runs the Comlink finalizer,
  * which drops the client; releasing an unsubscribe proxy unsubscribes too, so nothing outlives its proxy.
  */
-export function createPortRemote(host: ClientHost, reloadRequested: () => boolean): EngineRemote {
+export function createPortRemote(host: ClientHost, lifecycle: WorkerLifecycle): EngineRemote {
   // Values go out encoded and coalesced (streamSender.ts). Each observer is a Comlink proxy with a port
   // of its own, so nothing orders its values against a command's result on the main port: a command
   // answers only once the tab has taken every value sent before (each call on the proxy is answered
@@ -114,7 +119,13 @@ export function createPortRemote(host: ClientHost, reloadRequested: () => boolea
     },
     heartbeat(tabId: string): HeartbeatAnswer {
       host.beat(typeof tabId === 'string' && tabId !== '' ? tabLockName(tabId) : null);
-      return { reload: reloadRequested() };
+      return { reload: lifecycle.reloadRequested };
+    },
+    attach(fresh: boolean) {
+      return lifecycle.attach(fresh === true);
+    },
+    reloadRequest() {
+      return lifecycle.whenReloadRequested();
     },
     [Comlink.finalizer]: () => host.drop(),
   };

@@ -4,7 +4,8 @@ import { engineError } from '../engine/errors';
 import type { EngineBackend } from './backend';
 import { type ChannelLike, type OpenChannel, post } from './channel';
 import { asLinkReply, type LinkReply, type LinkRequest, linkChannelName, randomId } from './linkProtocol';
-import { ANSWER_TIMEOUT_MS, HEARTBEAT_INTERVAL_MS } from './liveness';
+import { ANSWER_TIMEOUT_MS, HEARTBEAT_INTERVAL_MS, workerLockName } from './liveness';
+import { type Locks, whenReleased } from './locks';
 import { StreamDecoder } from './streamCodec';
 import type { CommandName, QueryName } from './names';
 
@@ -15,10 +16,12 @@ export interface RemoteBackendOptions {
   openChannel: OpenChannel;
   /** The Web Lock this worker holds for its life, so the leader can tell a throttled follower from a dead one. */
   lock: string | null;
+  /** Where the leader's own life lock is watched: its release is the leader's death, noticed at once. */
+  locks: Locks | null;
   clock: EngineClock;
   /** The leader stopped answering: this backend is closed, find the leader again. */
   onLost: () => void;
-  /** The leader's database was upgraded by a newer app: the tabs should reload. */
+  /** The leader hands over to another build, or its storage was upgraded: the tabs should reload. */
   onReload: () => void;
 }
 
@@ -33,9 +36,10 @@ const HELLO_RETRY_MS = 500;
 
 /**
  * A follower's view of the leader's engine (leader-election fallback): requests and subscriptions go to
- * the leader over this worker's own link channel. A heartbeat both keeps this follower known to the
- * leader and tells it when the leader is gone; in-flight commands then fail with a network EngineError
- * (status 0), and subscriptions simply stop: SwitchingBackend re-subscribes them on the next leader.
+ * the leader over this worker's own link channel. The leader's life lock freed tells at once that the
+ * leader died; a heartbeat keeps this follower known to the leader and tells it when the leader hangs. In
+ * both cases in-flight commands fail with a network EngineError (status 0), and subscriptions simply stop:
+ * SwitchingBackend re-subscribes them on the next leader.
  */
 export class RemoteBackend implements EngineBackend {
   readonly leaderId: string;
@@ -49,6 +53,7 @@ export class RemoteBackend implements EngineBackend {
   private nextId = 1;
   private lastHeard: number;
   private timer: unknown = null;
+  private readonly watch = new AbortController();
 
   constructor(private readonly options: RemoteBackendOptions) {
     this.leaderId = options.leaderId;
@@ -57,6 +62,8 @@ export class RemoteBackend implements EngineBackend {
     this.channel.addEventListener('message', (event) => this.receive(event.data));
     this.sayHello();
     this.tick();
+    // The leader holds its life lock from before it announced itself, so this waits for its death.
+    if (options.locks) whenReleased(options.locks, workerLockName(this.leaderId), this.watch.signal, () => this.lose());
   }
 
   get isClosed(): boolean {
@@ -87,7 +94,9 @@ export class RemoteBackend implements EngineBackend {
   /** Lets go of the link: pending commands fail, subscriptions go quiet. */
   close(): void {
     if (this.closed) return;
+    if (this.welcomed) post(this.channel, { t: 'bye' }, () => undefined);
     this.closed = true;
+    this.watch.abort();
     if (this.timer !== null) this.options.clock.clearTimeout(this.timer);
     this.timer = null;
     for (const { reject, name } of this.calls.values()) reject(lostError(name));
@@ -95,6 +104,13 @@ export class RemoteBackend implements EngineBackend {
     this.subscribers.clear();
     this.queue = [];
     this.channel.close();
+  }
+
+  /** The leader is gone (dead, or silent past the timeout). */
+  private lose(): void {
+    if (this.closed) return;
+    this.close();
+    this.options.onLost();
   }
 
   private sayHello(): void {
@@ -110,8 +126,7 @@ export class RemoteBackend implements EngineBackend {
     if (this.closed) return;
     const { clock } = this.options;
     if (clock.now() - this.lastHeard > ANSWER_TIMEOUT_MS) {
-      this.close();
-      this.options.onLost();
+      this.lose();
       return;
     }
     if (this.welcomed) this.send({ t: 'beat' });
@@ -159,6 +174,9 @@ export class RemoteBackend implements EngineBackend {
       }
       case 'beatAck':
         if (reply.reload) this.options.onReload();
+        return;
+      case 'reload':
+        this.options.onReload();
         return;
       case 'result': {
         const call = this.calls.get(reply.id);

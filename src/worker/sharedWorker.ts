@@ -1,40 +1,45 @@
 /**
  * The SharedWorker entry (design.md §1, §5): one engine for every tab of the browser profile, exposed with
- * Comlink on each tab's port. Built by Vite from `new SharedWorker(new URL(...))` in tabLink.ts.
+ * Comlink on each tab's port. Built by Vite from `new SharedWorker(new URL(...))` in tabLink.ts. Its
+ * EngineHost runs the engine while it holds the lease, and stands aside for a page of a newer deploy.
  */
 import * as Comlink from 'comlink';
 import { realClock } from '../engine/clock';
-import { engineBackend } from './backend';
+import { BUILD } from './build';
+import { openBroadcastChannel } from './channel';
 import { ClientHost } from './clientHost';
+import { EngineHost } from './engineHost';
+import { LEADER_CHANNEL, randomId } from './linkProtocol';
 import { ClientRegistry } from './liveness';
+import { webLocks } from './locks';
 import { createPortRemote } from './portRemote';
 import { startEngine } from './startEngine';
-import { SwitchingBackend } from './switchingBackend';
 
 interface ConnectEvent extends Event {
   readonly ports: readonly MessagePort[];
 }
 
-let reloadRequested = false;
-// Tabs may connect before the engine has read its store: their calls wait for it.
-const backend = new SwitchingBackend();
 const registry = new ClientRegistry(realClock);
-
-void startEngine(() => {
-  reloadRequested = true;
-}).then((engine) => backend.use(engineBackend(engine)));
+const host = new EngineHost({
+  workerId: randomId(),
+  build: BUILD,
+  locks: webLocks(),
+  leaderChannel: openBroadcastChannel(LEADER_CHANNEL),
+  openChannel: openBroadcastChannel,
+  clock: realClock,
+  startEngine: (onVersionChange) => startEngine(onVersionChange),
+  localClients: () => registry.size,
+  log: (message, detail) => console.warn(message, detail ?? ''),
+});
 
 globalThis.addEventListener('connect', (event) => {
   const port = (event as ConnectEvent).ports[0];
   if (!port) return;
-  const host = new ClientHost(backend, () => realClock.now(), () => {
-    registry.remove(host);
+  const client = new ClientHost(host.backend, () => realClock.now(), () => {
+    registry.remove(client);
     // The tab's later calls go nowhere; its heartbeat times out and it connects again if it is alive.
     port.close();
   });
-  registry.add(host);
-  Comlink.expose(
-    createPortRemote(host, () => reloadRequested),
-    port,
-  );
+  registry.add(client);
+  Comlink.expose(createPortRemote(client, host), port);
 });

@@ -1,7 +1,9 @@
 import * as Comlink from 'comlink';
 import { BehaviorSubject, filter, firstValueFrom } from 'rxjs';
+import type { EngineMode } from '../engine/api';
 import { engineError } from '../engine/errors';
 import { ANSWER_TIMEOUT_MS, HEARTBEAT_INTERVAL_MS } from './liveness';
+import { type Locks, whenReleased } from './locks';
 import type { EngineRemote, HeartbeatAnswer } from './portRemote';
 
 /** One connection of this tab to its engine worker. */
@@ -17,7 +19,17 @@ interface Transport {
   release(): void;
 }
 
-import type { EngineMode } from '../engine/api';
+/** A transport of this link, with the wait on its worker's life lock (aborted when it is let go). */
+interface Opened extends Transport {
+  watch: AbortController;
+}
+
+export interface TabLinkOptions {
+  /** Another build took the engine (or upgraded its storage): the tab reloads into it. */
+  onReloadRequested: () => void;
+  /** Web Locks, to learn of the worker's death at once; null leaves it to the heartbeat. */
+  locks: Locks | null;
+}
 
 /** Whether this browser has SharedWorker (an init script may delete it to force the fallback). */
 export const engineMode = (): EngineMode =>
@@ -59,23 +71,27 @@ function openDedicatedWorker(): Transport {
 }
 
 /**
- * This tab's connection to the engine worker, kept alive: it beats every HEARTBEAT_INTERVAL_MS, and a
- * beat left unanswered for ANSWER_TIMEOUT_MS (the worker dropped this port, or crashed) opens a new
- * connection; `link$` then emits it and every query re-subscribes through it. On `pagehide` the proxies
- * are released (design.md §5); a page restored from the back-forward cache connects again.
+ * This tab's connection to the engine worker, kept alive. Each new connection first `attach`es (telling the
+ * worker whether this page has just loaded, which decides between two builds, engineHost.ts) and learns the
+ * Web Lock the worker holds for its life: that lock freed means the worker died (a crash, the browser's
+ * clean-up), and a new connection is opened at once; `link$` then emits it and every query re-subscribes
+ * through it. The heartbeat stays as the safety net for a worker that hangs without dying: a beat
+ * unanswered for ANSWER_TIMEOUT_MS reconnects too. On `pagehide` the proxies are released (design.md §5);
+ * a page restored from the back-forward cache connects again.
  */
 export class TabLink {
   readonly link$ = new BehaviorSubject<Link | null>(null);
-  private transport: Transport | null = null;
+  private transport: Opened | null = null;
   private loseCurrent: ((reason: unknown) => void) | null = null;
   private timer: ReturnType<typeof setInterval> | null = null;
   private reloadAsked = false;
+  private connections = 0;
   private readonly open: () => Transport;
 
   constructor(
     readonly mode: EngineMode,
     private readonly tabId: string,
-    private readonly onReloadRequested: () => void,
+    private readonly options: TabLinkOptions,
   ) {
     this.open = mode === 'shared-worker' ? openSharedWorker : openDedicatedWorker;
   }
@@ -98,10 +114,7 @@ export class TabLink {
     if (this.timer !== null) clearInterval(this.timer);
     this.timer = null;
     this.setLink(null);
-    if (!persisted) {
-      this.transport?.release();
-      this.transport = null;
-    }
+    if (!persisted) this.letGo();
   }
 
   /** The page came back from the back-forward cache: reuse the connection if it still answers. */
@@ -115,10 +128,58 @@ export class TabLink {
 
   private connect(): void {
     const previous = this.transport;
-    this.transport = this.open();
-    this.setLink(this.transport.remote);
-    previous?.release();
+    const opened: Opened = { ...this.open(), watch: new AbortController() };
+    this.transport = opened;
+    this.setLink(opened.remote);
+    if (previous) this.release(previous);
+    this.watch(opened, this.connections++ === 0);
     void this.beat();
+  }
+
+  /** Attaches on a new connection, then waits for the worker's death and for a reload request. */
+  private watch(opened: Opened, fresh: boolean): void {
+    const { remote, watch } = opened;
+    remote.attach(fresh).then(
+      (lifeLock) => {
+        const { locks } = this.options;
+        if (lifeLock === null || !locks || watch.signal.aborted) return;
+        whenReleased(locks, lifeLock, watch.signal, () => this.workerDied(opened));
+      },
+      () => undefined,
+    );
+    remote.reloadRequest().then(
+      () => {
+        if (opened === this.transport) this.reloadRequested();
+      },
+      () => undefined,
+    );
+  }
+
+  private workerDied(opened: Opened): void {
+    if (opened !== this.transport) return;
+    console.warn('the engine worker is gone; reconnecting');
+    if (this.link$.value !== null) {
+      this.connect();
+      return;
+    }
+    // Suspended (back-forward cache): connect when the page comes back, not to the dead worker.
+    this.letGo();
+  }
+
+  private letGo(): void {
+    if (this.transport) this.release(this.transport);
+    this.transport = null;
+  }
+
+  private release(opened: Opened): void {
+    opened.watch.abort();
+    opened.release();
+  }
+
+  private reloadRequested(): void {
+    if (this.reloadAsked) return;
+    this.reloadAsked = true;
+    this.options.onReloadRequested();
   }
 
   private setLink(remote: Comlink.Remote<EngineRemote> | null): void {
@@ -156,9 +217,8 @@ export class TabLink {
     if (answer === 'timeout') {
       console.warn('the engine worker stopped answering; reconnecting');
       this.connect();
-    } else if (answer.reload && !this.reloadAsked) {
-      this.reloadAsked = true;
-      this.onReloadRequested();
+    } else if (answer.reload) {
+      this.reloadRequested();
     }
   }
 }

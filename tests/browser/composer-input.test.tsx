@@ -2,6 +2,7 @@ import { act } from './support/act';
 import { afterEach, describe, expect, it } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
 import { Composer } from '../../src/ui/chat/composer/Composer';
+import { saveThenReload } from '../../src/ui/hooks/saveBeforeReload';
 import { conversation, fakeEngine, message, OTHER, render, ui, unmount } from './composer-support';
 
 afterEach(unmount);
@@ -123,6 +124,21 @@ describe('the composer', () => {
     await userEvent.keyboard('unsaved');
     await unmount();
     expect(engine.setDraft).toHaveBeenLastCalledWith(10, 'unsaved');
+  });
+
+  it('writes a draft still waiting before the engine reloads the tab into another build (issue 14)', async () => {
+    const { engine, asTab } = fakeEngine();
+    await render(<Composer />, { engine: asTab });
+    await userEvent.click(input());
+    await userEvent.keyboard('typed just before the deploy');
+    const calls = () => engine.setDraft.mock.calls.length;
+    const before = calls();
+    let draftsWhenReloading: unknown[][] = [];
+    await saveThenReload(() => {
+      draftsWhenReloading = engine.setDraft.mock.calls.slice(before);
+    });
+    // Saved before the reload, not after the save delay (which a reloading page never reaches).
+    expect(draftsWhenReloading).toEqual([[10, 'typed just before the deploy']]);
   });
 });
 

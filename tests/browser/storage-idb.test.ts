@@ -19,7 +19,7 @@ describe('IndexedDB upgrades', () => {
     await newer.close();
   });
 
-  it('a database of version 1 gains the stores of version 2 (attachment bytes, communities), its data kept', async () => {
+  it('a database of version 1 gains the stores added since (attachment bytes, communities), its data kept', async () => {
     const name = freshName();
     // Version 1 as the first release made it: no files or communities store.
     await new Promise<void>((resolve, reject) => {
@@ -34,7 +34,7 @@ describe('IndexedDB upgrades', () => {
       };
       request.onerror = () => reject(request.error ?? new Error('open failed'));
     });
-    expect(SCHEMA_VERSION).toBe(2);
+    expect(SCHEMA_VERSION).toBe(3);
     const upgraded = await IdbStorage.open({ name });
     expect(await upgraded.get('outbox', 'out_1')).toEqual({ localId: 'out_1' });
     await upgraded.writeBatch([
@@ -43,5 +43,15 @@ describe('IndexedDB upgrades', () => {
     ]);
     expect(await upgraded.get('files', 'out_1')).toBeInstanceOf(Blob);
     await upgraded.close();
+  });
+
+  it('an engine of a build from before the lease (version 2) is stopped by a newer build opening the store', async () => {
+    const name = freshName();
+    let asked = 0;
+    const old = await IdbStorage.open({ name, version: 2, onVersionChange: () => asked++ });
+    const current = await IdbStorage.open({ name });
+    expect(asked).toBe(1);
+    await old.close();
+    await current.close();
   });
 });

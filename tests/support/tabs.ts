@@ -194,6 +194,29 @@ export async function runningSharedWorkers(browser: Browser): Promise<string[]> 
   }
 }
 
+/**
+ * Ends engine workers as a crash (or the browser's clean-up) would, with no goodbye to anyone. Without
+ * `page`, every SharedWorker of the browser, closed over the DevTools protocol (`Target.closeTarget`);
+ * with it, that tab's own dedicated worker (the leader-election fallback), which ends itself (`close()`
+ * from inside: Chromium does not close a dedicated worker's target). Resolves with how many were ended.
+ */
+export async function closeEngineWorkers(browser: Browser, page?: Page): Promise<number> {
+  if (page) {
+    const workers = page.workers();
+    for (const worker of workers) await worker.evaluate(() => (globalThis as unknown as { close(): void }).close());
+    return workers.length;
+  }
+  const cdp = await browser.newBrowserCDPSession();
+  try {
+    const { targetInfos } = (await cdp.send('Target.getTargets')) as { targetInfos: { targetId: string; type: string }[] };
+    const doomed = targetInfos.filter((t) => t.type === 'shared_worker');
+    for (const target of doomed) await cdp.send('Target.closeTarget', { targetId: target.targetId });
+    return doomed.length;
+  } finally {
+    await cdp.detach();
+  }
+}
+
 /** Forces the leader-election fallback in every tab of the context: as if SharedWorker did not exist. */
 export async function withoutSharedWorker(context: BrowserContext): Promise<void> {
   await context.addInitScript(() => {
@@ -234,9 +257,10 @@ export class RestartableServer {
     this.current = null;
   }
 
-  async restart(): Promise<TestServer> {
+  /** Starts it again; `clientDir` deploys another build of the client with it. */
+  async restart(clientDir = CLIENT_DIR): Promise<TestServer> {
     await this.stop();
-    this.current = await startTestServer({ port: this.port, clientDir: CLIENT_DIR }, { keepDataDir: this.dataDir });
+    this.current = await startTestServer({ port: this.port, clientDir }, { keepDataDir: this.dataDir });
     return this.current;
   }
 

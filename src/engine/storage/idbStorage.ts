@@ -16,8 +16,13 @@ export const STORE_NAMES: readonly StoreName[] = [
   'meta',
 ];
 
-/** Raise when the stores change; `upgrade` below creates what a version adds (2: files, communities). */
-export const SCHEMA_VERSION = 2;
+/**
+ * Raise when the stores change; `upgrade` below creates what a version adds (2: files, communities).
+ * 3 adds no store: opening it stops the engines of builds from before the engine lease (issue 14), which
+ * hold no lease and so cannot see a newer engine start; their store connection closes for the upgrade, they
+ * stop and ask their tabs to reload.
+ */
+export const SCHEMA_VERSION = 3;
 
 export interface IdbStorageOptions {
   name?: string;

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import type { FormDraft, FormDrafts } from '../../engine/api';
 import { useEngine } from './EngineContext';
+import { useSaveBeforeReload } from './saveBeforeReload';
 import { useQuery } from './useQuery';
 
 const SAVE_DELAY_MS = 400;
@@ -72,6 +73,15 @@ export function useFormDraft(
     return () => clearTimeout(timer);
     // `value` is read through `current`, its canonical text: a new object with the same content is no change.
   }, [engine, key, current]);
+
+  // The engine asks the tab to reload (another build took it over): write what is still waiting first.
+  useSaveBeforeReload(() => {
+    const draft = pending.current;
+    if (draft === null) return undefined;
+    pending.current = null;
+    known.current = current;
+    return engine.setFormDraft(key, draft);
+  });
 
   // Closing the form (another screen, the tab going away): write what is still waiting.
   useEffect(

@@ -38,6 +38,7 @@ function leader(backend: EngineBackend) {
   const leaderId = randomId();
   const server = new LinkServer({
     leaderId,
+    build: { id: 'test', time: 1 },
     backend,
     leaderChannel,
     openChannel: openBroadcastChannel,
@@ -60,6 +61,7 @@ function follower(leaderId: string) {
     leaderChannel,
     openChannel: openBroadcastChannel,
     lock: null,
+    locks: null,
     clock: realClock,
     onLost: () => undefined,
     onReload: () => undefined,
@@ -81,6 +83,7 @@ describe('the follower link over BroadcastChannel', () => {
       leaderChannel,
       openChannel: openBroadcastChannel,
       lock: null,
+      locks: null,
       clock,
       onLost: () => (lost += 1),
       onReload: () => undefined,

@@ -154,6 +154,7 @@ describe('the follower link streams with the codec', () => {
     const leaderId = randomId();
     const server = new LinkServer({
       leaderId,
+      build: { id: 'test', time: 1 },
       backend,
       leaderChannel,
       openChannel: openBroadcastChannel,
@@ -167,6 +168,7 @@ describe('the follower link streams with the codec', () => {
       leaderChannel: followerChannel,
       openChannel: openBroadcastChannel,
       lock: null,
+      locks: null,
       clock: realClock,
       onLost: () => undefined,
       onReload: () => undefined,

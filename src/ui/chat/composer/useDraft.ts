@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import type { TabEngine } from '../../../engine/api';
 import { useQuery } from '../../hooks/useQuery';
+import { useSaveBeforeReload } from '../../hooks/saveBeforeReload';
 
 const SAVE_DELAY_MS = 400;
 
@@ -48,6 +49,15 @@ export function useDraft(
     }, SAVE_DELAY_MS);
     return () => clearTimeout(timer);
   }, [engine, conversationId, text, paused]);
+
+  // The engine asks the tab to reload (another build took it over): write what is still waiting first.
+  useSaveBeforeReload(() => {
+    const text = pending.current;
+    if (text === null) return undefined;
+    pending.current = null;
+    known.current = text;
+    return engine.setDraft(conversationId, text);
+  });
 
   // Unmount (another chat, another screen, the tab closing): write what is still waiting.
   useEffect(
