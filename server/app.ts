@@ -62,6 +62,10 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
             },
           },
     bodyLimit: 1024 * 1024,
+    // Closing destroys what connections are left: a client that gave up on an answer's body (an engine that
+    // stopped aborts its calls) leaves one the server would otherwise wait on for the keep-alive timeout.
+    // A request cut this way is retried by the client (the outbox's Idempotency-Key keeps it to one).
+    forceCloseConnections: true,
     // A URL Fastify cannot decode is answered in the API's envelope, without echoing the URL (it may hold a token).
     frameworkErrors: (error, _request, reply) => {
       const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 400;

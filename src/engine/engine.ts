@@ -32,6 +32,7 @@ import { type ConnectionState, type SocketDelivery, SocketConnection, type Socke
 import type { ConversationListItem, MessageWindowView, ReceiptMarksView } from './state';
 import type { EngineEffect } from './state/types';
 import { Session } from './session';
+import { ClosableStorage } from './storage/closableStorage';
 import type { EngineStorage } from './storage/storage';
 import { TabRegistry } from './tabs';
 
@@ -69,10 +70,14 @@ export class Engine extends CommunityCommands implements EngineApi {
   private readonly receiptSender: ReceiptSender;
   private readonly notifier: Notifier;
   protected readonly communityStore: CommunityService;
+  /** The store as this engine writes it: closed for writes once it stopped. */
+  private readonly storage: ClosableStorage;
+  /** Aborts every REST call of this engine when it stops. */
+  private readonly lifetime = new AbortController();
 
   constructor(private readonly options: EngineOptions) {
     super();
-    const { storage } = options;
+    const storage = (this.storage = new ClosableStorage(options.storage));
     const clock = (this.clock = options.clock ?? realClock);
     const log = (this.log = options.log ?? ((message, detail) => console.warn(message, detail ?? '')));
     const rest = () => this.rest;
@@ -88,6 +93,7 @@ export class Engine extends CommunityCommands implements EngineApi {
       session: () => ({ apiBase: this.apiBase(), token: this.sessionStore.auth?.token ?? null }),
       clientToken: () => this.preferences.clientToken,
       onUnauthorized: () => void this.signOut(),
+      lifetime: this.lifetime.signal,
     });
     this.countryList = new CountryList({ storage, rest, log });
     this.state = new LiveState({
@@ -150,7 +156,7 @@ export class Engine extends CommunityCommands implements EngineApi {
 
   /** Restores the stored session, state, settings and outbox, then connects when signed in. */
   async start(): Promise<void> {
-    const { storage } = this.options;
+    const { storage } = this;
     const [auth] = await Promise.all([this.sessionStore.read(), this.preferences.load(), this.formDraftStore.load()]);
     const state = await loadState(storage);
     await this.communityStore.load();
@@ -167,18 +173,20 @@ export class Engine extends CommunityCommands implements EngineApi {
   }
 
   /**
-   * Stops every timer and the socket, aborts the send in flight and writes what is pending. Once it
-   * resolves, this engine sends nothing more, so another may take over its store (issue 14).
+   * Stops every timer and the socket, aborts every REST call in flight and writes what is pending. Once it
+   * resolves, this engine sends and writes nothing more (a late answer finds its call aborted, a late write
+   * is refused), so another engine may take over its store and outbox (issue 14).
    */
   async stop(): Promise<void> {
     this.socket.stop();
-    const outboxStopped = this.outboxQueue.stop();
-    this.receiptSender.stop();
+    this.lifetime.abort();
+    const stopped = Promise.all([this.outboxQueue.stop(), this.receiptSender.stop()]);
     this.state.stop();
     this.communityStore.stop();
-    await outboxStopped;
+    await stopped;
     await this.flush();
     await this.communityStore.flush();
+    this.storage.refuseWrites();
   }
 
   /** Writes what is waiting to be persisted now (tests, and before a worker goes away). */
@@ -273,7 +281,7 @@ export class Engine extends CommunityCommands implements EngineApi {
     await this.outboxQueue.clear();
     await this.signOut();
     // Spec §4: logout also clears stored settings, countries data and drafts (messages' and forms').
-    await this.options.storage.writeBatch([
+    await this.storage.writeBatch([
       { store: 'settings', type: 'clear' },
       { store: 'countries', type: 'clear' },
       { store: 'drafts', type: 'clear' },
@@ -454,7 +462,7 @@ export class Engine extends CommunityCommands implements EngineApi {
     this.communityStore.reset();
     await this.flush();
     await this.receiptSender.clear();
-    await this.options.storage.writeBatch(signOutOps());
+    await this.storage.writeBatch(signOutOps());
     this.state.storageCleared();
   }
 }

@@ -247,11 +247,16 @@ export class Outbox {
   /** Sends one entry; false when it must wait (retry scheduled). */
   private async sendOne(first: OutboxEntry): Promise<boolean> {
     let entry = first;
+    // Made before anything goes out, so a stop at any point (even between the upload and the send) aborts it.
+    const abort = (this.sendAbort = new AbortController());
+    const stoppedNow = () => {
+      if (this.stopped) throw new DOMException('the outbox stopped', 'AbortError');
+    };
     try {
       // A file goes up first; once the server has it (persisted), a retry only sends the message.
       if (entry.attachment && !entry.attachment.uploaded) entry = await this.upload(entry, entry.attachment);
+      stoppedNow();
       const uploaded = entry.attachment?.uploaded ?? null;
-      const abort = (this.sendAbort = new AbortController());
       const { message } = await this.deps.rest().sendMessage(entry.conversationId, {
         clientId: entry.clientId,
         message: entry.text,
@@ -287,6 +292,7 @@ export class Outbox {
   /** Uploads an entry's file with its progress shown; resolves with the entry as stored after the upload. */
   private async upload(entry: OutboxEntry, attachment: OutboxAttachment): Promise<OutboxEntry> {
     const file = await this.deps.storage.get<Blob>('files', entry.localId);
+    if (this.stopped) throw new DOMException('the outbox stopped', 'AbortError');
     // The bytes are gone (storage evicted, or cleared by hand): no retry can bring them back.
     if (!file) throw refusedSend('uploadFile', FALLBACKS.uploadFile);
     const controller = new AbortController();

@@ -26,7 +26,8 @@ export const RECEIPT_RETRY_MS = 5_000;
 export class ReceiptSender {
   private queue: PendingReceipt[] = [];
   private timer: unknown = null;
-  private draining = false;
+  /** The send loop while it runs; `stop` waits for it. */
+  private draining: Promise<void> | null = null;
   private dirty = false;
   /** Counts changes of the queue, so a write of an older queue does not mark a newer one as stored. */
   private version = 0;
@@ -77,11 +78,15 @@ export class ReceiptSender {
     this.schedule();
   }
 
-  /** The engine is going away: no timer may send after it (the queue stays in storage for the next start). */
-  stop(): void {
+  /**
+   * The engine is going away: nothing is sent after it, by a timer or by the loop running now (the queue
+   * stays in storage for the next start). Resolves once the loop has ended.
+   */
+  async stop(): Promise<void> {
     if (this.timer !== null) this.deps.clock.clearTimeout(this.timer);
     this.timer = null;
     this.stopped = true;
+    await this.draining;
   }
 
   /** Sign-out: receipts of the old session are not sent under a new one. */
@@ -105,41 +110,45 @@ export class ReceiptSender {
     }, Math.max(0, next - this.deps.clock.now()));
   }
 
-  private async drain(): Promise<void> {
-    if (this.draining || !this.deps.signedIn()) return;
-    this.draining = true;
-    try {
-      const now = this.deps.clock.now();
-      for (const receipt of this.queue.filter((r) => r.dueAt <= now)) {
-        // Spec §4: the read after 500 ms is for a chat that is open; one closed meanwhile reads nothing.
-        if (receipt.whileOpen && !this.deps.isOpen(receipt.conversationId) && !this.readCovers(receipt)) {
-          this.queue = this.queue.filter((r) => r !== receipt);
-          this.deps.withdrawn(receipt);
-          continue;
+  private drain(): Promise<void> {
+    if (this.draining || !this.deps.signedIn() || this.stopped) return Promise.resolve();
+    const run = this.sendDue().finally(() => {
+      this.draining = null;
+      this.schedule();
+    });
+    this.draining = run;
+    return run;
+  }
+
+  private async sendDue(): Promise<void> {
+    const now = this.deps.clock.now();
+    for (const receipt of this.queue.filter((r) => r.dueAt <= now)) {
+      if (this.stopped) break;
+      // Spec §4: the read after 500 ms is for a chat that is open; one closed meanwhile reads nothing.
+      if (receipt.whileOpen && !this.deps.isOpen(receipt.conversationId) && !this.readCovers(receipt)) {
+        this.queue = this.queue.filter((r) => r !== receipt);
+        this.deps.withdrawn(receipt);
+        continue;
+      }
+      try {
+        await this.deps.rest().sendReceipt(receipt.conversationId, receipt.messageId, receipt.kind);
+        this.queue = this.queue.filter((r) => r !== receipt);
+        if (receipt.kind === 'read') {
+          const sent = this.readSent.get(receipt.conversationId) ?? 0;
+          this.readSent.set(receipt.conversationId, Math.max(sent, receipt.messageId));
         }
-        try {
-          await this.deps.rest().sendReceipt(receipt.conversationId, receipt.messageId, receipt.kind);
+      } catch (error) {
+        const status = isEngineError(error) ? error.status : 0;
+        if (status >= 400 && status < 500 && status !== 401) {
+          // Refused for good (the message was deleted, say): nothing to retry.
           this.queue = this.queue.filter((r) => r !== receipt);
-          if (receipt.kind === 'read') {
-            const sent = this.readSent.get(receipt.conversationId) ?? 0;
-            this.readSent.set(receipt.conversationId, Math.max(sent, receipt.messageId));
-          }
-        } catch (error) {
-          const status = isEngineError(error) ? error.status : 0;
-          if (status >= 400 && status < 500 && status !== 401) {
-            // Refused for good (the message was deleted, say): nothing to retry.
-            this.queue = this.queue.filter((r) => r !== receipt);
-          } else {
-            receipt.dueAt = this.deps.clock.now() + RECEIPT_RETRY_MS;
-            this.deps.log('receipt failed; will retry', error);
-          }
+        } else {
+          receipt.dueAt = this.deps.clock.now() + RECEIPT_RETRY_MS;
+          this.deps.log('receipt failed; will retry', error);
         }
       }
-      this.markChanged();
-    } finally {
-      this.draining = false;
-      this.schedule();
     }
+    this.markChanged();
   }
 
   /** A read sent for this message or a later one (it reads everything before it) leaves nothing to withdraw. */

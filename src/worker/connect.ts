@@ -5,6 +5,7 @@ import { BUILD } from './build';
 import { randomId } from './linkProtocol';
 import { tabLockName } from './liveness';
 import { holdForLife, webLocks } from './locks';
+import { noteEngineReload, pageLoadClaims } from './reloadMarker';
 import { COMMAND_NAMES, type CommandName, QUERY_NAMES, VOID_COMMANDS } from './names';
 import { TabPresence } from './tabPresence';
 import { engineMode, type Link, TabLink } from './tabLink';
@@ -38,9 +39,14 @@ export function connectEngine(options: ConnectOptions = {}): TabEngine {
   // Held for the tab's whole life: the engine tells a throttled background tab from a dead one by it.
   if (locks) void holdForLife(locks, tabLockName(tabId));
   const mode = engineMode();
+  const reload = options.onReloadRequested ?? (() => location.reload());
   const link = new TabLink(mode, tabId, {
-    onReloadRequested: options.onReloadRequested ?? (() => location.reload()),
+    onReloadRequested: (into) => {
+      if (noteEngineReload(into)) reload();
+      else console.warn('the engine asked this tab to reload again; reload it by hand to get the current version');
+    },
     locks: options.wakeOnWorkerDeath === false ? null : locks,
+    claims: pageLoadClaims(BUILD),
   });
 
   const invoke = async (name: CommandName, args: unknown[]): Promise<unknown> => {

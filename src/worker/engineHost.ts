@@ -43,13 +43,15 @@ export interface WorkerLifecycle {
   attach(fresh: boolean): Promise<string | null>;
   /** True once this worker's tabs should reload (another build took the engine, or storage was upgraded). */
   readonly reloadRequested: boolean;
-  /** Resolves when `reloadRequested` becomes true. */
-  whenReloadRequested(): Promise<void>;
+  /** Resolves when `reloadRequested` becomes true, with the build the tabs should land on (null: unknown). */
+  whenReloadRequested(): Promise<BuildStamp | null>;
 }
 
 /** Tabs still open on a worker that hands over get this long to reload before the engine stops anyway. */
 export const HANDOVER_GRACE_MS = 3_000;
 const HANDOVER_POLL_MS = 50;
+/** A worker whose engine failed to start lets go of the lease and asks for it again after this long. */
+const RESTART_DELAY_MS = 1_000;
 
 /**
  * 'idle': no tab yet; 'electing': waiting for the lease, following a leader of this build if there is one;
@@ -89,7 +91,8 @@ export class EngineHost implements WorkerLifecycle {
   private registry: ClientRegistry | null = null;
   private engine: RunningEngine | null = null;
   private reload = false;
-  private reloadWaiters: (() => void)[] = [];
+  private reloadInto: BuildStamp | null = null;
+  private reloadWaiters: ((into: BuildStamp | null) => void)[] = [];
 
   constructor(private readonly options: EngineHostOptions) {
     const { locks, workerId } = options;
@@ -102,8 +105,8 @@ export class EngineHost implements WorkerLifecycle {
     return this.reload;
   }
 
-  whenReloadRequested(): Promise<void> {
-    if (this.reload) return Promise.resolve();
+  whenReloadRequested(): Promise<BuildStamp | null> {
+    if (this.reload) return Promise.resolve(this.reloadInto);
     return new Promise((resolve) => this.reloadWaiters.push(resolve));
   }
 
@@ -148,9 +151,21 @@ export class EngineHost implements WorkerLifecycle {
     this.remote = null;
     // Calls made while the engine starts wait for it rather than fail on the old leader.
     this.backend.use(null);
-    const engine = await options.startEngine(() => this.versionChanged());
+    let engine: RunningEngine;
+    try {
+      engine = await options.startEngine(() => this.versionChanged());
+    } catch (error) {
+      // The lease is let go when this returns; ask for it again, so the tabs are not left without an engine.
+      options.log('the engine did not start; trying again', error);
+      this.role = 'idle';
+      options.clock.setTimeout(() => {
+        if (this.role === 'idle') this.elect();
+      }, RESTART_DELAY_MS);
+      return;
+    }
     if (this.role !== 'leading') {
-      // The store was upgraded while the engine started: it was stopped, and the lease is let go below.
+      // Stood down while starting (the store was upgraded): nothing of this engine may outlive the lease.
+      await engine.stop().catch((error: unknown) => options.log('stopping the engine failed', error));
       return;
     }
     this.engine = engine;
@@ -184,12 +199,12 @@ export class EngineHost implements WorkerLifecycle {
     if (this.role !== 'electing' || leaderId === this.options.workerId) return;
     if (sameBuild(build, this.options.build)) this.follow(leaderId);
     else if (this.claimed) this.post({ t: 'yield', leaderId, build: this.options.build });
-    else this.supersede();
+    else this.supersede(build);
   }
 
   private onYield(build: BuildStamp): void {
     if (this.role !== 'leading' || sameBuild(build, this.options.build)) return;
-    void this.handOver();
+    void this.handOver(build);
   }
 
   private follow(leaderId: string): void {
@@ -198,6 +213,7 @@ export class EngineHost implements WorkerLifecycle {
     const { options } = this;
     const link: RemoteBackend = new RemoteBackend({
       leaderId,
+      build: options.build,
       leaderChannel: options.leaderChannel,
       openChannel: options.openChannel,
       lock: options.locks ? workerLockName(options.workerId) : null,
@@ -210,8 +226,8 @@ export class EngineHost implements WorkerLifecycle {
         this.backend.use(null);
         this.post({ t: 'whoLeads' });
       },
-      onReload: () => {
-        if (this.remote === link) this.supersede();
+      onReload: (into) => {
+        if (this.remote === link) this.supersede(into);
       },
     });
     this.remote = link;
@@ -219,21 +235,21 @@ export class EngineHost implements WorkerLifecycle {
   }
 
   /** Another build has the engine: this worker runs none and waits for none; its tabs reload into that build. */
-  private supersede(): void {
+  private supersede(into: BuildStamp | null): void {
     this.role = 'superseded';
     this.lease?.abort();
     this.lease = null;
     this.remote?.close();
     this.remote = null;
     this.backend.use(null);
-    this.setReload(true);
+    this.setReload(true, into);
   }
 
-  private async handOver(): Promise<void> {
+  private async handOver(to: BuildStamp): Promise<void> {
     const { options } = this;
     this.role = 'handingOver';
-    this.setReload(true);
-    this.server?.pushReload();
+    this.setReload(true, to);
+    this.server?.pushReload(to);
     // The tabs keep a working engine while they reload, so what they save on the way out is kept.
     const until = options.clock.now() + (options.handoverGraceMs ?? HANDOVER_GRACE_MS);
     while (options.clock.now() < until && options.localClients() + (this.server?.followerCount ?? 0) > 0) {
@@ -244,8 +260,8 @@ export class EngineHost implements WorkerLifecycle {
 
   /** The store was upgraded by a newer app: startEngine stopped the engine; the tabs reload into the new one. */
   private versionChanged(): void {
-    this.server?.pushReload();
-    this.setReload(true);
+    this.server?.pushReload(null);
+    this.setReload(true, null);
     void this.stopLeading();
   }
 
@@ -265,10 +281,11 @@ export class EngineHost implements WorkerLifecycle {
     this.releaseLease = null;
   }
 
-  private setReload(on: boolean): void {
+  private setReload(on: boolean, into: BuildStamp | null = null): void {
     this.reload = on;
+    this.reloadInto = into;
     if (!on) return;
-    for (const resolve of this.reloadWaiters.splice(0)) resolve();
+    for (const resolve of this.reloadWaiters.splice(0)) resolve(into);
   }
 
   private post(message: unknown): void {

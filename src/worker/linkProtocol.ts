@@ -26,7 +26,8 @@ export type LeaderMessage =
   | { t: 'whoLeads' }
   /** The leader's answer; `build` is null from builds that did not send one (older than the lease). */
   | { t: 'leader'; leaderId: string; build: BuildStamp | null }
-  | { t: 'hello'; leaderId: string; linkId: string; lock: string | null }
+  /** A follower's first word; `build` is null from builds that did not send one (older than the lease). */
+  | { t: 'hello'; leaderId: string; linkId: string; lock: string | null; build: BuildStamp | null }
   /** A page of another build just loaded: the leader hands the engine over to `build`. */
   | { t: 'yield'; leaderId: string; build: BuildStamp };
 
@@ -48,8 +49,8 @@ export type LinkReply =
   | { t: 'error'; id: number; error: unknown }
   | { t: 'complete'; id: number }
   | { t: 'beatAck'; reload: boolean }
-  /** The leader hands over or its storage was upgraded: the follower's tabs reload. */
-  | { t: 'reload' };
+  /** The leader hands over (to `build`) or its storage was upgraded (null): the follower's tabs reload. */
+  | { t: 'reload'; build: BuildStamp | null };
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 
@@ -65,7 +66,7 @@ export function asLeaderMessage(data: unknown): LeaderMessage | null {
   }
   if (data.t === 'hello' && typeof data.leaderId === 'string' && typeof data.linkId === 'string') {
     const lock = typeof data.lock === 'string' ? data.lock : null;
-    return { t: 'hello', leaderId: data.leaderId, linkId: data.linkId, lock };
+    return { t: 'hello', leaderId: data.leaderId, linkId: data.linkId, lock, build: asBuildStamp(data.build) };
   }
   return null;
 }
@@ -87,7 +88,7 @@ export function asLinkReply(data: unknown): LinkReply | null {
   if (!isRecord(data) || typeof data.t !== 'string') return null;
   if (data.t === 'welcome') return { t: 'welcome' };
   if (data.t === 'beatAck') return { t: 'beatAck', reload: data.reload === true };
-  if (data.t === 'reload') return { t: 'reload' };
+  if (data.t === 'reload') return { t: 'reload', build: asBuildStamp(data.build) };
   if (typeof data.id !== 'number') return null;
   if (['result', 'next', 'error', 'complete'].includes(data.t)) return data as LinkReply;
   return null;

@@ -28,6 +28,8 @@ export interface LinkServerOptions {
 export class LinkServer {
   private readonly links = new Map<string, { channel: ChannelLike; host: ClientHost }>();
   private stopped = false;
+  /** Set once the leader hands over: where its followers go, and new ones are sent there too. */
+  private reloadInto: { build: BuildStamp | null } | null = null;
 
   constructor(private readonly options: LinkServerOptions) {
     options.leaderChannel.addEventListener('message', (event) => this.onLeaderMessage(event.data));
@@ -39,9 +41,13 @@ export class LinkServer {
     post(this.options.leaderChannel, { t: 'leader', leaderId, build }, () => undefined);
   }
 
-  /** Tells every follower now that its tabs should reload (without waiting for its next heartbeat). */
-  pushReload(): void {
-    for (const { channel } of this.links.values()) this.reply(channel, { t: 'reload' });
+  /**
+   * Tells every follower now that its tabs should reload into `build` (without waiting for its next
+   * heartbeat); from now on a follower that says hello is told the same instead of being served.
+   */
+  pushReload(build: BuildStamp | null): void {
+    this.reloadInto = { build };
+    for (const { channel } of this.links.values()) this.reply(channel, { t: 'reload', build });
   }
 
   get followerCount(): number {
@@ -57,10 +63,24 @@ export class LinkServer {
     if (this.stopped) return;
     const message = asLeaderMessage(data);
     if (!message) return;
-    if (message.t === 'whoLeads') this.announce();
-    else if (message.t === 'hello' && message.leaderId === this.options.leaderId) {
-      this.accept(message.linkId, message.lock);
+    if (message.t === 'whoLeads') {
+      // A leader on its way out is nobody's to follow.
+      if (!this.reloadInto) this.announce();
+    } else if (message.t === 'hello' && message.leaderId === this.options.leaderId) {
+      if (message.build?.id !== this.options.build.id || this.reloadInto) this.turnAway(message.linkId);
+      else this.accept(message.linkId, message.lock);
     }
+  }
+
+  /**
+   * A follower of another build (one from before the lease follows any leader), or one that comes while
+   * this leader hands over, is not served: it is told to reload, in words every build understands.
+   */
+  private turnAway(linkId: string): void {
+    const channel = this.options.openChannel(linkChannelName(linkId));
+    this.reply(channel, { t: 'beatAck', reload: true });
+    this.reply(channel, { t: 'reload', build: this.reloadInto?.build ?? null });
+    channel.close();
   }
 
   private accept(linkId: string, lock: string | null): void {

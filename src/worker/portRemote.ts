@@ -1,4 +1,5 @@
 import * as Comlink from 'comlink';
+import type { BuildStamp } from '../engine/api';
 import type { ClientHost } from './clientHost';
 import type { WorkerLifecycle } from './engineHost';
 import { tabLockName } from './liveness';
@@ -35,7 +36,8 @@ export interface EngineRemote {
   invoke(name: CommandName, args: unknown[]): Promise<unknown>;
   heartbeat(tabId: string): HeartbeatAnswer;
   attach(fresh: boolean): Promise<string | null>;
-  reloadRequest(): Promise<void>;
+  /** Resolves when the tab should reload, with the build it should land on (null: unknown). */
+  reloadRequest(): Promise<BuildStamp | null>;
 }
 
 /**

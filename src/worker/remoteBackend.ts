@@ -1,4 +1,5 @@
 import { Observable, type Subscriber } from 'rxjs';
+import type { BuildStamp } from '../engine/api';
 import type { EngineClock } from '../engine/clock';
 import { engineError } from '../engine/errors';
 import type { EngineBackend } from './backend';
@@ -11,6 +12,8 @@ import type { CommandName, QueryName } from './names';
 
 export interface RemoteBackendOptions {
   leaderId: string;
+  /** This worker's build: a leader of another build turns the link away (the tabs reload). */
+  build: BuildStamp;
   /** The channel every engine worker listens on (LEADER_CHANNEL): the hello goes there. */
   leaderChannel: ChannelLike;
   openChannel: OpenChannel;
@@ -21,8 +24,8 @@ export interface RemoteBackendOptions {
   clock: EngineClock;
   /** The leader stopped answering: this backend is closed, find the leader again. */
   onLost: () => void;
-  /** The leader hands over to another build, or its storage was upgraded: the tabs should reload. */
-  onReload: () => void;
+  /** The leader hands over to another build (null: unknown), or its storage was upgraded: the tabs should reload. */
+  onReload: (into: BuildStamp | null) => void;
 }
 
 interface PendingCall {
@@ -116,7 +119,7 @@ export class RemoteBackend implements EngineBackend {
   private sayHello(): void {
     post(
       this.options.leaderChannel,
-      { t: 'hello', leaderId: this.leaderId, linkId: this.linkId, lock: this.options.lock },
+      { t: 'hello', leaderId: this.leaderId, linkId: this.linkId, lock: this.options.lock, build: this.options.build },
       () => undefined,
     );
   }
@@ -173,10 +176,10 @@ export class RemoteBackend implements EngineBackend {
         return;
       }
       case 'beatAck':
-        if (reply.reload) this.options.onReload();
+        if (reply.reload) this.options.onReload(null);
         return;
       case 'reload':
-        this.options.onReload();
+        this.options.onReload(reply.build);
         return;
       case 'result': {
         const call = this.calls.get(reply.id);

@@ -1,6 +1,6 @@
 import * as Comlink from 'comlink';
 import { BehaviorSubject, filter, firstValueFrom } from 'rxjs';
-import type { EngineMode } from '../engine/api';
+import type { BuildStamp, EngineMode } from '../engine/api';
 import { engineError } from '../engine/errors';
 import { ANSWER_TIMEOUT_MS, HEARTBEAT_INTERVAL_MS } from './liveness';
 import { type Locks, whenReleased } from './locks';
@@ -25,10 +25,12 @@ interface Opened extends Transport {
 }
 
 export interface TabLinkOptions {
-  /** Another build took the engine (or upgraded its storage): the tab reloads into it. */
-  onReloadRequested: () => void;
+  /** Another build took the engine (`into`; null: unknown), or upgraded its storage: the tab reloads. */
+  onReloadRequested: (into: BuildStamp | null) => void;
   /** Web Locks, to learn of the worker's death at once; null leaves it to the heartbeat. */
   locks: Locks | null;
+  /** Whether this page load claims the engine for its build (reloadMarker.ts); reconnects never do. */
+  claims: boolean;
 }
 
 /** Whether this browser has SharedWorker (an init script may delete it to force the fallback). */
@@ -132,7 +134,7 @@ export class TabLink {
     this.transport = opened;
     this.setLink(opened.remote);
     if (previous) this.release(previous);
-    this.watch(opened, this.connections++ === 0);
+    this.watch(opened, this.connections++ === 0 && this.options.claims);
     void this.beat();
   }
 
@@ -148,8 +150,8 @@ export class TabLink {
       () => undefined,
     );
     remote.reloadRequest().then(
-      () => {
-        if (opened === this.transport) this.reloadRequested();
+      (into) => {
+        if (opened === this.transport) this.reloadRequested(into);
       },
       () => undefined,
     );
@@ -176,10 +178,10 @@ export class TabLink {
     opened.release();
   }
 
-  private reloadRequested(): void {
+  private reloadRequested(into: BuildStamp | null): void {
     if (this.reloadAsked) return;
     this.reloadAsked = true;
-    this.options.onReloadRequested();
+    this.options.onReloadRequested(into);
   }
 
   private setLink(remote: Comlink.Remote<EngineRemote> | null): void {
@@ -218,7 +220,7 @@ export class TabLink {
       console.warn('the engine worker stopped answering; reconnecting');
       this.connect();
     } else if (answer.reload) {
-      this.reloadRequested();
+      this.reloadRequested(null);
     }
   }
 }

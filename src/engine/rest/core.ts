@@ -17,6 +17,8 @@ export interface RestClientOptions {
   clientToken: string | (() => string);
   /** A call was answered 401: the engine clears the stored token and user id (spec §4). */
   onUnauthorized: () => void;
+  /** Aborts every call in flight and refuses later ones: the engine stopped (issue 14). */
+  lifetime?: AbortSignal;
 }
 
 /** A path with its ids still apart, so each is checked and escaped: built with the `path` tag. */
@@ -64,6 +66,13 @@ export interface UploadSpec {
 export class RestCore {
   constructor(private readonly options: RestClientOptions) {}
 
+  /** The call's own signal and the engine's lifetime, as one. */
+  private signal(own: AbortSignal | undefined): { signal?: AbortSignal } {
+    const signals = [own, this.options.lifetime].filter((s): s is AbortSignal => s !== undefined);
+    if (signals.length === 0) return {};
+    return { signal: signals.length === 1 ? signals[0]! : AbortSignal.any(signals) };
+  }
+
   private clientToken(): string {
     const token = this.options.clientToken;
     return typeof token === 'function' ? token() : token;
@@ -88,7 +97,7 @@ export class RestCore {
         url,
         headers,
         ...(body !== undefined ? { body } : {}),
-        ...(spec.signal ? { signal: spec.signal } : {}),
+        ...this.signal(spec.signal),
       }),
     );
   }
@@ -105,7 +114,7 @@ export class RestCore {
         headers: apiHeaders(this.clientToken(), session.token),
         form,
         ...(spec.onProgress ? { onProgress: spec.onProgress } : {}),
-        ...(spec.signal ? { signal: spec.signal } : {}),
+        ...this.signal(spec.signal),
       }),
     );
   }

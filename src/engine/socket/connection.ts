@@ -11,7 +11,7 @@ import { type SocketParams, buildSocketUrl } from './socketUrl';
 export type ConnectionState = 'connecting' | 'online' | 'closed';
 
 /** What the connection hands the engine: exactly the reducer inputs of state/types.ts, ready to dispatch. */
-export type SocketDelivery = Extract<EngineEvent, { type: 'socket' | 'socketLoaded' }>;
+export type SocketDelivery = Extract<EngineEvent, { type: 'socket' | 'socketSkipped' | 'socketLoaded' }>;
 
 export interface SocketLogger {
   warn(message: string, detail?: Record<string, unknown>): void;
@@ -157,6 +157,10 @@ export class SocketConnection {
         return;
       case 'event':
         this.deliver({ type: 'socket', frame: frame.frame });
+        return;
+      case 'skipped':
+        this.logger.warn('websocket: ignored an event it cannot read', { reason: frame.reason, id: frame.id });
+        this.deliver({ type: 'socketSkipped', id: frame.id });
         return;
     }
   }

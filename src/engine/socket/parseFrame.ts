@@ -5,7 +5,9 @@ import type { EventAction, EventFrame } from '../../protocol/socket';
 export type ParsedFrame =
   | { kind: 'ping'; intervalMs: number }
   | { kind: 'loaded'; needSync: boolean; lastEventId: number; epoch: string }
-  | { kind: 'event'; frame: EventFrame };
+  | { kind: 'event'; frame: EventFrame }
+  /** An event with an id that this client cannot read (say a newer server's action): only its id counts. */
+  | { kind: 'skipped'; id: number; reason: string };
 
 export type ParseResult = { ok: true; frame: ParsedFrame } | { ok: false; reason: string };
 
@@ -71,9 +73,12 @@ export function parseFrame(data: unknown): ParseResult {
     return { ok: true, frame: { kind: 'loaded', needSync, lastEventId: lastId as number, epoch: epochText } };
   }
 
-  if (!isEventAction(action)) return { ok: false, reason: `unknown action ${action.slice(0, 64)}` };
-  if (!isRecord(json.data)) return { ok: false, reason: `${action} without data` };
-  if (json.id !== undefined && !isEventId(json.id)) return { ok: false, reason: `${action} with a bad id` };
+  if (json.id !== undefined && !isEventId(json.id)) return { ok: false, reason: `${action.slice(0, 64)} with a bad id` };
+  const unreadable = !isEventAction(action) ? `unknown action ${action.slice(0, 64)}` : !isRecord(json.data) ? `${action} without data` : null;
+  if (unreadable !== null) {
+    // The event still happened: its id keeps the position, or every reconnect would replay it as a gap.
+    return isEventId(json.id) ? { ok: true, frame: { kind: 'skipped', id: json.id, reason: unreadable } } : { ok: false, reason: unreadable };
+  }
   const frame = { action, data: json.data, ...(json.id !== undefined ? { id: json.id } : {}) } as EventFrame;
   return { ok: true, frame: { kind: 'event', frame } };
 }

@@ -4,7 +4,7 @@ import { deleteMessages, storeMessage } from './messageEvents';
 import { conversationMessages, getMessage, loadLatestPage, loadOlderPage } from './messageStore';
 import { addMarks } from './receiptMarks';
 import { planReceiptBeforeRead, recordReceipt } from './receipts';
-import { reduceFrame } from './socketFrame';
+import { reduceFrame, skipFrame } from './socketFrame';
 import { initialState } from './types';
 import type { EngineEffect, EngineEvent, EngineState, ReduceContext, ReduceResult } from './types';
 import { markAllRead, markReadUpTo, unreadAgain } from './unread';
@@ -19,6 +19,8 @@ export function reduce(state: EngineState, event: EngineEvent, ctx: ReduceContex
   switch (event.type) {
     case 'socket':
       return reduceFrame(state, event.frame, ctx);
+    case 'socketSkipped':
+      return skipFrame(state, event.id);
     case 'socketLoaded':
       return socketLoaded(state, event);
     case 'signedIn':

@@ -26,11 +26,23 @@ export function reduceFrame(state: EngineState, frame: EventFrame, ctx: ReduceCo
   const id = frame.id;
   if (id !== undefined && id <= state.lastEventId) return { state, effects: [] };
   const effects: EngineEffect[] = [];
-  let next = applyFrame(state, frame as FrameOf<EventAction>, ctx, effects);
-  if (id !== undefined) {
-    const positionKnown = state.epoch !== '' || state.lastEventId > 0;
-    if (positionKnown && id > state.lastEventId + 1) effects.push({ type: 'sync' });
-    next = { ...next, lastEventId: id };
-  }
-  return { state: next, effects };
+  const next = applyFrame(state, frame as FrameOf<EventAction>, ctx, effects);
+  return { state: id === undefined ? next : advance(state, next, id, effects), effects };
+}
+
+/**
+ * An event this client cannot read (an action of a newer server): nothing changes but the position, so it
+ * is neither replayed nor taken for a gap on every reconnect.
+ */
+export function skipFrame(state: EngineState, id: number): ReduceResult {
+  if (id <= state.lastEventId) return { state, effects: [] };
+  const effects: EngineEffect[] = [];
+  return { state: advance(state, state, id, effects), effects };
+}
+
+/** `next` at event `id`; an id past the one after a known position asks for a sync. */
+function advance(state: EngineState, next: EngineState, id: number, effects: EngineEffect[]): EngineState {
+  const positionKnown = state.epoch !== '' || state.lastEventId > 0;
+  if (positionKnown && id > state.lastEventId + 1) effects.push({ type: 'sync' });
+  return { ...next, lastEventId: id };
 }

@@ -74,6 +74,8 @@ export interface ReduceContext {
 /** Inputs of the reducer: server events and the results of the engine's own calls. */
 export type EngineEvent =
   | { type: 'socket'; frame: EventFrame }
+  /** An event this client cannot read (a newer server's action): only its id counts, so no gap is seen. */
+  | { type: 'socketSkipped'; id: number }
   | { type: 'socketLoaded'; needSync: boolean; lastEventId: number; epoch: string }
   | { type: 'signedIn'; selfId: number }
   | { type: 'signedOut' }

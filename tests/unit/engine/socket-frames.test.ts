@@ -30,6 +30,18 @@ describe('parseFrame', () => {
     expect(parseFrame('{"action":"toString","data":{}}')).toEqual({ ok: false, reason: 'unknown action toString' });
     expect(parseFrame('{"action":"__proto__","data":{}}')).toMatchObject({ ok: false });
   });
+
+  it('keeps the id of an event it cannot read (a newer server’s action), so the position still moves', () => {
+    expect(parseFrame('{"action":"poll_closed","id":12,"data":{}}')).toEqual({
+      ok: true,
+      frame: { kind: 'skipped', id: 12, reason: 'unknown action poll_closed' },
+    });
+    expect(parseFrame('{"action":"message_dlr2","id":13}')).toEqual({
+      ok: true,
+      frame: { kind: 'skipped', id: 13, reason: 'message_dlr2 without data' },
+    });
+    expect(parseFrame('{"action":"poll_closed","id":-1,"data":{}}')).toMatchObject({ ok: false });
+  });
 });
 
 describe('buildSocketUrl', () => {

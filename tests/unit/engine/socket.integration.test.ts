@@ -121,6 +121,8 @@ describe('SocketConnection against the reference server', () => {
         if (d.type === 'socketLoaded') {
           stored.lastEventId = d.lastEventId;
           stored.epoch = d.epoch;
+        } else if (d.type === 'socketSkipped') {
+          stored.lastEventId = d.id;
         } else if (d.frame.id !== undefined) {
           stored.lastEventId = d.frame.id;
         }

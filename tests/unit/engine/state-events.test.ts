@@ -113,6 +113,15 @@ describe('the position the server reports (issue 14: a first connection\u2019s g
     expect(state.lastEventId).toBe(1);
   });
 
+  it('an event it cannot read moves the position: the next reconnect asks for nothing', () => {
+    const skipped = reduce(atZero, { type: 'socketSkipped', id: 1 }, ctx());
+    expect(skipped.effects).toEqual([]);
+    expect(skipped.state.lastEventId).toBe(1);
+    const loaded = reduce(skipped.state, { type: 'socketLoaded', needSync: false, lastEventId: 1, epoch: 'db1' }, ctx());
+    expect(loaded.effects).toEqual([]);
+    expect(reduce(skipped.state, { type: 'socketSkipped', id: 1 }, ctx()).state).toBe(skipped.state);
+  });
+
   it('with the position known at 0, an event that skips ahead is a gap too', () => {
     const { effects } = reduce(atZero, frame('message_dlr2', { conversation_id: 10, message_id: 3, user_id: ALICE, type: 'read' }, 2), ctx());
     expect(effects).toEqual([{ type: 'sync' }]);

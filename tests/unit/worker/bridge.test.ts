@@ -16,7 +16,7 @@ interface Row {
 function connect(backend: EngineBackend) {
   const channel = new MessageChannel();
   const host = new ClientHost(backend, () => 0);
-  Comlink.expose(createPortRemote(host, { reloadRequested: false, attach: async () => null, whenReloadRequested: () => new Promise<void>(() => undefined) }), channel.port1 as unknown as Comlink.Endpoint);
+  Comlink.expose(createPortRemote(host, { reloadRequested: false, attach: async () => null, whenReloadRequested: () => new Promise<null>(() => undefined) }), channel.port1 as unknown as Comlink.Endpoint);
   const remote = Comlink.wrap<EngineRemote>(channel.port2 as unknown as Comlink.Endpoint);
   const link: Link = { remote, lost: new Promise<never>(() => undefined) };
   return { host, link, close: () => (channel.port1.close(), channel.port2.close()) };

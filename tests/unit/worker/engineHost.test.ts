@@ -13,7 +13,10 @@ const NEW: BuildStamp = { id: 'new', time: 2 };
 /** What happened to the engines of one test, in order: which worker started or stopped one. */
 type Log = string[];
 
-/** A stand-in engine: one query (`session`, a counter) and one command that moves it; `stop` is logged. */
+/**
+ * A stand-in engine: one query (`session`, a counter) and one command that moves it. Its `stop` takes a
+ * while, as a real one does (it aborts and writes): "stop" is logged when it is done.
+ */
 function fakeEngine(name: string, log: Log): RunningEngine {
   const count$ = new BehaviorSubject(0);
   return {
@@ -24,6 +27,7 @@ function fakeEngine(name: string, log: Log): RunningEngine {
     },
     whoAmI: () => name,
     stop: async () => {
+      await new Promise((resolve) => setTimeout(resolve, 30));
       log.push(`stop ${name}`);
     },
   } as unknown as RunningEngine;
@@ -41,7 +45,12 @@ function profile() {
   const log: Log = [];
 
   /** One engine worker: `kill()` ends it as a crash would (its locks freed, its channels silent). */
-  function worker(name: string, build: BuildStamp, options: { clients?: () => number; graceMs?: number } = {}) {
+  function worker(
+    name: string,
+    build: BuildStamp,
+    options: { clients?: () => number; graceMs?: number; failFirstStart?: boolean } = {},
+  ) {
+    let starts = 0;
     const context = locks.context();
     const channels: ChannelLike[] = [];
     const open = (channel: string) => {
@@ -57,6 +66,10 @@ function profile() {
       openChannel: open,
       clock: realClock,
       startEngine: async () => {
+        if (options.failFirstStart && starts++ === 0) {
+          log.push(`failed ${name}`);
+          throw new Error('the store would not open');
+        }
         log.push(`start ${name}`);
         return fakeEngine(name, log);
       },
@@ -115,11 +128,12 @@ describe('one engine per profile (EngineHost)', () => {
     const old = p.worker('old', OLD, { clients: () => oldTabs });
     await old.host.attach(true);
     await expect.poll(() => old.host.state).toBe('leading');
-    const reloaded = old.host.whenReloadRequested().then(() => 'asked');
+    const reloaded = old.host.whenReloadRequested();
 
     const fresh = p.worker('new', NEW);
     await fresh.host.attach(true);
-    expect(await reloaded).toBe('asked');
+    // The tabs are told which build to land on.
+    expect(await reloaded).toEqual(NEW);
     expect(old.host.state).toBe('handingOver');
     // The old engine keeps serving its tabs while they reload (their drafts are saved through it).
     expect(p.log).toEqual(['start old']);
@@ -153,7 +167,7 @@ describe('one engine per profile (EngineHost)', () => {
 
     const fresh = p.worker('new', NEW);
     await fresh.host.attach(true);
-    await follower.host.whenReloadRequested();
+    expect(await follower.host.whenReloadRequested()).toEqual(NEW);
     await expect.poll(() => fresh.host.state).toBe('leading');
     expect(follower.host.state).toBe('superseded');
     // The old leader's tab reloads (its worker ends): the lease stays with the new build.
@@ -169,13 +183,21 @@ describe('one engine per profile (EngineHost)', () => {
     await expect.poll(() => current.host.state).toBe('leading');
     const stale = p.worker('old', OLD);
     await stale.host.attach(false);
-    await stale.host.whenReloadRequested();
+    expect(await stale.host.whenReloadRequested()).toEqual(NEW);
     expect(stale.host.state).toBe('superseded');
     expect(current.host.state).toBe('leading');
     // Its lease request is withdrawn: when the leader dies, the old build does not start an engine.
     current.kill();
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(p.log).toEqual(['start new']);
+  });
+
+  it('an engine that fails to start lets go of the lease and is started again', async () => {
+    const p = profile();
+    const a = p.worker('a', OLD, { failFirstStart: true });
+    await a.host.attach(true);
+    await expect.poll(() => a.host.state, { timeout: 3_000 }).toBe('leading');
+    expect(p.log).toEqual(['failed a', 'start a']);
   });
 
   it('a page of the stood-aside build loading again (a rollback) takes the engine back', async () => {

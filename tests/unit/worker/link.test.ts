@@ -61,6 +61,7 @@ function follower(leaderId: string) {
     leaderChannel,
     openChannel: openBroadcastChannel,
     lock: null,
+    build: { id: 'test', time: 1 },
     locks: null,
     clock: realClock,
     onLost: () => undefined,
@@ -83,6 +84,7 @@ describe('the follower link over BroadcastChannel', () => {
       leaderChannel,
       openChannel: openBroadcastChannel,
       lock: null,
+      build: { id: 'test', time: 1 },
       locks: null,
       clock,
       onLost: () => (lost += 1),
@@ -143,5 +145,35 @@ describe('the follower link over BroadcastChannel', () => {
     await expect.poll(() => second.calls.map((c) => c.name)).toEqual(['setTabState']);
     expect(second.calls[0]?.args).toEqual(['tab-1', { visible: true, focused: true, openConversationId: 3 }]);
     await firstValueFrom(switching.query('session', []).pipe(filter((v) => v === 100)));
+  });
+});
+
+describe('a leader and followers of other builds', () => {
+  it('turns away a follower of another build, or one from before the lease (no build): it reloads', async () => {
+    const engine = counterBackend();
+    const { leaderId } = leader(engine.backend);
+    for (const build of [{ id: 'another', time: 9 }, null]) {
+      const leaderChannel = openBroadcastChannel(LEADER_CHANNEL);
+      const reloads: unknown[] = [];
+      const remote = new RemoteBackend({
+        leaderId,
+        build: build as { id: string; time: number },
+        leaderChannel,
+        openChannel: openBroadcastChannel,
+        lock: null,
+        locks: null,
+        clock: realClock,
+        onLost: () => undefined,
+        onReload: (into) => reloads.push(into),
+      });
+      cleanups.push(() => {
+        remote.close();
+        leaderChannel.close();
+      });
+      // A follower from before the lease understands the beat answer: it is sent too.
+      await expect.poll(() => reloads.length).toBeGreaterThanOrEqual(1);
+      expect(reloads[0]).toBeNull();
+    }
+    expect(engine.calls).toEqual([]);
   });
 });

@@ -168,6 +168,7 @@ describe('the follower link streams with the codec', () => {
       leaderChannel: followerChannel,
       openChannel: openBroadcastChannel,
       lock: null,
+      build: { id: 'test', time: 1 },
       locks: null,
       clock: realClock,
       onLost: () => undefined,
