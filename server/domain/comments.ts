@@ -38,6 +38,7 @@ export function serializeComments(ctx: ServerContext, rows: CommentRow[]): Comme
     created_at: epochSeconds(r.created_at),
     reactions: reactions.get(r.id) ?? [],
     replies_count: replies.get(r.id)?.n ?? 0,
+    client_id: r.client_id,
   }));
 }
 

@@ -13,7 +13,7 @@ import {
 /** Message ids per reactions query: well under SQLite's limit of bound parameters. */
 const REACTION_CHUNK = 5_000;
 
-type ListRow = ConversationRow & { owner_stid: string | null; image_name: string | null };
+type ListRow = ConversationRow & { owner_stid: string | null; image_name: string | null; community_name: string | null };
 
 interface MemberListRow {
   conversation_id: number;
@@ -43,10 +43,11 @@ function push<V>(map: Map<number, V[]>, key: number, value: V): void {
 export function listConversations(db: Db, viewerId: number, messageCount: number): Conversation[] {
   const rows = db
     .prepare<[number], ListRow>(
-      `SELECT c.*, o.stid AS owner_stid, f.name AS image_name FROM conversations c
+      `SELECT c.*, o.stid AS owner_stid, f.name AS image_name, cy.name AS community_name FROM conversations c
        JOIN conversation_members cm ON cm.conversation_id = c.id AND cm.user_id = ?
        LEFT JOIN users o ON o.id = c.owner_id
        LEFT JOIN files f ON f.id = c.image_file_id
+       LEFT JOIN communities cy ON cy.id = c.community_id
        ORDER BY CASE WHEN c.last_message_at > 0 THEN c.last_message_at ELSE c.created_at END DESC, c.id DESC`,
     )
     .all(viewerId);
@@ -131,7 +132,7 @@ export function listConversations(db: Db, viewerId: number, messageCount: number
   }
 
   return rows.map((listRow) => {
-    const { owner_stid, image_name, ...row } = listRow;
+    const { owner_stid, image_name, community_name, ...row } = listRow;
     const snapshot: ConversationSnapshot = {
       row,
       users: users.get(row.id) ?? [],
@@ -139,6 +140,7 @@ export function listConversations(db: Db, viewerId: number, messageCount: number
       memberCount: memberCounts.get(row.id) ?? 0,
       ownerStid: row.owner_id != null ? (owner_stid ?? '') : '',
       image: imageMetaOf(row.image_file_id == null ? null : image_name),
+      communityName: community_name,
     };
     const found = latest.get(row.id) ?? [];
     const serialized = serializeMessageRows(row, found, reactions);

@@ -141,6 +141,8 @@ export interface ConversationSnapshot {
   memberCount: number;
   ownerStid: string;
   image: ImageMeta;
+  /** The name of the community a channel belongs to; null for other conversations. */
+  communityName: string | null;
   /** `users` with every phone number blanked, made on first need. */
   hiddenUsers?: ConversationUser[];
 }
@@ -170,7 +172,11 @@ export function conversationSnapshot(db: Db, row: ConversationRow): Conversation
     row.owner_id != null
       ? (db.prepare<[number], { stid: string }>('SELECT stid FROM users WHERE id = ?').get(row.owner_id)?.stid ?? '')
       : '';
-  return { row, users, admins: adminIds(db, row.id), memberCount, ownerStid, image: imageMeta(db, row.image_file_id) };
+  const communityName =
+    row.community_id != null
+      ? (db.prepare<[number], { name: string }>('SELECT name FROM communities WHERE id = ?').get(row.community_id)?.name ?? null)
+      : null;
+  return { row, users, admins: adminIds(db, row.id), memberCount, ownerStid, image: imageMeta(db, row.image_file_id), communityName };
 }
 
 /**
@@ -288,6 +294,7 @@ export function buildConversation(snapshot: ConversationSnapshot, viewerId: numb
     is_unread: unread > 0,
     owner_stid: snapshot.ownerStid,
     community_id: row.community_id,
+    community_name: snapshot.communityName,
     is_community_announcements: row.is_community_announcements === 1,
     is_demo: row.is_demo === 1,
     disable_comments: row.disable_comments === 1,

@@ -76,6 +76,8 @@ export interface Conversation {
   is_unread: boolean;
   owner_stid: string;
   community_id: number | null;
+  /** The community's name for its channels (docs/server.md: two communities' channels can share a name). */
+  community_name: string | null;
   is_community_announcements: boolean;
   is_demo: boolean;
   disable_comments: boolean;
@@ -202,6 +204,8 @@ export interface Comment {
   created_at: string;
   reactions: Reaction[];
   replies_count: number;
+  /** The sender's client_id (docs/server.md), so its own pending comment is matched to it; null without one. */
+  client_id: number | null;
 }
 
 export interface Country {

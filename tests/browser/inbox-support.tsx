@@ -79,6 +79,7 @@ export function listItem(id: number, name: string, patch: Partial<Conversation> 
       is_group: false,
       group_type: 'normal',
       community_id: null,
+      community_name: null,
       avatar: { meta: { url: '', thumbnail: '', is_default: true } },
       ...patch,
     } as Conversation,

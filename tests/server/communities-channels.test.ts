@@ -77,6 +77,15 @@ describe('channel details, join and leave', () => {
     const frame = await joiner.next((f) => f.action === 'inbox_channel_added');
     expect(frame).toMatchObject({ data: { conversation_id: w.general.id, community_id: w.community.id } });
     expect(other.actions()).toEqual([]);
+    // The chats list names the channel's community (two communities' channels may share a name).
+    type ListAnswer = { conversations: { conversation: { id: number; community_name: string | null } }[] };
+    const list = await call<ListAnswer>(s.url, 'GET', '/v2/conversations', { token: w.outsider.token }).then((r) => r.data);
+    const listed = list.conversations.find((c) => c.conversation.id === w.general.id)?.conversation;
+    expect(listed?.community_name).toBe('Jakarta Makers cjoin');
+    const single = await call<{ conversation: { community_name: string | null } }>(s.url, 'GET', `/v2/conversations/${w.general.id}`, {
+      token: w.outsider.token,
+    }).then((r) => r.data);
+    expect(single.conversation.community_name).toBe('Jakarta Makers cjoin');
     joiner.close();
     other.close();
   });

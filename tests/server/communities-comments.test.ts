@@ -32,6 +32,7 @@ describe('post comments', () => {
       message: 'A robot',
       reactions: [],
       replies_count: 0,
+      client_id: null,
     });
     const reply = await comment(w.admin.token, w.general.id, {
       post_id: postId,
@@ -88,6 +89,8 @@ describe('post comments', () => {
     const retry = await comment(w.member.token, w.general.id, json);
     expect([first.status, retry.status]).toEqual([200, 200]);
     expect(retry.data.comment).toEqual(first.data.comment);
+    // The sender's client_id comes back, so its pending comment can be matched to it.
+    expect(first.data.comment.client_id).toBe(42);
     expect(comments()).toBe(1);
     // Another parent, other text or no client_id at all: new comments.
     const reply = { ...json, parent_comment_id: first.data.comment.comment_id };

@@ -56,6 +56,7 @@ const comment = (id: number, postId: number, parent: number | null = null, react
   created_at: '1700000000',
   reactions,
   replies_count: 0,
+  client_id: null,
 });
 
 const anna = { user_id: 7, name: 'Anna', avatar: '' };

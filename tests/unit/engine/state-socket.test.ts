@@ -261,6 +261,7 @@ describe('socket: channel_post_comment_added', () => {
     created_at: '1',
     reactions: [],
     replies_count: 0,
+    client_id: null,
   };
 
   it('raises the loaded post’s comment count', () => {

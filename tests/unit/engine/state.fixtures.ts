@@ -66,6 +66,7 @@ export function conversation(id: number, overrides: Partial<Conversation> = {}):
     is_unread: false,
     owner_stid: `u${SELF}`,
     community_id: null,
+    community_name: null,
     is_community_announcements: false,
     is_demo: false,
     disable_comments: false,

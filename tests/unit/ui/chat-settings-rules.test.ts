@@ -44,6 +44,7 @@ function group(overrides: Partial<Conversation> = {}): Conversation {
     is_unread: false,
     owner_stid: 'u1',
     community_id: null,
+    community_name: null,
     is_community_announcements: false,
     is_demo: false,
     disable_comments: false,
