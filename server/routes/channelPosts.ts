@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { CommentAnswer, CommentsAnswer, PostAnswer, PostsAnswer } from '../../src/protocol/api';
+import type { CommentsAnswer, PostAnswer, PostCommentAnswer, PostsAnswer } from '../../src/protocol/api';
 import { COMMENTS_PAGE_SIZE, POSTS_PAGE_SIZE } from '../../src/protocol/constants';
 import type { ServerContext } from '../context';
 import { checkPageQuery } from '../domain/channelPaging';
@@ -139,7 +139,7 @@ export function registerChannelPostRoutes(app: FastifyInstance, ctx: ServerConte
       const member = requireChannelMember(db, channel, viewer.id);
       const { message } = request.body;
       if (typeof message !== 'string') throw badRequest('Invalid message provided');
-      const { comment } = addComment(ctx, {
+      const { comment, participants } = addComment(ctx, {
         channel,
         member,
         postId: request.body.post_id,
@@ -148,7 +148,7 @@ export function registerChannelPostRoutes(app: FastifyInstance, ctx: ServerConte
         clientId: request.body.client_id ?? null,
         idempotencyKey: idempotencyKey(request),
       });
-      return ok<CommentAnswer>({ comment });
+      return ok<PostCommentAnswer>({ comment, participants });
     },
   );
 }

@@ -198,8 +198,12 @@ export interface EngineApi {
   loadComments(channelId: number, postId: number, parentCommentId?: number | null): Promise<void>;
   /** Loads the next older page of comments; resolves false when there is none. */
   loadOlderComments(channelId: number, postId: number, parentCommentId?: number | null): Promise<boolean>;
-  /** Adds a comment (or a reply); blank text rejects with 'Invalid message provided' (spec §5). */
-  addComment(channelId: number, postId: number, text: string, parentCommentId?: number | null): Promise<Comment>;
+  /**
+   * Adds a comment (or a reply) through the outbox: it shows at once in the thread's `pending`, and is sent
+   * exactly once (retried as messages are; a refused one is failed: `retrySend` or `discardSend`). Resolves
+   * with the outbox entry; blank text rejects with 'Invalid message provided' (spec §5).
+   */
+  addComment(channelId: number, postId: number, text: string, parentCommentId?: number | null): Promise<OutboxEntry>;
   reactToComment(channelId: number, postId: number, commentId: number, emoji: string, on: boolean): Promise<Comment>;
 
   // Settings and tabs.

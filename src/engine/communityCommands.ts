@@ -1,6 +1,6 @@
 import type { Observable } from 'rxjs';
 import type { Channel, Comment, Community, Message } from '../protocol/entities';
-import type { ChannelsView, CommentsView, CommunitiesView, EngineApi, PostsView, SendInput } from './api';
+import type { ChannelsView, CommentsView, CommunitiesView, EngineApi, OutboxEntry, PostsView, SendInput } from './api';
 import type { CommunityService } from './community/service';
 
 /** The community part of EngineApi (spec §2 Communities screens, §6). */
@@ -128,7 +128,7 @@ export abstract class CommunityCommands implements CommunityApi {
     return this.communityStore.loadOlderComments(channelId, postId, parentCommentId);
   }
 
-  addComment(channelId: number, postId: number, text: string, parentCommentId: number | null = null): Promise<Comment> {
+  addComment(channelId: number, postId: number, text: string, parentCommentId: number | null = null): Promise<OutboxEntry> {
     return this.communityStore.addComment(channelId, postId, text, parentCommentId);
   }
 

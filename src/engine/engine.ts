@@ -126,6 +126,7 @@ export class Engine extends CommunityCommands implements EngineApi {
       clock,
       userId: () => this.sessionStore.auth?.userId ?? null,
       onStored: (message) => dispatch({ type: 'messageStored', message }),
+      onCommentStored: (comment, participants) => this.communityStore.commentStored(comment, participants),
     });
     this.receiptSender = new ReceiptSender({
       storage,
@@ -150,6 +151,9 @@ export class Engine extends CommunityCommands implements EngineApi {
       state: () => this.state.value,
       dispatch,
       messages: (channelId) => this.messages(channelId),
+      outbox: this.outbox(),
+      enqueueComment: (channelId, comment, text) =>
+        this.outboxQueue.add({ conversationId: channelId, text, quotedMessageId: null, comment }),
     });
     this.socket.state$.pipe(filter((s) => s === 'online')).subscribe(() => this.outboxQueue.kick());
   }
@@ -421,6 +425,7 @@ export class Engine extends CommunityCommands implements EngineApi {
     if (delivery.type !== 'socket') return;
     const { frame } = delivery;
     if (frame.action === 'conversation_message') void this.outboxQueue.settle(frame.data.message);
+    if (frame.action === 'channel_post_comment_added') void this.outboxQueue.settleComment(frame.data.comment);
     if (frame.action === 'channel_post_comment_added' || frame.action === 'reactions_changed') {
       this.communityStore.applyFrame(frame);
     }

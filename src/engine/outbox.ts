@@ -1,6 +1,6 @@
 import { BehaviorSubject, type Observable } from 'rxjs';
 import { CLIENT_ID_MAX, CLIENT_ID_MIN } from '../protocol/constants';
-import type { Message, UploadedFile } from '../protocol/entities';
+import type { Comment, Message, Participant, UploadedFile } from '../protocol/entities';
 import type { EngineClock } from './clock';
 import { type EngineError, engineError, isEngineError } from './errors';
 import type { RestClient } from './rest';
@@ -20,12 +20,21 @@ export interface OutboxAttachment {
   uploaded: UploadedFile | null;
 }
 
+/** What a comment entry comments on: a post of the entry's channel, or a comment's replies (issue 8). */
+export interface CommentTarget {
+  postId: number;
+  parentCommentId: number | null;
+}
+
 export interface OutboxEntry {
   /** Unique per send; the Idempotency-Key, so a retry is never taken for a new message (design.md §4). */
   localId: string;
   /** Whose send this is: entries of another account are never sent. */
   userId: number;
+  /** The chat, or for a comment the channel of its post. */
   conversationId: number;
+  /** Set for a comment on a channel post (sent with the comments call); null for a message or post. */
+  comment: CommentTarget | null;
   /** Drawn once (spec §7: random 1..10000) and reused by every retry. */
   clientId: number;
   text: string;
@@ -47,6 +56,8 @@ export interface OutboxDeps {
   userId: () => number | null;
   /** The server stored the message (its answer); the engine puts it into the state. */
   onStored: (message: Message) => void;
+  /** The server stored a comment (its answer); the engine puts it into the communities store. */
+  onCommentStored?: (comment: Comment, participants: Participant[]) => void;
 }
 
 export const RETRY_BASE_MS = 1_000;
@@ -60,6 +71,8 @@ export interface OutboxInput {
   text: string;
   quotedMessageId: number | null;
   file?: Blob & { name?: string };
+  /** A comment on a post of the channel `conversationId` (text only). */
+  comment?: CommentTarget;
 }
 
 /** A send refused before it reaches the outbox (spec §5), with the spec's text; 400, as the server would. */
@@ -112,8 +125,8 @@ export class Outbox {
 
   async load(): Promise<void> {
     const stored = await this.deps.storage.getAll<OutboxEntry>('outbox');
-    // Entries stored before attachments existed have no such field.
-    this.set(stored.map((s) => ({ ...s.value, attachment: s.value.attachment ?? null })));
+    // Entries stored before attachments (or comments) existed have no such field.
+    this.set(stored.map((s) => ({ ...s.value, attachment: s.value.attachment ?? null, comment: s.value.comment ?? null })));
     this.kick();
   }
 
@@ -131,6 +144,7 @@ export class Outbox {
       localId: newLocalId(clock),
       userId,
       conversationId: input.conversationId,
+      comment: input.comment ?? null,
       clientId: CLIENT_ID_MIN + Math.floor(clock.random() * (CLIENT_ID_MAX - CLIENT_ID_MIN + 1)),
       text: input.text,
       quotedMessageId: input.quotedMessageId,
@@ -176,10 +190,26 @@ export class Outbox {
   async settle(message: Message): Promise<void> {
     const entry = this.current.find(
       (e) =>
+        e.comment === null &&
         e.conversationId === message.conversation_id &&
         e.clientId === message.client_id &&
         e.text.trim() === message.message &&
         e.userId === message.user_id,
+    );
+    if (entry) await this.remove(entry.localId);
+  }
+
+  /** Our own comment came back (`channel_post_comment_added`): the pending comment it settles goes away. */
+  async settleComment(comment: Comment): Promise<void> {
+    const entry = this.current.find(
+      (e) =>
+        e.comment !== null &&
+        e.conversationId === comment.channel_id &&
+        e.comment.postId === comment.post_id &&
+        e.comment.parentCommentId === comment.parent_comment_id &&
+        e.clientId === comment.client_id &&
+        e.text.trim() === comment.message &&
+        e.userId === comment.user_id,
     );
     if (entry) await this.remove(entry.localId);
   }
@@ -256,6 +286,19 @@ export class Outbox {
       // A file goes up first; once the server has it (persisted), a retry only sends the message.
       if (entry.attachment && !entry.attachment.uploaded) entry = await this.upload(entry, entry.attachment);
       stoppedNow();
+      if (entry.comment) {
+        const { comment, participants } = await this.deps.rest().createComment(entry.conversationId, {
+          postId: entry.comment.postId,
+          message: entry.text,
+          ...(entry.comment.parentCommentId !== null ? { parentCommentId: entry.comment.parentCommentId } : {}),
+          clientId: entry.clientId,
+          idempotencyKey: entry.localId,
+          signal: abort.signal,
+        });
+        this.deps.onCommentStored?.(comment, participants);
+        await this.remove(entry.localId);
+        return true;
+      }
       const uploaded = entry.attachment?.uploaded ?? null;
       const { message } = await this.deps.rest().sendMessage(entry.conversationId, {
         clientId: entry.clientId,

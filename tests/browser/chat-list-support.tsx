@@ -55,6 +55,7 @@ export function outboxEntry(patch: Partial<OutboxEntry> = {}): OutboxEntry {
     localId: 'out_1',
     userId: SELF,
     conversationId: 10,
+    comment: null,
     clientId: 5,
     text: '',
     quotedMessageId: null,

@@ -1,11 +1,11 @@
 import { BehaviorSubject, combineLatest, distinctUntilChanged, map, type Observable } from 'rxjs';
 import { COMMENTS_PAGE_SIZE, POSTS_PAGE_SIZE } from '../../protocol/constants';
-import type { Channel, Comment, Community, Message } from '../../protocol/entities';
+import type { Channel, Comment, Community, Message, Participant } from '../../protocol/entities';
 import type { EventPayloads } from '../../protocol/socket';
 import { BatchedWriter, type WriteBatch } from '../batchedWriter';
 import type { EngineClock } from '../clock';
 import { type EngineError, engineError, isEngineError } from '../errors';
-import { checkSend } from '../outbox';
+import { checkSend, type CommentTarget, type OutboxEntry } from '../outbox';
 import type { RestClient } from '../rest';
 import { FALLBACKS, INVALID_PARAMETERS, type RestCallName } from '../rest/fallbacks';
 import { attachmentKind } from '../rules/attachment';
@@ -52,6 +52,10 @@ export interface CommunityDeps {
   state: () => EngineState;
   dispatch: (event: EngineEvent) => void;
   messages: (channelId: number) => Observable<MessageWindowView>;
+  /** The signed-in user's outbox: comments waiting to be sent show in their thread. */
+  outbox: Observable<readonly OutboxEntry[]>;
+  /** Puts a comment into the outbox (written before any network call, sent exactly once, like a message). */
+  enqueueComment: (channelId: number, target: CommentTarget, text: string) => Promise<OutboxEntry>;
 }
 
 const refusal = (call: RestCallName, message: string): EngineError => engineError(call, 400, message, message);
@@ -146,7 +150,16 @@ export class CommunityService {
   }
 
   comments(postId: number, parentCommentId: number | null): Observable<CommentsView> {
-    return this.state$.pipe(map(createCommentsSelector(postId, parentCommentId)), distinctUntilChanged());
+    const select = createCommentsSelector(postId, parentCommentId);
+    return combineLatest([this.state$, this.deps.outbox]).pipe(
+      map(([s, outbox]) => select(s, outbox)),
+      distinctUntilChanged(),
+    );
+  }
+
+  /** A comment the server stored (the outbox's answer): into its thread, with its author. */
+  commentStored(comment: Comment, participants: readonly Participant[]): void {
+    this.update((s) => commentAdded(s, comment, participants));
   }
 
   // Communities.
@@ -318,18 +331,14 @@ export class CommunityService {
     return comments.length > 0;
   }
 
-  async addComment(channelId: number, postId: number, text: string, parentCommentId: number | null = null): Promise<Comment> {
+  /**
+   * Queues a comment (or a reply) in the outbox: it shows in its thread at once as pending, and is sent
+   * with one client_id and Idempotency-Key until the server has it, exactly once (issue 8).
+   */
+  async addComment(channelId: number, postId: number, text: string, parentCommentId: number | null = null): Promise<OutboxEntry> {
     requireIds('createComment', channelId, postId, ...(parentCommentId === null ? [] : [parentCommentId]));
     if (typeof text !== 'string' || text.trim() === '') throw refusal('createComment', INVALID_MESSAGE);
-    const { comment } = await this.deps.rest().createComment(channelId, {
-      postId,
-      message: text,
-      ...(parentCommentId !== null ? { parentCommentId } : {}),
-      clientId: newClientId(this.deps.clock),
-      idempotencyKey: newKey(this.deps.clock),
-    });
-    this.update((s) => commentAdded(s, comment, []));
-    return comment;
+    return this.deps.enqueueComment(channelId, { postId, parentCommentId }, text);
   }
 
   async reactToComment(channelId: number, postId: number, commentId: number, emoji: string, on: boolean): Promise<Comment> {

@@ -1,5 +1,6 @@
 import type { Channel, Comment, Community, Message, Participant } from '../../protocol/entities';
 import type { EngineError } from '../errors';
+import type { OutboxEntry } from '../outbox';
 import { type CommunityState, threadKey } from './types';
 
 /** The explore list (spec §2 Communities screens): every community the user may see, joined or not. */
@@ -46,6 +47,8 @@ export interface CommentsView {
   participants: ParticipantsById;
   hasOlder: boolean;
   loaded: boolean;
+  /** The user's comments of this thread still in the outbox (pending, or failed: retry or discard), oldest first. */
+  pending: readonly OutboxEntry[];
 }
 
 const pick = <T>(record: Readonly<Record<number, T>>, ids: readonly number[]): T[] =>
@@ -139,24 +142,30 @@ export function createPostsSelector(): (
   };
 }
 
-export function createCommentsSelector(postId: number, parentCommentId: number | null): (state: CommunityState) => CommentsView {
+export function createCommentsSelector(
+  postId: number,
+  parentCommentId: number | null,
+): (state: CommunityState, outbox?: readonly OutboxEntry[]) => CommentsView {
   const key = threadKey(postId, parentCommentId);
   let last: CommentsView | null = null;
-  return (state) => {
+  return (state, outbox = []) => {
     const thread = state.threads[key];
     const comments = pick(state.comments, thread?.ids ?? []);
+    const pending = outbox.filter((e) => e.comment?.postId === postId && e.comment.parentCommentId === parentCommentId);
     const view: CommentsView = {
       comments,
       participants: authors(state, new Set(comments.map((c) => c.user_id))),
       hasOlder: thread?.hasOlder ?? false,
       loaded: thread !== undefined,
+      pending,
     };
     if (
       last &&
       last.loaded === view.loaded &&
       last.hasOlder === view.hasOlder &&
       sameList(last.comments, view.comments) &&
-      sameAuthors(last.participants, view.participants)
+      sameAuthors(last.participants, view.participants) &&
+      sameList(last.pending, view.pending)
     ) {
       return last;
     }

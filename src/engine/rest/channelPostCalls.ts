@@ -1,4 +1,4 @@
-import type { CommentAnswer, CommentsAnswer, PostAnswer, PostsAnswer } from '../../protocol/api';
+import type { CommentAnswer, CommentsAnswer, PostAnswer, PostCommentAnswer, PostsAnswer } from '../../protocol/api';
 import { COMMENTS_PAGE_SIZE, POSTS_PAGE_SIZE } from '../../protocol/constants';
 import { type ApiPath, path, type RestCore } from './core';
 import type { Id } from './encode';
@@ -56,7 +56,8 @@ export function channelPostCalls(core: RestCore) {
     },
 
     /** POST /v1/channels/{id}/post_comments (json post_id, message, parent_comment_id?, client_id?). */
-    createComment(channelId: Id, input: CreateCommentInput): Promise<CommentAnswer> {
+    /** Answers the comment and its author (participants), as a message sent with post_id does. */
+    createComment(channelId: Id, input: CreateCommentInput): Promise<PostCommentAnswer> {
       return core.send({
         call: 'createComment',
         method: 'POST',
@@ -68,6 +69,7 @@ export function channelPostCalls(core: RestCore) {
           ...(input.parentCommentId !== undefined ? { parent_comment_id: input.parentCommentId } : {}),
           ...(input.clientId !== undefined ? { client_id: input.clientId } : {}),
         },
+        ...(input.signal ? { signal: input.signal } : {}),
       });
     },
 

@@ -98,6 +98,8 @@ export interface CreateCommentInput {
   /** With it, a resend is a retry (docs/server.md "client_id rule"); without it every call is a new comment. */
   clientId?: number;
   idempotencyKey?: string;
+  /** Cancels the call (the engine is stopping). */
+  signal?: AbortSignal;
 }
 
 /** At most one of before, after and around (docs/server.md "Paging of posts and comments"). */

@@ -115,6 +115,17 @@ describe('the communities store reducers', () => {
     expect(view.hasOlder).toBe(false);
   });
 
+  it('pages without duplicates: an older page that overlaps the loaded run, or a live comment already there', () => {
+    let state = commentsLoaded(initialCommunityState(), 9, null, [comment(10, 9), comment(11, 9), comment(12, 9)], true, false);
+    // A comment arrived live meanwhile, then the latest page is loaded again and holds it too.
+    state = commentAdded(state, comment(13, 9), []);
+    state = commentsLoaded(state, 9, null, [comment(11, 9), comment(12, 9), comment(13, 9)], true, false);
+    // An older page overlapping the run (the server's "before" cursor met a comment twice).
+    state = commentsLoaded(state, 9, null, [comment(8, 9), comment(9, 9), comment(10, 9), comment(11, 9)], false, true);
+    const ids = createCommentsSelector(9, null)(state).comments.map((c) => c.comment_id);
+    expect(ids).toEqual([8, 9, 10, 11, 12, 13]);
+  });
+
   it('channel_post_comment_added joins the loaded thread once, with its author, and counts a reply once', () => {
     let state = commentsLoaded(initialCommunityState(), 9, null, [comment(1, 9)], false, false);
     state = commentsLoaded(state, 9, 1, [], false, false);

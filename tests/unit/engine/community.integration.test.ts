@@ -52,13 +52,18 @@ describe('communities through the engine, against the seeded reference server', 
 
     await newcomer.loadComments(talk.id, mine.id);
     expect(await firstValueFrom(newcomer.comments(talk.id, mine.id))).toMatchObject({ comments: [], loaded: true, hasOlder: false });
-    await newcomer.addComment(talk.id, mine.id, 'Komentar pertama');
+    // A comment goes through the outbox: pending in its thread at once, then the server's, once.
+    const queued = await newcomer.addComment(talk.id, mine.id, 'Komentar pertama');
+    expect(queued).toMatchObject({ status: 'pending', text: 'Komentar pertama', comment: { postId: mine.id, parentCommentId: null } });
+    const sent = await until(newcomer.comments(talk.id, mine.id), (v) => v.pending.length === 0 && v.comments.length === 1);
+    expect(sent.comments[0]).toMatchObject({ message: 'Komentar pertama', client_id: queued.clientId });
 
     // Budi (a member of his own community's channels) comments: it reaches Sari by socket.
     await budi.joinChannel(talk.id).catch(() => undefined);
-    const fromBudi = await budi.addComment(talk.id, mine.id, 'Selamat datang, Sari!');
-    const thread = await until(newcomer.comments(talk.id, mine.id), (v) => v.comments.some((c) => c.comment_id === fromBudi.comment_id));
+    await budi.addComment(talk.id, mine.id, 'Selamat datang, Sari!');
+    const thread = await until(newcomer.comments(talk.id, mine.id), (v) => v.comments.length === 2);
     expect(thread.comments.map((c) => c.message)).toEqual(['Komentar pertama', 'Selamat datang, Sari!']);
+    const fromBudi = thread.comments[1]!;
     expect(thread.participants[fromBudi.user_id]?.name).toBe('Budi');
     // The post's comment count follows (conversation_message_update), in the posts view too.
     await until(newcomer.posts(talk.id), (v) => v.posts.find((p) => p.id === mine.id)?.discussion?.comments_count === 2);

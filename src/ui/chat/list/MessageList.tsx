@@ -50,7 +50,8 @@ export function MessageList({ conversationId }: { conversationId: number }) {
   const now = useNow();
 
   const pending = useMemo(
-    () => outbox.filter((e) => e.conversationId === conversationId && e.userId === selfId),
+    // Comments wait in the outbox too; they belong to their post's thread, not to the chat.
+    () => outbox.filter((e) => e.conversationId === conversationId && e.userId === selfId && e.comment === null),
     [outbox, conversationId, selfId],
   );
   const rows = useMemo(() => buildRows(view.messages, view.hasOlder, pending), [view.messages, view.hasOlder, pending]);
