@@ -16,6 +16,9 @@ export interface ChatUi {
   setEditing(message: Message | null): void;
   media: Message | null;
   openMedia(message: Message | null): void;
+  /** The channel post whose comment thread is open (an overlay over the chat, not a route: design.md §4). */
+  thread: Message | null;
+  openThread(post: Message | null): void;
   scrollToMessage(messageId: number): void;
   registerScroller(scroll: ((messageId: number) => void) | null): void;
 }
@@ -27,6 +30,7 @@ export function ChatUiProvider(props: { conversation: Conversation; selfId: numb
   const [replyTo, setReplyToState] = useState<Message | null>(null);
   const [editing, setEditingState] = useState<Message | null>(null);
   const [media, openMedia] = useState<Message | null>(null);
+  const [thread, openThread] = useState<Message | null>(null);
   const scroller = useRef<((messageId: number) => void) | null>(null);
   const value = useMemo<ChatUi>(
     () => ({
@@ -45,12 +49,14 @@ export function ChatUiProvider(props: { conversation: Conversation; selfId: numb
       },
       media,
       openMedia,
+      thread,
+      openThread,
       scrollToMessage: (messageId) => scroller.current?.(messageId),
       registerScroller: (scroll) => {
         scroller.current = scroll;
       },
     }),
-    [conversation, selfId, replyTo, editing, media],
+    [conversation, selfId, replyTo, editing, media, thread],
   );
   return <ChatUiContext.Provider value={value}>{children}</ChatUiContext.Provider>;
 }

@@ -8,6 +8,7 @@ import { useQuery } from '../hooks/useQuery';
 import { useSession } from '../hooks/useSession';
 import { PATHS } from '../routing/paths';
 import { ChatUiProvider } from './ChatContext';
+import { CommentThread } from './comments/CommentThread';
 import { Composer } from './composer/Composer';
 import { ChatHeader } from './header/ChatHeader';
 import { MessageList } from './list/MessageList';
@@ -102,6 +103,7 @@ export function ChatView({ conversationId, onOpenSettings }: { conversationId: n
         <MessageList key={conversationId} conversationId={conversationId} />
         <Composer />
         <MediaViewer />
+        <CommentThread />
       </section>
     </ChatUiProvider>
   );

@@ -1,10 +1,13 @@
-/** Spec §9: a 12-colour palette chosen by hashing the id; channels and feeds use a fixed orange-red. */
+/**
+ * Spec §9: a 12-colour palette chosen by hashing the id; channels and feeds use a fixed orange-red. Every
+ * colour holds white initials at 4.5:1 or more (WCAG AA for text of any size).
+ */
 export const AVATAR_PALETTE = [
   '#c0392b',
-  '#d35400',
-  '#b7950b',
+  '#b34700',
+  '#8a6d08',
   '#1e8449',
-  '#148f77',
+  '#12806b',
   '#1f618d',
   '#2874a6',
   '#6c3483',
@@ -14,7 +17,7 @@ export const AVATAR_PALETTE = [
   '#117a65',
 ] as const;
 
-export const CHANNEL_AVATAR_COLOR = '#e8451e';
+export const CHANNEL_AVATAR_COLOR = '#c2410c';
 
 /** A stable FNV-1a hash of the id's text, so the same id has the same colour in every tab and session. */
 export function avatarColor(id: number | string): string {

@@ -1,88 +1,88 @@
-import { useEffect, useId, useState } from 'react';
+import { type ReactNode, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isEngineError } from '../../engine/api';
+import type { CommunitiesView } from '../../engine/api';
 import type { Community } from '../../protocol/entities';
-import { Avatar } from '../common/Avatar';
+import { errorText } from '../common/errorText';
 import { SearchField } from '../common/SearchField';
 import { useEngine } from '../hooks/EngineContext';
+import { useQuery } from '../hooks/useQuery';
+import { CommunityRow } from './CommunityRow';
 import './explore.css';
-
-type Load =
-  | { status: 'loading' }
-  | { status: 'loaded'; communities: Community[] }
-  | { status: 'error'; message: string };
 
 /** How long typing pauses before the search is sent. */
 const SEARCH_DELAY_MS = 250;
 
 /**
- * Spec §2 communities explore: the list, and a search where an empty query clears the search (spec §5).
- * Community details come with the communities issue.
+ * Spec §2 communities explore: the user's communities and the others they may join, each a link to its
+ * details (`/explore/{id}`), and a search where an empty query clears the search (spec §5). The list is
+ * the engine's (cached across reloads, the same in every tab); opening the view refreshes it.
  */
 export function ExploreView() {
   const { t } = useTranslation();
   const engine = useEngine();
+  const view = useQuery<CommunitiesView | null>((e) => e.communities(), [], null);
   const [query, setQuery] = useState('');
-  const [load, setLoad] = useState<Load>({ status: 'loading' });
-  const [attempt, setAttempt] = useState(0);
+  const [refresh, setRefresh] = useState<{ attempt: number; error: string | null }>({ attempt: 0, error: null });
   const titleId = useId();
   const needle = query.trim();
 
   useEffect(() => {
     let live = true;
-    setLoad({ status: 'loading' });
-    const run = () =>
-      (needle
-        ? engine.call('searchCommunities', needle).then((a) => a.search_results)
-        : engine.call('getCommunities', { onlyJoined: false }).then((a) => a.communities)
-      ).then(
-        (communities) => live && setLoad({ status: 'loaded', communities }),
-        (error: unknown) =>
-          live && setLoad({ status: 'error', message: isEngineError(error) ? error.message : t('common.unexpectedError') }),
-      );
-    const timer = setTimeout(() => void run(), needle ? SEARCH_DELAY_MS : 0);
+    engine.refreshCommunities().then(
+      () => live && setRefresh((r) => ({ ...r, error: null })),
+      (error: unknown) => live && setRefresh((r) => ({ ...r, error: errorText(error, t) })),
+    );
     return () => {
       live = false;
-      clearTimeout(timer);
     };
-  }, [engine, needle, attempt, t]);
+  }, [engine, refresh.attempt, t]);
 
+  // Spec §5: an empty query clears the search (the engine then asks nothing).
+  useEffect(() => {
+    const timer = setTimeout(() => void engine.searchCommunities(needle).catch(() => undefined), needle ? SEARCH_DELAY_MS : 0);
+    return () => clearTimeout(timer);
+  }, [engine, needle]);
+
+  const retry = () => setRefresh((r) => ({ attempt: r.attempt + 1, error: null }));
   let body;
-  if (load.status === 'loading') {
+  const search = needle && view?.search?.query === needle ? view.search : null;
+  if (needle) {
+    if (!search || (search.status === 'loading' && search.results.length === 0)) {
+      body = <State busy>{t('explore.searching')}</State>;
+    } else if (search.status === 'error') {
+      body = (
+        <State alert>
+          <p>{errorText(search.error, t)}</p>
+          <button type="button" className="mx-button" onClick={() => void engine.searchCommunities(needle).catch(() => undefined)}>
+            {t('explore.retry')}
+          </button>
+        </State>
+      );
+    } else if (search.results.length === 0) {
+      body = <State>{t('explore.noneFound')}</State>;
+    } else {
+      body = <Section title={t('explore.results')} communities={search.results} />;
+    }
+  } else if (view === null || (!view.loaded && refresh.error === null)) {
+    body = <State busy>{t('explore.loading')}</State>;
+  } else if (!view.loaded && refresh.error !== null) {
     body = (
-      <p className="explore__state" role="status">
-        {t('common.loading')}
-      </p>
-    );
-  } else if (load.status === 'error') {
-    body = (
-      <div className="explore__state" role="alert">
-        <p>{load.message}</p>
-        <button type="button" className="mx-button" onClick={() => setAttempt((n) => n + 1)}>
-          {t('common.retry')}
+      <State alert>
+        <p>{refresh.error}</p>
+        <button type="button" className="mx-button" onClick={retry}>
+          {t('explore.retry')}
         </button>
-      </div>
+      </State>
     );
-  } else if (load.communities.length === 0) {
-    body = <p className="explore__state">{needle ? t('explore.noneFound') : t('explore.none')}</p>;
+  } else if (view.communities.length === 0) {
+    body = <State>{t('explore.none')}</State>;
   } else {
+    const others = view.communities.filter((c) => !c.is_member);
     body = (
-      <ul className="explore__list" aria-labelledby={titleId}>
-        {load.communities.map((community) => (
-          <li key={community.id} className="community-row">
-            <Avatar id={community.id} name={community.name} imageUrl={community.avatar_thumbnail_url || null} size={48} />
-            <span className="community-row__main">
-              <span className="community-row__name">{community.name}</span>
-              <span className="community-row__meta">
-                {t('explore.members', { count: community.members_count })}
-                {community.is_member ? ` · ${t('explore.joined')}` : ''}
-                {community.is_private ? ` · ${t('explore.private')}` : ''}
-              </span>
-              {community.description ? <span className="community-row__description">{community.description}</span> : null}
-            </span>
-          </li>
-        ))}
-      </ul>
+      <>
+        {view.joined.length > 0 ? <Section title={t('explore.yours')} communities={view.joined} /> : null}
+        {others.length > 0 ? <Section title={t('explore.discover')} communities={others} /> : null}
+      </>
     );
   }
 
@@ -94,7 +94,44 @@ export function ExploreView() {
         </h1>
       </header>
       <SearchField label={t('explore.search')} value={query} onChange={setQuery} />
-      <div className="explore__body">{body}</div>
+      <div className="explore__body">
+        {/* A cached list shows while a refresh fails; the failure is said above it, with a retry. */}
+        {!needle && view?.loaded && refresh.error !== null ? (
+          <p className="explore__notice" role="alert">
+            {refresh.error}{' '}
+            <button type="button" className="mx-button mx-button--link" onClick={retry}>
+              {t('explore.retry')}
+            </button>
+          </p>
+        ) : null}
+        {body}
+      </div>
     </section>
+  );
+}
+
+function Section({ title, communities }: { title: string; communities: readonly Community[] }) {
+  const id = useId();
+  return (
+    <section aria-labelledby={id} className="explore__section">
+      <h2 id={id} className="explore__section-title">
+        {title}
+      </h2>
+      <ul className="explore__list">
+        {communities.map((community) => (
+          <li key={community.id}>
+            <CommunityRow community={community} />
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function State({ children, busy = false, alert = false }: { children: ReactNode; busy?: boolean; alert?: boolean }) {
+  return (
+    <div className="explore__state" role={alert ? 'alert' : 'status'} aria-busy={busy || undefined}>
+      {children}
+    </div>
   );
 }

@@ -42,6 +42,13 @@ export const ConversationRow = memo(function ConversationRow({
       <span className="inbox-row__main">
         <span className="inbox-row__top">
           <span className="inbox-row__name">{name}</span>
+          {c.community_name ? (
+            // Two communities' announcements channels share a name: the community tells them apart.
+            <span className="inbox-row__community">
+              <span className="visually-hidden">, </span>
+              {c.community_name}
+            </span>
+          ) : null}
           {time ? <span className="visually-hidden">, </span> : null}
           <span className="inbox-row__time">{time}</span>
         </span>

@@ -2,6 +2,8 @@ import { useNavigate, useParams, useRouterState } from '@tanstack/react-router';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ChatView } from '../chat/ChatView';
+import { ChannelInfoView } from '../explore/ChannelInfoView';
+import { CommunityView } from '../explore/CommunityView';
 import { ExploreView } from '../explore/ExploreView';
 import { useEngine } from '../hooks/EngineContext';
 import { ChatsList } from '../inbox/ChatsList';
@@ -16,7 +18,7 @@ import { NotificationsView } from '../settings/NotificationsView';
 import { SettingsList } from '../settings/SettingsList';
 import { ConnectionIndicator } from './ConnectionIndicator';
 import { IconMenu } from './IconMenu';
-import { conversationIdOf, type LeftView, leftViewOf, sectionOf } from './leftView';
+import { idParamOf, isCommunitiesView, type LeftView, leftViewOf, sectionOf } from './leftView';
 import { RightPanel } from './RightPanel';
 import { type RightPanelState, type RightPanelView, shownPanel } from './rightPanel';
 import { useCommunitiesGate } from './useCommunitiesAllowed';
@@ -35,7 +37,7 @@ export function MainScreen() {
   const navigate = useNavigate();
   const pathname = useRouterState({ select: (state) => state.location.pathname });
   const params = useParams({ strict: false });
-  const openId = conversationIdOf(params.conversationId);
+  const openId = idParamOf(params.conversationId);
   const view = leftViewOf(pathname);
   const communitiesGate = useCommunitiesGate();
   const communities = communitiesGate === 'allowed';
@@ -56,11 +58,11 @@ export function MainScreen() {
     return () => subscription.unsubscribe();
   }, [engine, navigate, openId]);
 
-  // Communities are for some countries only: the explore view elsewhere is the chats list, and the URL
-  // follows the left view (spec §2), so /explore becomes /inbox once the user's country is known to say no.
-  const shownView: LeftView = view === 'explore' && !communities ? 'chats' : view;
+  // Communities are for some countries only: their views elsewhere are the chats list, and the URL
+  // follows the left view (spec §2), so /explore… becomes /inbox once the user's country is known to say no.
+  const shownView: LeftView = isCommunitiesView(view) && !communities ? 'chats' : view;
   useEffect(() => {
-    if (view === 'explore' && communitiesGate === 'denied') void navigate({ to: PATHS.inbox, replace: true });
+    if (isCommunitiesView(view) && communitiesGate === 'denied') void navigate({ to: PATHS.inbox, replace: true });
   }, [view, communitiesGate, navigate]);
 
   // The panel belongs to the chat it was opened for: another chat starts without it.
@@ -107,6 +109,12 @@ export function MainScreen() {
     case 'explore':
       left = <ExploreView />;
       break;
+    case 'community':
+      left = <CommunityView communityId={idParamOf(params.communityId)} />;
+      break;
+    case 'channel':
+      left = <ChannelInfoView communityId={idParamOf(params.communityId)} channelId={idParamOf(params.channelId)} />;
+      break;
     case 'settings':
       left = <SettingsList />;
       break;
@@ -142,8 +150,17 @@ export function MainScreen() {
           />
         ) : (
           <div className="empty-chat">
-            <p className="empty-chat__title">{t('nav.selectChat')}</p>
-            <p className="empty-chat__hint">{t('nav.selectChatHint')}</p>
+            {isCommunitiesView(shownView) ? (
+              <>
+                <p className="empty-chat__title">{t('explore.title')}</p>
+                <p className="empty-chat__hint">{t('explore.pickHint')}</p>
+              </>
+            ) : (
+              <>
+                <p className="empty-chat__title">{t('nav.selectChat')}</p>
+                <p className="empty-chat__hint">{t('nav.selectChatHint')}</p>
+              </>
+            )}
           </div>
         )}
       </main>

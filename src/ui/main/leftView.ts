@@ -4,6 +4,10 @@ import { PATHS } from '../routing/paths';
 export type LeftView =
   | 'chats'
   | 'explore'
+  /** Community details, `/explore/{communityId}` (design.md §4). */
+  | 'community'
+  /** Channel info / join channel, `/explore/{communityId}/channels/{channelId}`. */
+  | 'channel'
   | 'settings'
   | 'settingsControls'
   | 'settingsNotifications'
@@ -25,28 +29,23 @@ const BY_PATH: Record<string, LeftView> = {
 /** The left view a pathname shows: /inbox, /inbox/{id}, / and every unknown path show the chats list. */
 export function leftViewOf(pathname: string): LeftView {
   const trimmed = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  if (/^\/explore\/[^/]+\/channels\/[^/]+$/.test(trimmed)) return 'channel';
+  if (/^\/explore\/[^/]+$/.test(trimmed)) return 'community';
   return BY_PATH[trimmed] ?? 'chats';
 }
 
 export function sectionOf(view: LeftView): MenuSection {
   if (view === 'chats') return 'chats';
-  if (view === 'explore') return 'communities';
+  if (view === 'explore' || view === 'community' || view === 'channel') return 'communities';
   return 'settings';
 }
 
-/** The open chat of `/inbox/{id}`, or null for anything that is not a positive integer id. */
-export function conversationIdOf(param: string | undefined): number | null {
+/** Whether a left view belongs to the communities section (shown only where communities are allowed). */
+export const isCommunitiesView = (view: LeftView): boolean => sectionOf(view) === 'communities';
+
+/** A positive integer id of a route parameter (`/inbox/{id}`, `/explore/{id}`), or null for anything else. */
+export function idParamOf(param: string | undefined): number | null {
   if (!param || !/^\d+$/.test(param)) return null;
   const id = Number(param);
   return Number.isSafeInteger(id) && id > 0 ? id : null;
 }
-
-export const LEFT_VIEW_PATHS: Record<LeftView, string> = {
-  chats: PATHS.inbox,
-  explore: PATHS.explore,
-  settings: PATHS.settings,
-  settingsControls: PATHS.settingsControls,
-  settingsNotifications: PATHS.settingsNotifications,
-  settingsHelp: PATHS.settingsHelp,
-  account: PATHS.profile,
-};

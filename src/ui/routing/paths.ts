@@ -15,6 +15,9 @@ export const PATHS = {
 } as const;
 
 export const chatPath = (conversationId: number) => `/inbox/${conversationId}`;
+/** Design §4: community details follow the left view at /explore/{communityId}; channel info below it. */
+export const communityPath = (communityId: number) => `/explore/${communityId}`;
+export const channelInfoPath = (communityId: number, channelId: number) => `/explore/${communityId}/channels/${channelId}`;
 
 /** The protest variant of the login screen (spec §1) uses its own pair of routes. */
 export type LoginVariant = 'standard' | 'satir';

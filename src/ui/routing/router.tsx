@@ -47,6 +47,8 @@ export const routeTree = rootRoute.addChildren([
     mainChild(PATHS.inbox),
     mainChild('/inbox/$conversationId'),
     mainChild(PATHS.explore),
+    mainChild('/explore/$communityId'),
+    mainChild('/explore/$communityId/channels/$channelId'),
     mainChild(PATHS.settings),
     mainChild(PATHS.settingsControls),
     mainChild(PATHS.settingsNotifications),

@@ -5,7 +5,7 @@ import { useEngine } from '../hooks/EngineContext';
 import { useSession } from '../hooks/useSession';
 import { PATHS } from '../routing/paths';
 import { ConfirmDialog } from '../common/ConfirmDialog';
-import { PanelHeader } from './PanelHeader';
+import { PanelHeader } from '../common/PanelHeader';
 import './settings.css';
 
 /** Spec §2 account (/profile): avatar, nickname, phone, logout with confirmation. */

@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PATHS } from '../routing/paths';
-import { PanelHeader } from './PanelHeader';
+import { PanelHeader } from '../common/PanelHeader';
 import './settings.css';
 
 const FAQ = ['signIn', 'pin', 'notifications', 'edit', 'communities'] as const;

@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useEngine } from '../hooks/EngineContext';
 import { PATHS } from '../routing/paths';
-import { PanelHeader } from './PanelHeader';
+import { PanelHeader } from '../common/PanelHeader';
 import { Switch } from './Switch';
 import { useSettings } from './useSettings';
 import './settings.css';

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useEngine } from '../hooks/EngineContext';
 import { isLanguage, LANGUAGES } from '../i18n';
 import { PATHS } from '../routing/paths';
-import { PanelHeader } from './PanelHeader';
+import { PanelHeader } from '../common/PanelHeader';
 import './settings.css';
 
 const ENTRIES = [

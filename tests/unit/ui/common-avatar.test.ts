@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Conversation } from '../../../src/protocol/entities';
-import { AVATAR_PALETTE, avatarColor, initials } from '../../../src/ui/common/avatarColor';
+import { AVATAR_PALETTE, avatarColor, CHANNEL_AVATAR_COLOR, initials } from '../../../src/ui/common/avatarColor';
 import { conversationAvatarId } from '../../../src/ui/common/avatarId';
 import { dayKind } from '../../../src/ui/common/time';
 
@@ -14,6 +14,19 @@ describe('avatar', () => {
     }
     // The hash spreads ids over the palette rather than giving every id one colour.
     expect(new Set(Array.from({ length: 100 }, (_, i) => avatarColor(i))).size).toBeGreaterThan(8);
+  });
+
+  it('holds white initials at WCAG AA contrast (4.5:1) on every colour, the channels’ orange-red too', () => {
+    const luminance = (hex: string) => {
+      const [r, g, b] = [1, 3, 5].map((i) => {
+        const c = parseInt(hex.slice(i, i + 2), 16) / 255;
+        return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+      }) as [number, number, number];
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    for (const colour of [...AVATAR_PALETTE, CHANNEL_AVATAR_COLOR]) {
+      expect(1.05 / (luminance(colour) + 0.05), colour).toBeGreaterThanOrEqual(4.5);
+    }
   });
 
   it('makes initials of the first and last word, skipping emoji and symbols', () => {

@@ -6,7 +6,7 @@ import { filtersFor, visibleConversations } from '../../../src/ui/inbox/filters'
 import { checkRows, groupNameError } from '../../../src/ui/inbox/memberRows';
 import { memberPhone } from '../../../src/ui/inbox/phone';
 import { previewText, rowTime } from '../../../src/ui/inbox/preview';
-import { conversationIdOf, leftViewOf, sectionOf } from '../../../src/ui/main/leftView';
+import { idParamOf, leftViewOf, sectionOf } from '../../../src/ui/main/leftView';
 import enInbox from '../../../src/locales/en/inbox.json';
 import svInbox from '../../../src/locales/sv/inbox.json';
 
@@ -50,6 +50,9 @@ describe('the left view follows the URL (spec §2)', () => {
     expect(leftViewOf('/inbox/12')).toBe('chats');
     expect(leftViewOf('/no/such/page')).toBe('chats');
     expect(leftViewOf('/explore')).toBe('explore');
+    expect(leftViewOf('/explore/7')).toBe('community');
+    expect(leftViewOf('/explore/999999/')).toBe('community');
+    expect(leftViewOf('/explore/7/channels/12')).toBe('channel');
     expect(leftViewOf('/settings/')).toBe('settings');
     expect(leftViewOf('/settings/controls')).toBe('settingsControls');
     expect(leftViewOf('/settings/notifications')).toBe('settingsNotifications');
@@ -57,14 +60,16 @@ describe('the left view follows the URL (spec §2)', () => {
     expect(leftViewOf('/profile')).toBe('account');
     expect(sectionOf('account')).toBe('settings');
     expect(sectionOf('explore')).toBe('communities');
+    expect(sectionOf('community')).toBe('communities');
+    expect(sectionOf('channel')).toBe('communities');
   });
 
   it('reads only positive integer chat ids', () => {
-    expect(conversationIdOf('42')).toBe(42);
-    expect(conversationIdOf(undefined)).toBeNull();
-    expect(conversationIdOf('0')).toBeNull();
-    expect(conversationIdOf('4x')).toBeNull();
-    expect(conversationIdOf('-3')).toBeNull();
+    expect(idParamOf('42')).toBe(42);
+    expect(idParamOf(undefined)).toBeNull();
+    expect(idParamOf('0')).toBeNull();
+    expect(idParamOf('4x')).toBeNull();
+    expect(idParamOf('-3')).toBeNull();
   });
 });
 

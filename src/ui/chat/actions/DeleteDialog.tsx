@@ -1,7 +1,7 @@
 import { type RefObject, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Modal } from '../../common/Modal';
-import { errorText } from './errorText';
+import { errorText } from '../../common/errorText';
 
 /**
  * The delete dialog (spec §2): delete for everybody and/or for me, as allowed, or cancel. Escape or a

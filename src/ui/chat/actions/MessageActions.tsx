@@ -7,7 +7,7 @@ import { useChatUi } from '../ChatContext';
 import { ActionMenu, type MenuAction, type MenuChoices } from './ActionMenu';
 import { canReply } from './actionRules';
 import { DeleteDialog } from './DeleteDialog';
-import { errorText } from './errorText';
+import { errorText } from '../../common/errorText';
 import './actions.css';
 
 /**

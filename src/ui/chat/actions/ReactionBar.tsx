@@ -5,7 +5,7 @@ import type { Message, Reaction } from '../../../protocol/entities';
 import { useEngine } from '../../hooks/EngineContext';
 import { useChatUi } from '../ChatContext';
 import { reactionUserNames, showsReactionUsers } from './actionRules';
-import { errorText } from './errorText';
+import { errorText } from '../../common/errorText';
 import './actions.css';
 
 /** Spec §9: the tooltip shows after 300 ms of hover and hides 100 ms after the pointer leaves. */

@@ -5,7 +5,7 @@ import { firstValueFrom } from 'rxjs';
 import type { AppSettings } from '../../../engine/api';
 import { useEngine } from '../../hooks/EngineContext';
 import { useQuery } from '../../hooks/useQuery';
-import { errorText } from '../actions/errorText';
+import { errorText } from '../../common/errorText';
 import { useChatUi } from '../ChatContext';
 import { AttachmentChip } from './AttachmentChip';
 import { ComposerPreview } from './ComposerPreview';

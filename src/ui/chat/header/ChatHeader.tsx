@@ -47,8 +47,13 @@ export function ChatHeader(props: { conversation: Conversation; selfId: number; 
 function statusLine(c: Conversation, selfId: number, t: (key: string, options?: Record<string, unknown>) => string): string {
   const members = t('chat.header.members', { count: c.member_count });
   if (c.is_demo) return t('chat.header.demo');
-  if (c.group_type === 'feed') return t('chat.header.announcements', { members });
-  if (c.group_type === 'channel') return t('chat.header.channel', { members });
+  const community = c.community_name;
+  if (c.group_type === 'feed') {
+    return community ? t('chat.header.announcementsOf', { community, members }) : t('chat.header.announcements', { members });
+  }
+  if (c.group_type === 'channel') {
+    return community ? t('chat.header.channelOf', { community, members }) : t('chat.header.channel', { members });
+  }
   if (c.settings?.reply_to === '1') return t('chat.header.broadcast', { members });
   if (c.is_group) return members;
   // A one-to-one chat: the other person's number, as a phone-number messenger shows it.

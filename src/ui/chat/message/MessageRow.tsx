@@ -4,6 +4,8 @@ import type { Message } from '../../../protocol/entities';
 import { MessageActions } from '../actions/MessageActions';
 import { ReactionBar } from '../actions/ReactionBar';
 import { useChatUi } from '../ChatContext';
+import { CommentsButton } from '../comments/CommentsButton';
+import { isCommunityChat } from '../composer/sendRules';
 import { AttachmentView } from './AttachmentView';
 import { eventText, memberName } from './eventText';
 import { MessageText } from './MessageText';
@@ -65,6 +67,7 @@ export const MessageRow = memo(function MessageRow({ message, previous, quoted, 
         </span>
       </div>
       <ReactionBar message={message} />
+      {isCommunityChat(conversation) && !conversation.disable_comments ? <CommentsButton post={message} /> : null}
       <MessageActions message={message} />
     </article>
   );

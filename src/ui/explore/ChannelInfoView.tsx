@@ -1,0 +1,171 @@
+import { Link, useNavigate } from '@tanstack/react-router';
+import { useEffect, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Channel, Community } from '../../protocol/entities';
+import { Avatar } from '../common/Avatar';
+import { ConfirmDialog } from '../common/ConfirmDialog';
+import { errorText } from '../common/errorText';
+import { PanelHeader } from '../common/PanelHeader';
+import { useEngine } from '../hooks/EngineContext';
+import { useQuery } from '../hooks/useQuery';
+import { communityPath, PATHS } from '../routing/paths';
+import './explore.css';
+
+type Load = { status: 'loading' } | { status: 'loaded' } | { status: 'error'; message: string };
+
+/**
+ * Channel info / join channel (spec §2), at `/explore/{communityId}/channels/{channelId}`: name, description,
+ * who may post, and Join (which opens the channel in the chat view) or, for a joined channel, Open and
+ * Leave; leaving the announcements channel leaves the community, and its confirmation says so (spec §4).
+ */
+export function ChannelInfoView({ communityId, channelId }: { communityId: number | null; channelId: number | null }) {
+  const { t } = useTranslation();
+  const titleId = useId();
+  if (communityId === null || channelId === null) {
+    return (
+      <section className="explore" aria-labelledby={titleId}>
+        <PanelHeader title={t('explore.title')} back={PATHS.explore} titleId={titleId} />
+        <p className="explore__state" role="alert">
+          {communityId === null ? t('errors.communityIdMissing') : t('errors.noChannelSelected')}
+        </p>
+      </section>
+    );
+  }
+  return <ChannelInfo key={channelId} communityId={communityId} channelId={channelId} />;
+}
+
+function ChannelInfo({ communityId, channelId }: { communityId: number; channelId: number }) {
+  const { t } = useTranslation();
+  const engine = useEngine();
+  const navigate = useNavigate();
+  const titleId = useId();
+  const channel = useQuery<Channel | null>((e) => e.channel(channelId), [channelId], null);
+  const community = useQuery<Community | null>((e) => e.community(communityId), [communityId], null);
+  const [load, setLoad] = useState<Load>({ status: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [leaving, setLeaving] = useState<{ busy: boolean; error: string | null } | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    setLoad({ status: 'loading' });
+    engine.loadChannel(channelId).then(
+      () => live && setLoad({ status: 'loaded' }),
+      (e: unknown) => live && setLoad({ status: 'error', message: errorText(e, t) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [engine, channelId, attempt, t]);
+
+  const back = communityPath(communityId);
+  if (!channel || channel.community_id !== communityId) {
+    const failed = load.status === 'error' || (load.status === 'loaded' && channel?.community_id !== communityId);
+    return (
+      <section className="explore" aria-labelledby={titleId} aria-busy={load.status === 'loading' || undefined}>
+        <PanelHeader title={t('explore.title')} back={back} titleId={titleId} />
+        <div className="explore__state" role={failed ? 'alert' : 'status'}>
+          {failed ? (
+            <>
+              <p>{load.status === 'error' ? load.message : t('errors.noChannelData')}</p>
+              <button type="button" className="mx-button" onClick={() => setAttempt((n) => n + 1)}>
+                {t('explore.retry')}
+              </button>
+            </>
+          ) : (
+            t('explore.channel.loading')
+          )}
+        </div>
+      </section>
+    );
+  }
+
+  const join = () => {
+    setBusy(true);
+    setError(null);
+    engine.joinChannel(channel.id).then(
+      () => void navigate({ to: '/inbox/$conversationId', params: { conversationId: String(channel.id) } }),
+      (e: unknown) => {
+        setBusy(false);
+        setError(errorText(e, t));
+      },
+    );
+  };
+  const leave = () => {
+    setLeaving({ busy: true, error: null });
+    engine.leaveChannel(channel.id).then(
+      () => {
+        setLeaving(null);
+        // Leaving the announcements channel left the community: its details say so (with Join).
+        if (channel.is_community_announcements) void navigate({ to: back });
+      },
+      (e: unknown) => setLeaving({ busy: false, error: errorText(e, t) }),
+    );
+  };
+  const communityName = community?.name ?? '';
+
+  return (
+    <section className="explore channel-info" aria-labelledby={titleId} data-channel-id={channel.id}>
+      <PanelHeader title={channel.name} back={back} titleId={titleId} />
+      <div className="explore__body">
+        <div className="community__card">
+          <Avatar id={channel.id} name={channel.name} imageUrl={channel.logo?.url || null} channel size={72} />
+          <p className="community__name">{channel.name}</p>
+          {communityName ? <p className="community__meta">{communityName}</p> : null}
+          {channel.description ? <p className="community__description">{channel.description}</p> : null}
+          <p className="community__meta">
+            {[
+              t('explore.members', { count: channel.members_count }),
+              channel.is_member ? t('explore.channel.joined') : t('explore.channel.notJoined'),
+            ].join(' · ')}
+          </p>
+          <p className="community__note">
+            {channel.is_community_announcements
+              ? t('explore.channel.announcementsNote')
+              : channel.read_only
+                ? t('explore.channel.whoPosts')
+                : t('explore.channel.everyonePosts')}
+          </p>
+          {channel.is_member ? (
+            <div className="community__actions">
+              <Link to="/inbox/$conversationId" params={{ conversationId: String(channel.id) }} className="mx-button mx-button--primary">
+                {t('explore.channel.open')}
+              </Link>
+              <button type="button" className="mx-button mx-button--danger" onClick={() => setLeaving({ busy: false, error: null })}>
+                {t('explore.channel.leave')}
+              </button>
+            </div>
+          ) : (
+            <>
+              <button type="button" className="mx-button mx-button--primary" onClick={join} disabled={busy} aria-busy={busy || undefined}>
+                {t('explore.channel.join')}
+              </button>
+              {community && !community.is_member ? <p className="community__note">{t('explore.channel.joinCommunityFirst')}</p> : null}
+            </>
+          )}
+          {error ? (
+            <p className="explore__error" role="alert">
+              {error}
+            </p>
+          ) : null}
+        </div>
+      </div>
+      {leaving ? (
+        <ConfirmDialog
+          title={t('explore.channel.leaveTitle', { name: channel.name })}
+          text={
+            channel.is_community_announcements
+              ? t('explore.channel.leaveAnnouncementsText', { community: communityName })
+              : t('explore.channel.leaveText')
+          }
+          confirmLabel={t('explore.channel.leaveConfirm')}
+          busy={leaving.busy}
+          error={leaving.error}
+          onConfirm={leave}
+          onCancel={() => setLeaving(null)}
+        />
+      ) : null}
+    </section>
+  );
+}
