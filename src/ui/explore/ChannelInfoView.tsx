@@ -5,6 +5,7 @@ import type { Channel, Community } from '../../protocol/entities';
 import { Avatar } from '../common/Avatar';
 import { ConfirmDialog } from '../common/ConfirmDialog';
 import { errorText } from '../common/errorText';
+import { LinkedText } from '../common/LinkedText';
 import { PanelHeader } from '../common/PanelHeader';
 import { useEngine } from '../hooks/EngineContext';
 import { useQuery } from '../hooks/useQuery';
@@ -113,7 +114,7 @@ function ChannelInfo({ communityId, channelId }: { communityId: number; channelI
           <Avatar id={channel.id} name={channel.name} imageUrl={channel.logo?.url || null} channel size={72} />
           <p className="community__name">{channel.name}</p>
           {communityName ? <p className="community__meta">{communityName}</p> : null}
-          {channel.description ? <p className="community__description">{channel.description}</p> : null}
+          {channel.description ? <LinkedText text={channel.description} className="community__description" /> : null}
           <p className="community__meta">
             {[
               t('explore.members', { count: channel.members_count }),

@@ -6,6 +6,7 @@ import type { Community } from '../../protocol/entities';
 import { Avatar } from '../common/Avatar';
 import { ConfirmDialog } from '../common/ConfirmDialog';
 import { errorText } from '../common/errorText';
+import { LinkedText } from '../common/LinkedText';
 import { PanelHeader } from '../common/PanelHeader';
 import { useEngine } from '../hooks/EngineContext';
 import { useQuery } from '../hooks/useQuery';
@@ -138,7 +139,7 @@ function CommunityCard({ community }: { community: Community }) {
     <div className="community__card">
       <Avatar id={community.id} name={community.name} imageUrl={community.avatar?.url || community.avatar_thumbnail_url || null} size={72} />
       <p className="community__name">{community.name}</p>
-      {community.description ? <p className="community__description">{community.description}</p> : null}
+      {community.description ? <LinkedText text={community.description} className="community__description" /> : null}
       <p className="community__meta">
         {[
           t('explore.members', { count: community.members_count }),

@@ -26,7 +26,10 @@ export function ExploreView() {
   const titleId = useId();
   const needle = query.trim();
 
+  // The list is fetched again whenever it comes into view: the view opens, or a search is cleared.
+  const listShown = needle === '';
   useEffect(() => {
+    if (!listShown) return;
     let live = true;
     engine.refreshCommunities().then(
       () => live && setRefresh((r) => ({ ...r, error: null })),
@@ -35,7 +38,7 @@ export function ExploreView() {
     return () => {
       live = false;
     };
-  }, [engine, refresh.attempt, t]);
+  }, [engine, listShown, refresh.attempt, t]);
 
   // Spec §5: an empty query clears the search (the engine then asks nothing).
   useEffect(() => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { safeHref, splitLinks } from '../../../src/ui/chat/message/links';
+import { safeHref, splitLinks } from '../../../src/ui/common/links';
 
 describe('message links', () => {
   it('links http, https and mailto, and keeps the text around them', () => {

@@ -69,7 +69,7 @@ export function CommentReactions({ channelId, postId, comment }: { channelId: nu
       {open ? (
         <div ref={menuRef} className="comment__reaction-menu" role="group" aria-label={t('comments.addReaction')}>
           {QUICK_REACTION_ITEMS.map(({ emoji, nameKey }) => (
-            <button key={emoji} type="button" className="comment__reaction-option" onClick={() => react(emoji, !mine(emoji))} aria-label={t(`chatActions.reactions.${nameKey}`)}>
+            <button key={emoji} type="button" className="comment__reaction-option" onClick={() => react(emoji, !mine(emoji))} aria-label={t('chatActions.menu.reactWith', { name: t(`chatActions.reactions.${nameKey}`) })}>
               <span aria-hidden="true">{emoji}</span>
             </button>
           ))}

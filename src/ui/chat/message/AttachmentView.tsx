@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { Attachment, Message } from '../../../protocol/entities';
 import { useChatUi } from '../ChatContext';
 import { formatFileSize } from './fileSize';
-import { safeHref } from './links';
+import { safeHref } from '../../common/links';
 import { fitBox, MEDIA_MAX_SIDE, stickerSide } from './mediaSize';
 import './attachments.css';
 

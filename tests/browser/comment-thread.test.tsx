@@ -1,0 +1,150 @@
+import axe from 'axe-core';
+import { BehaviorSubject } from 'rxjs';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { page, userEvent } from 'vitest/browser';
+import type { AppSettings, CommentsView, MessageWindowView } from '../../src/engine/api';
+import type { Comment } from '../../src/protocol/entities';
+import { CommentsButton } from '../../src/ui/chat/comments/CommentsButton';
+import { CommentThread } from '../../src/ui/chat/comments/CommentThread';
+import { conversation, message, OTHER, render, SELF, unmount } from './composer-support';
+import { member } from './support/entities';
+import { defaultSettings, fakeTabEngine } from './support/fakeEngine';
+
+afterEach(unmount);
+
+const comment = (id: number, userId: number, text: string, patch: Partial<Comment> = {}): Comment => ({
+  comment_id: id,
+  post_id: 100,
+  parent_comment_id: null,
+  channel_id: 10,
+  user_id: userId,
+  message: text,
+  created_at: String(Math.floor(Date.now() / 1000)),
+  reactions: [],
+  replies_count: 0,
+  client_id: null,
+  ...patch,
+});
+
+/** Channel 10 with post 100 ("Kopdar Sabtu") and two comments, Erik's with one reply. */
+async function openThread() {
+  const post = message({ id: 100, user_id: OTHER, message: 'Kopdar Sabtu jam 10', discussion: { comments_count: 3 } });
+  const comments = new BehaviorSubject<CommentsView>({
+    comments: [comment(201, OTHER, 'Saya ikut!', { replies_count: 1 }), comment(202, SELF, 'Sampai jumpa')],
+    participants: { [OTHER]: { user_id: OTHER, name: 'Erik', avatar: '' }, [SELF]: { user_id: SELF, name: 'Anna', avatar: '' } },
+    hasOlder: false,
+    loaded: true,
+    pending: [],
+  });
+  const { engine, asTab } = fakeTabEngine(
+    {
+      settings: new BehaviorSubject<AppSettings>(defaultSettings()),
+      messages: new BehaviorSubject<MessageWindowView>({ messages: [post], hasOlder: false, loaded: true }),
+      comments,
+    },
+    {
+      loadComments: vi.fn(async () => undefined),
+      loadOlderComments: vi.fn(async () => false),
+      addComment: vi.fn(async () => ({}) as never),
+      reactToComment: vi.fn(async () => ({}) as never),
+    },
+  );
+  const channel = conversation({
+    id: 10,
+    name: 'Pengumuman',
+    group_type: 'channel',
+    is_group: true,
+    users: [member(SELF, 'Anna'), member(OTHER, 'Erik')],
+  });
+  await render(
+    <>
+      <CommentsButton post={post} />
+      <CommentThread />
+    </>,
+    { engine: asTab, conversation: channel },
+  );
+  const opener = page.getByRole('button', { name: '3 comments' });
+  await userEvent.click(opener);
+  const dialog = page.getByRole('dialog', { name: 'Comments on “Kopdar Sabtu jam 10”' });
+  await expect.element(dialog).toBeInTheDocument();
+  return { engine, dialog, opener };
+}
+
+const focusedName = () => {
+  const el = document.activeElement as HTMLElement | null;
+  return el?.getAttribute('aria-label') ?? el?.textContent?.trim() ?? '';
+};
+
+describe('the comment thread overlay (keyboard)', () => {
+  it('opens named after the post with the input focused; Escape closes it and focus goes back to the opener', async () => {
+    const { engine, opener } = await openThread();
+    await expect.element(page.getByRole('textbox', { name: 'Write a comment' })).toHaveFocus();
+    expect(engine.loadComments).toHaveBeenCalledWith(10, 100);
+    const { violations } = await axe.run(document.querySelector('dialog') as HTMLElement, { resultTypes: ['violations'] });
+    expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+    await userEvent.keyboard('{Escape}');
+    await expect.element(page.getByRole('dialog')).not.toBeInTheDocument();
+    await expect.element(opener).toHaveFocus();
+  });
+
+  it('Tab goes through the thread in reading order and stays inside it', async () => {
+    await openThread();
+    const order: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      await userEvent.keyboard('{Tab}');
+      order.push(focusedName());
+    }
+    // Input (focused first) → Send → wraps to Close → the comments' controls, top to bottom.
+    expect(order.slice(0, 7)).toEqual([
+      'Send comment',
+      'Close comments',
+      'Add a reaction',
+      'Reply to Erik',
+      'Show 1 reply',
+      'Add a reaction',
+      'Reply to your comment',
+    ]);
+    expect(order[7]).toBe('Write a comment');
+    for (let i = 0; i < 3; i++) expect(document.querySelector('dialog')?.contains(document.activeElement)).toBe(true);
+  });
+
+  it('Escape ends a reply, then closes; with the reaction menu open it closes the menu alone', async () => {
+    const { opener } = await openThread();
+    await userEvent.click(page.getByRole('button', { name: 'Reply to Erik' }));
+    const reply = page.getByRole('textbox', { name: 'Write a reply to Erik' });
+    await expect.element(reply).toHaveFocus();
+    await userEvent.keyboard('{Escape}');
+    await expect.element(page.getByRole('textbox', { name: 'Write a comment' })).toBeInTheDocument();
+    await expect.element(page.getByRole('dialog')).toBeInTheDocument();
+
+    const add = page.getByRole('button', { name: 'Add a reaction' }).first();
+    await userEvent.click(add);
+    await expect.element(page.getByRole('button', { name: 'React with thumbs up' }).first()).toBeInTheDocument();
+    await userEvent.keyboard('{Escape}');
+    await expect.element(page.getByRole('group', { name: 'Add a reaction' })).not.toBeInTheDocument();
+    await expect.element(page.getByRole('dialog')).toBeInTheDocument();
+    await expect.element(add).toHaveFocus();
+
+    await userEvent.keyboard('{Escape}');
+    await expect.element(page.getByRole('dialog')).not.toBeInTheDocument();
+    await expect.element(opener).toHaveFocus();
+  });
+
+  it('sends with Enter (a reply to the chosen comment), and says why a blank one is refused', async () => {
+    const { engine } = await openThread();
+    engine.addComment.mockRejectedValueOnce({
+      name: 'EngineError',
+      status: 400,
+      message: 'Invalid message provided',
+      fallback: 'Invalid message provided',
+      call: 'createComment',
+    });
+    await userEvent.keyboard('{Enter}');
+    await expect.element(page.getByRole('alert')).toHaveTextContent('Invalid message provided');
+    await userEvent.click(page.getByRole('button', { name: 'Reply to Erik' }));
+    await userEvent.keyboard('Terima kasih{Shift>}{Enter}{/Shift}Erik{Enter}');
+    await expect.poll(() => engine.addComment.mock.calls.length).toBe(2);
+    expect(engine.addComment).toHaveBeenLastCalledWith(10, 100, 'Terima kasih\nErik', 201);
+    await expect.element(page.getByRole('textbox', { name: 'Write a comment' })).toHaveValue('');
+  });
+});

@@ -1,0 +1,161 @@
+import axe from 'axe-core';
+import { BehaviorSubject, NEVER, Subject } from 'rxjs';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { page, userEvent } from 'vitest/browser';
+import type { AppSettings, ChannelsView, CommunitiesView, ConversationListItem, CountriesView, SessionView } from '../../src/engine/api';
+import type { Channel, Community, Country } from '../../src/protocol/entities';
+import '../../src/ui/styles.css';
+import { renderApp, unmount } from './inbox-support';
+import { defaultSettings, fakeTabEngine } from './support/fakeEngine';
+
+afterEach(unmount);
+
+const INDONESIA: Country = {
+  code: 'ID',
+  name: 'Indonesia',
+  cc: '62',
+  validation: '^0?8[1-9]\\d{7,10}$',
+  validation_abroad: '^\\+628[1-9]\\d{7,10}$',
+  format_international: ['', ''],
+  endpoints: { http: '', ws: '' },
+  communities_enabled: true,
+};
+
+const community = (patch: Partial<Community> = {}): Community => ({
+  id: 7,
+  name: 'Kopi Nusantara',
+  description: 'Jadwal di https://kopi.example/jadwal, bukan javascript:alert(1)',
+  avatar: null,
+  avatar_thumbnail_url: '',
+  members_count: 5,
+  is_private: false,
+  is_member: true,
+  announcements_channel_stid: 'ch1',
+  announcements_channel_id: 11,
+  member: { user_id: 1, is_admin: false },
+  ...patch,
+});
+
+const channel = (id: number, name: string, patch: Partial<Channel> = {}): Channel => ({
+  id,
+  stid: `ch${id}`,
+  name,
+  logo: null,
+  description: '',
+  created_at: '1',
+  members_count: 5,
+  is_community_announcements: false,
+  community_id: 7,
+  is_member: true,
+  read_only: false,
+  disable_comments: false,
+  ...patch,
+});
+
+/** An Indonesian user's engine with one community ("Kopi Nusantara", id 7) and its three channels. */
+function fakeEngine(patch: Partial<Community> = {}) {
+  const kopi = community(patch);
+  const communities = new BehaviorSubject<CommunitiesView>({
+    communities: [kopi, community({ id: 8, name: 'Fotografi Bali', description: '', is_member: false, member: null })],
+    joined: [kopi],
+    loaded: true,
+    search: null,
+  });
+  const channels = new BehaviorSubject<ChannelsView>({
+    channels: [
+      channel(12, 'Diskusi Umum'),
+      channel(11, 'Pengumuman', { is_community_announcements: true }),
+      channel(13, 'Resep & Tips', { read_only: true, is_member: false }),
+    ],
+    loaded: true,
+  });
+  const { engine, asTab } = fakeTabEngine(
+    {
+      session: new BehaviorSubject<SessionView>({ status: 'ready', userId: 1, nickname: 'Dewi', phone: '+628123456703', countryCode: '62' }),
+      conversations: new BehaviorSubject<readonly ConversationListItem[]>([]),
+      countries: new BehaviorSubject<CountriesView>({ countries: [INDONESIA], status: 'loaded', error: null }),
+      connection: new BehaviorSubject('online'),
+      settings: new BehaviorSubject<AppSettings>(defaultSettings()),
+      removedConversations: new Subject<number>(),
+      notifications: NEVER,
+      language: NEVER,
+      communities,
+      community: new BehaviorSubject<Community | null>(kopi),
+      channels,
+    },
+    {
+      loadCountries: vi.fn(async () => [INDONESIA]),
+      refreshConversations: vi.fn(async () => undefined),
+      setOpenConversation: vi.fn(),
+      setNotificationPermission: vi.fn(),
+      refreshCommunities: vi.fn(async () => []),
+      searchCommunities: vi.fn(async () => []),
+      openCommunity: vi.fn(async () => kopi),
+      leaveCommunity: vi.fn(async () => kopi),
+      joinCommunity: vi.fn(async () => kopi),
+    },
+    { tabId: 'tab-1', mode: 'shared-worker' },
+  );
+  return { engine, asTab };
+}
+
+/** axe-core's serious and critical findings in the rendered app. */
+async function seriousViolations(root: HTMLElement) {
+  const { violations } = await axe.run(root, { resultTypes: ['violations'] });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+describe('the community screens', () => {
+  it('explore: your communities and the others, each a link to its details, with no serious axe finding', async () => {
+    const { engine, asTab } = fakeEngine();
+    const { host } = await renderApp(asTab, '/explore');
+    await expect.element(page.getByRole('heading', { name: 'Your communities' })).toBeInTheDocument();
+    await expect.element(page.getByRole('link', { name: /^Kopi Nusantara/ })).toHaveAttribute('href', '/explore/7');
+    await expect.element(page.getByRole('link', { name: /^Fotografi Bali/ })).toHaveAttribute('href', '/explore/8');
+    expect(engine.refreshCommunities).toHaveBeenCalled();
+    expect(await seriousViolations(host)).toEqual([]);
+    await userEvent.type(page.getByRole('searchbox', { name: 'Search communities' }), 'kopi');
+    await expect.poll(() => engine.searchCommunities.mock.calls.at(-1)?.[0]).toBe('kopi');
+  });
+
+  it('details: links in the description follow the message rule, announcements come first, a member may leave after confirming', async () => {
+    const { engine, asTab } = fakeEngine();
+    const { host } = await renderApp(asTab, '/explore/7');
+    await expect.element(page.getByRole('heading', { name: 'Channels' })).toBeInTheDocument();
+    const link = page.getByRole('link', { name: 'https://kopi.example/jadwal' });
+    await expect.element(link).toHaveAttribute('rel', 'noopener noreferrer');
+    expect(host.textContent).toContain('javascript:alert(1)');
+    expect(host.querySelector('a[href^="javascript"]')).toBeNull();
+    const names = [...host.querySelectorAll('.channel-row__name')].map((n) => n.textContent);
+    expect(names).toEqual(['Pengumuman', 'Diskusi Umum', 'Resep & Tips']);
+    expect(await seriousViolations(host)).toEqual([]);
+
+    engine.leaveCommunity.mockRejectedValueOnce({ name: 'EngineError', status: 403, message: 'Community admins cannot leave', fallback: 'x', call: 'leaveCommunity' });
+    await userEvent.click(page.getByRole('button', { name: 'Leave community' }));
+    const dialog = page.getByRole('dialog', { name: 'Leave Kopi Nusantara?' });
+    await expect.element(dialog).toBeInTheDocument();
+    await userEvent.click(page.getByRole('button', { name: 'Leave', exact: true }));
+    // Refused: the server's words inline, the dialog stays, nothing else changes.
+    await expect.element(dialog.getByRole('alert')).toHaveTextContent('Community admins cannot leave');
+    await userEvent.click(page.getByRole('button', { name: 'Leave', exact: true }));
+    await expect.element(page.getByRole('dialog')).not.toBeInTheDocument();
+    expect(engine.leaveCommunity).toHaveBeenCalledTimes(2);
+  });
+
+  it('details: a community admin has no Leave button', async () => {
+    const { asTab } = fakeEngine({ member: { user_id: 1, is_admin: true } });
+    await renderApp(asTab, '/explore/7');
+    await expect.element(page.getByText('You are an admin of this community.')).toBeInTheDocument();
+    expect(page.getByRole('button', { name: 'Leave community' }).elements()).toHaveLength(0);
+  });
+
+  it('an unknown community: "Community not found" and Go back to /explore, in Swedish too', async () => {
+    const { engine, asTab } = fakeEngine();
+    const notFound = { name: 'EngineError', status: 404, message: 'Community not found', fallback: 'An unexpected error occurred', call: 'getCommunity' };
+    engine.openCommunity.mockRejectedValue(notFound);
+    const { router } = await renderApp(asTab, '/explore/999', 'sv');
+    await expect.element(page.getByText('Gemenskapen hittades inte')).toBeInTheDocument();
+    await userEvent.click(page.getByRole('link', { name: 'Gå tillbaka' }));
+    await expect.poll(() => router.state.location.pathname).toBe('/explore');
+  });
+});
