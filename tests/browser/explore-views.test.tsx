@@ -89,7 +89,7 @@ function fakeEngine(patch: Partial<Community> = {}) {
       setOpenConversation: vi.fn(),
       setNotificationPermission: vi.fn(),
       refreshCommunities: vi.fn(async () => []),
-      searchCommunities: vi.fn(async () => []),
+      searchCommunities: vi.fn(async (_query: string) => [] as Community[]),
       openCommunity: vi.fn(async () => kopi),
       leaveCommunity: vi.fn(async () => kopi),
       joinCommunity: vi.fn(async () => kopi),
