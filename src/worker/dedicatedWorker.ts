@@ -10,27 +10,11 @@
  */
 import * as Comlink from 'comlink';
 import { realClock } from '../engine/clock';
-import { BUILD } from './build';
-import { openBroadcastChannel } from './channel';
 import { ClientHost } from './clientHost';
-import { EngineHost } from './engineHost';
-import { LEADER_CHANNEL, randomId } from './linkProtocol';
-import { webLocks } from './locks';
 import { createPortRemote } from './portRemote';
-import { startEngine } from './startEngine';
+import { browserEngineHost } from './startEngine';
 
-const host = new EngineHost({
-  workerId: randomId(),
-  build: BUILD,
-  locks: webLocks(),
-  leaderChannel: openBroadcastChannel(LEADER_CHANNEL),
-  openChannel: openBroadcastChannel,
-  clock: realClock,
-  startEngine: (onVersionChange) => startEngine(onVersionChange),
-  // This worker's one client is the tab that started it; when the tab goes, so does the worker.
-  localClients: () => 1,
-  log: (message, detail) => console.warn(message, detail ?? ''),
-});
-
+// This worker's one client is the tab that started it; when the tab goes, so does the worker.
+const host = browserEngineHost(() => 1);
 const tab = new ClientHost(host.backend, () => realClock.now());
 Comlink.expose(createPortRemote(tab, host), globalThis as unknown as Comlink.Endpoint);

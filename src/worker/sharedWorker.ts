@@ -5,32 +5,17 @@
  */
 import * as Comlink from 'comlink';
 import { realClock } from '../engine/clock';
-import { BUILD } from './build';
-import { openBroadcastChannel } from './channel';
 import { ClientHost } from './clientHost';
-import { EngineHost } from './engineHost';
-import { LEADER_CHANNEL, randomId } from './linkProtocol';
 import { ClientRegistry } from './liveness';
-import { webLocks } from './locks';
 import { createPortRemote } from './portRemote';
-import { startEngine } from './startEngine';
+import { browserEngineHost } from './startEngine';
 
 interface ConnectEvent extends Event {
   readonly ports: readonly MessagePort[];
 }
 
 const registry = new ClientRegistry(realClock);
-const host = new EngineHost({
-  workerId: randomId(),
-  build: BUILD,
-  locks: webLocks(),
-  leaderChannel: openBroadcastChannel(LEADER_CHANNEL),
-  openChannel: openBroadcastChannel,
-  clock: realClock,
-  startEngine: (onVersionChange) => startEngine(onVersionChange),
-  localClients: () => registry.size,
-  log: (message, detail) => console.warn(message, detail ?? ''),
-});
+const host = browserEngineHost(() => registry.size);
 
 globalThis.addEventListener('connect', (event) => {
   const port = (event as ConnectEvent).ports[0];

@@ -1,6 +1,12 @@
+import { realClock } from '../engine/clock';
 import { Engine } from '../engine/engine';
 import { IdbStorage } from '../engine/storage/idbStorage';
 import { type EngineStorage, MemoryStorage } from '../engine/storage/storage';
+import { BUILD } from './build';
+import { openBroadcastChannel } from './channel';
+import { EngineHost } from './engineHost';
+import { LEADER_CHANNEL, randomId } from './linkProtocol';
+import { webLocks } from './locks';
 
 /** How the worker's engine gets its store and is made; tests replace them. */
 export interface EngineStartDeps {
@@ -54,4 +60,22 @@ export async function startEngine(onVersionChange: () => void, deps: Partial<Eng
   // Closed while starting: `start` may have connected after the stop above.
   if (closed) await stop(created);
   return created;
+}
+
+/**
+ * This worker's EngineHost in the browser (the SharedWorker, or a tab's dedicated worker): Web Locks, the
+ * leader channel, this build, and startEngine. `localClients` counts the tabs it serves itself.
+ */
+export function browserEngineHost(localClients: () => number): EngineHost {
+  return new EngineHost({
+    workerId: randomId(),
+    build: BUILD,
+    locks: webLocks(),
+    leaderChannel: openBroadcastChannel(LEADER_CHANNEL),
+    openChannel: openBroadcastChannel,
+    clock: realClock,
+    startEngine: (onVersionChange) => startEngine(onVersionChange),
+    localClients,
+    log: (message, detail) => console.warn(message, detail ?? ''),
+  });
 }

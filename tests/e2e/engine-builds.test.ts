@@ -8,6 +8,8 @@ import { call } from '../support/server';
 import { socketProxy, type SocketProxy } from '../support/socketProxy';
 import {
   current,
+  ENGINE_MODES,
+  engineProfile,
   messageTexts,
   openTab,
   RestartableServer,
@@ -15,7 +17,6 @@ import {
   signedInWithFriend,
   storedCount,
   useChromium,
-  withoutSharedWorker,
 } from '../support/tabs';
 
 const chromium = useChromium();
@@ -48,13 +49,9 @@ async function buildOf(page: Page): Promise<string | null> {
   }
 }
 
-describe.each([
-  ['SharedWorker', false],
-  ['leader-election fallback', true],
-] as const)('a new build deployed while tabs are open (%s)', (_mode, fallback) => {
+describe.each(ENGINE_MODES)('a new build deployed while tabs are open (%s)', (_mode, fallback) => {
   it('ends with one engine and one websocket, every tab on the new build, the queued message sent once', async () => {
-    const context = await chromium.context();
-    if (fallback) await withoutSharedWorker(context);
+    const context = await engineProfile(chromium, fallback);
     const first = await openTab(context, proxy.url);
     const { friend, conversationId } = await signedInWithFriend(first, s.url, 'Deployed');
     const oldTabs = [first, await openTab(context, proxy.url), await openTab(context, proxy.url)];

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, signUp, useTestServer } from '../support/server';
 import { socketProxy, type SocketProxy } from '../support/socketProxy';
-import { CLIENT_DIR, current, messageTexts, openTab, signInThrough, useChromium, withoutSharedWorker } from '../support/tabs';
+import { CLIENT_DIR, current, ENGINE_MODES, engineProfile, messageTexts, openTab, signInThrough, useChromium } from '../support/tabs';
 
 const s = useTestServer({ clientDir: CLIENT_DIR });
 const chromium = useChromium();
@@ -14,13 +14,9 @@ afterAll(() => proxy.close());
 const eventPosition = (userId: number): number =>
   (s.server.ctx.db.prepare('SELECT event_seq AS n FROM users WHERE id = ?').get(userId) as { n: number }).n;
 
-describe.each([
-  ['SharedWorker', false],
-  ['leader-election fallback', true],
-] as const)('a first connection’s gap (%s)', (_mode, fallback) => {
+describe.each(ENGINE_MODES)('a first connection’s gap (%s)', (_mode, fallback) => {
   it('a message sent while the socket of a freshly signed-in engine was down shows once it is back, once', async () => {
-    const context = await chromium.context();
-    if (fallback) await withoutSharedWorker(context);
+    const context = await engineProfile(chromium, fallback);
     const page = await openTab(context, proxy.url);
     const me = await signInThrough(page, 'Newcomer');
     await expect.poll(() => current(page, 'connection')).toBe('online');

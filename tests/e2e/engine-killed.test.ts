@@ -5,6 +5,8 @@ import { call } from '../support/server';
 import {
   closeEngineWorkers,
   current,
+  ENGINE_MODES,
+  engineProfile,
   messageTexts,
   openTab,
   RestartableServer,
@@ -13,7 +15,6 @@ import {
   signedInWithFriend,
   storedCount,
   useChromium,
-  withoutSharedWorker,
 } from '../support/tabs';
 
 const chromium = useChromium();
@@ -39,13 +40,9 @@ const answers = (page: Page) =>
     ]),
   );
 
-describe.each([
-  ['SharedWorker', false],
-  ['leader-election fallback', true],
-] as const)('a killed engine worker (%s)', (_mode, fallback) => {
+describe.each(ENGINE_MODES)('a killed engine worker (%s)', (_mode, fallback) => {
   it('is replaced at once: every tab works again without a reload, the queued message is sent once, drafts are kept', async () => {
-    const context = await chromium.context();
-    if (fallback) await withoutSharedWorker(context);
+    const context = await engineProfile(chromium, fallback);
     const first = await openTab(context, s.url);
     const { friend, conversationId } = await signedInWithFriend(first, s.url, 'Survivor');
     const tabs = [first, await openTab(context, s.url), await openTab(context, s.url)];

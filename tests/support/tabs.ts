@@ -217,6 +217,22 @@ export async function closeEngineWorkers(browser: Browser, page?: Page): Promise
   }
 }
 
+/** The two ways tabs share one engine (design.md §1): the engine's recovery tests run with each. */
+export const ENGINE_MODES = [
+  ['SharedWorker', false],
+  ['leader-election fallback', true],
+] as const;
+
+/** A fresh browser profile whose tabs share their engine the given way (`fallback`: no SharedWorker). */
+export async function engineProfile(
+  chromium: { context(options?: BrowserContextOptions): Promise<BrowserContext> },
+  fallback: boolean,
+): Promise<BrowserContext> {
+  const context = await chromium.context();
+  if (fallback) await withoutSharedWorker(context);
+  return context;
+}
+
 /** Forces the leader-election fallback in every tab of the context: as if SharedWorker did not exist. */
 export async function withoutSharedWorker(context: BrowserContext): Promise<void> {
   await context.addInitScript(() => {

@@ -1,20 +1,14 @@
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { OutboxEntry } from '../../../engine/api';
 import { errorText } from '../../common/errorText';
-import { useEngine } from '../../hooks/EngineContext';
 import { MessageText } from '../message/MessageText';
+import { useOutboxActions } from '../message/useOutboxActions';
 
 /** The user's comment still in the outbox: sending, or not sent with the reason and Retry / Discard. */
 export function PendingComment({ entry }: { entry: OutboxEntry }) {
   const { t } = useTranslation();
-  const engine = useEngine();
-  const [actionError, setActionError] = useState<string | null>(null);
+  const { retry, discard, actionError } = useOutboxActions(entry.localId);
   const failed = entry.status === 'failed';
-  const run = (action: () => Promise<void>) => {
-    setActionError(null);
-    action().catch((error: unknown) => setActionError(errorText(error, t)));
-  };
   return (
     <article className={`comment comment--own comment--${failed ? 'failed' : 'pending'}`} aria-label={t('comments.ownComment')} data-local-id={entry.localId}>
       <div className="comment__bubble">
@@ -34,10 +28,10 @@ export function PendingComment({ entry }: { entry: OutboxEntry }) {
               {actionError}
             </p>
           ) : null}
-          <button type="button" className="mx-button mx-button--link" onClick={() => run(() => engine.retrySend(entry.localId))}>
+          <button type="button" className="mx-button mx-button--link" onClick={retry}>
             {t('comments.retrySend')}
           </button>
-          <button type="button" className="mx-button mx-button--link" onClick={() => run(() => engine.discardSend(entry.localId))}>
+          <button type="button" className="mx-button mx-button--link" onClick={discard}>
             {t('comments.discard')}
           </button>
         </div>

@@ -1,9 +1,7 @@
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { OutboxEntry } from '../../../engine/api';
-import { isEngineError } from '../../../engine/api';
-import { useEngine } from '../../hooks/EngineContext';
 import { MessageText } from './MessageText';
+import { useOutboxActions } from './useOutboxActions';
 
 /**
  * A send the server has not stored yet, at the bottom as an own message: pending with a clock (and the
@@ -11,13 +9,8 @@ import { MessageText } from './MessageText';
  */
 export function OutboxRow({ entry }: { entry: OutboxEntry }) {
   const { t } = useTranslation();
-  const engine = useEngine();
-  const [actionError, setActionError] = useState<string | null>(null);
+  const { retry, discard, actionError } = useOutboxActions(entry.localId);
   const failed = entry.status === 'failed';
-  const run = (action: () => Promise<void>) => {
-    setActionError(null);
-    action().catch((error: unknown) => setActionError(isEngineError(error) ? error.message : t('chat.outbox.actionFailed')));
-  };
   const progress = entry.attachment ? Math.round(entry.attachment.progress * 100) : null;
   return (
     <article
@@ -62,10 +55,10 @@ export function OutboxRow({ entry }: { entry: OutboxEntry }) {
               {actionError}
             </p>
           ) : null}
-          <button type="button" onClick={() => run(() => engine.retrySend(entry.localId))}>
+          <button type="button" onClick={retry}>
             {t('chat.outbox.retry')}
           </button>
-          <button type="button" onClick={() => run(() => engine.discardSend(entry.localId))}>
+          <button type="button" onClick={discard}>
             {t('chat.outbox.discard')}
           </button>
         </div>
