@@ -10,8 +10,13 @@ import { useLoginState } from './loginState';
 import { NicknameStep } from './NicknameStep';
 import { PhoneStep } from './PhoneStep';
 import { PinStep } from './PinStep';
-import { SatirHero } from './SatirHero';
+import { PartyPicker } from './satir/PartyPicker';
+import { SatirFaq } from './satir/SatirFaq';
+import { SatirHero } from './satir/SatirHero';
+import { SatirStats } from './satir/SatirStats';
+import { SatirTicker } from './satir/SatirTicker';
 import './login.css';
+import './satir/satir.css';
 
 const NO_COUNTRIES: CountriesView = { countries: [], status: 'idle', error: null };
 
@@ -59,7 +64,13 @@ export function LoginScreen({ variant, step }: { variant: LoginVariant; step: 'p
 
   return (
     <main className={`login-page login-${variant}`}>
-      {variant === 'satir' ? <SatirHero /> : null}
+      {variant === 'satir' ? (
+        <>
+          <SatirTicker />
+          <SatirHero />
+          <SatirStats />
+        </>
+      ) : null}
       <div className="login-card">
         <p className="login-brand">
           <span className="login-logo" aria-hidden="true" />
@@ -73,6 +84,12 @@ export function LoginScreen({ variant, step }: { variant: LoginVariant; step: 'p
           <NicknameStep state={state} update={update} onSignedIn={signedIn} Heading={Heading} />
         ) : null}
       </div>
+      {variant === 'satir' ? (
+        <>
+          <PartyPicker />
+          <SatirFaq />
+        </>
+      ) : null}
       <LanguageSwitch />
     </main>
   );

@@ -3,8 +3,7 @@ import { useTranslation } from 'react-i18next';
 
 /**
  * The heading of the protest variant (spec §1): the same login under a satirical Swedish protest page
- * against the EU chat-scanning proposal. The rest of that page (statistics, FAQ, ticker, party selector)
- * comes with its own issue.
+ * against the EU chat-scanning proposal, with the politicians' sign-in that stays closed.
  */
 export function SatirHero() {
   const { t } = useTranslation();
