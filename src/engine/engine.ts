@@ -425,10 +425,11 @@ export class Engine extends CommunityCommands implements EngineApi {
     if (delivery.type !== 'socket') return;
     const { frame } = delivery;
     if (frame.action === 'conversation_message') void this.outboxQueue.settle(frame.data.message);
-    if (frame.action === 'channel_post_comment_added') void this.outboxQueue.settleComment(frame.data.comment);
     if (frame.action === 'channel_post_comment_added' || frame.action === 'reactions_changed') {
       this.communityStore.applyFrame(frame);
     }
+    // After the store has the comment, so the pending one never leaves a gap (as with messages above).
+    if (frame.action === 'channel_post_comment_added') void this.outboxQueue.settleComment(frame.data.comment);
   }
 
   /** What the reducer asked for besides the new state. */

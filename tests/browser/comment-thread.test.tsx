@@ -45,7 +45,13 @@ async function openThread() {
     {
       loadComments: vi.fn(async () => undefined),
       loadOlderComments: vi.fn(async () => false),
-      addComment: vi.fn(async () => ({}) as never),
+      addComment: vi.fn(async (_channel: number, _post: number, text: string, _parent?: number | null) => {
+        // As the engine: blank text is refused before anything is queued.
+        if (text.trim() === '') throw { name: 'EngineError', status: 400, message: 'Invalid message provided', fallback: 'x', call: 'createComment' };
+        return {} as never;
+      }),
+      retrySend: vi.fn(async () => undefined),
+      discardSend: vi.fn(async () => undefined),
       reactToComment: vi.fn(async () => ({}) as never),
     },
   );
@@ -67,7 +73,7 @@ async function openThread() {
   await userEvent.click(opener);
   const dialog = page.getByRole('dialog', { name: 'Comments on “Kopdar Sabtu jam 10”' });
   await expect.element(dialog).toBeInTheDocument();
-  return { engine, dialog, opener };
+  return { engine, dialog, opener, comments };
 }
 
 const focusedName = () => {
@@ -146,5 +152,49 @@ describe('the comment thread overlay (keyboard)', () => {
     await expect.poll(() => engine.addComment.mock.calls.length).toBe(2);
     expect(engine.addComment).toHaveBeenLastCalledWith(10, 100, 'Terima kasih\nErik', 201);
     await expect.element(page.getByRole('textbox', { name: 'Write a comment' })).toHaveValue('');
+  });
+
+  it('empties at once: a second Enter cannot send the comment twice; a refused one comes back with the reason', async () => {
+    const { engine } = await openThread();
+    // The engine takes its time with the first (a worker round trip and a storage write).
+    let answer: (value: never) => void = () => undefined;
+    engine.addComment.mockImplementationOnce(() => new Promise((resolve) => (answer = resolve)));
+    await userEvent.keyboard('Halo semua{Enter}{Enter}');
+    const sent = () => engine.addComment.mock.calls.filter((c) => c[2] === 'Halo semua').length;
+    await expect.poll(sent).toBe(1);
+    answer({} as never);
+    engine.addComment.mockRejectedValueOnce({ name: 'EngineError', status: 403, message: 'Comments are turned off in this channel', fallback: 'x', call: 'createComment' });
+    await userEvent.keyboard('Boleh?{Enter}');
+    await expect.element(page.getByRole('textbox', { name: 'Write a comment' })).toHaveValue('Boleh?');
+    await expect.element(page.getByText('Comments are turned off in this channel')).toBeInTheDocument();
+  });
+
+  it('shows the user’s comments still in the outbox: sending, or not sent with the reason, Retry and Discard', async () => {
+    const { engine, comments } = await openThread();
+    const entry = {
+      localId: 'out_1',
+      userId: SELF,
+      conversationId: 10,
+      comment: { postId: 100, parentCommentId: null },
+      clientId: 5,
+      text: 'Masih dikirim',
+      quotedMessageId: null,
+      attachment: null,
+      createdAt: Date.now(),
+      status: 'pending' as const,
+      error: null,
+      attempts: 0,
+    };
+    comments.next({ ...comments.value, pending: [entry] });
+    const row = page.getByRole('article', { name: 'Your comment' }).filter({ hasText: 'Masih dikirim' });
+    await expect.element(row).toHaveTextContent('Sending');
+    const refused = { name: 'EngineError' as const, status: 403, message: 'Comments are turned off in this channel', fallback: 'x', call: 'createComment' };
+    comments.next({ ...comments.value, pending: [{ ...entry, status: 'failed', error: refused }] });
+    await expect.element(row).toHaveTextContent('Not sent');
+    await expect.element(row.getByRole('alert')).toHaveTextContent('Comments are turned off in this channel');
+    await userEvent.click(row.getByRole('button', { name: 'Retry' }));
+    expect(engine.retrySend).toHaveBeenCalledWith('out_1');
+    await userEvent.click(row.getByRole('button', { name: 'Discard' }));
+    expect(engine.discardSend).toHaveBeenCalledWith('out_1');
   });
 });

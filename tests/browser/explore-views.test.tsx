@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
 import type { AppSettings, ChannelsView, CommunitiesView, ConversationListItem, CountriesView, SessionView } from '../../src/engine/api';
 import type { Channel, Community, Country } from '../../src/protocol/entities';
+import { deferred } from './inbox-support';
 import '../../src/ui/styles.css';
 import { renderApp, unmount } from './inbox-support';
 import { defaultSettings, fakeTabEngine } from './support/fakeEngine';
@@ -53,7 +54,7 @@ const channel = (id: number, name: string, patch: Partial<Channel> = {}): Channe
 });
 
 /** An Indonesian user's engine with one community ("Kopi Nusantara", id 7) and its three channels. */
-function fakeEngine(patch: Partial<Community> = {}) {
+function fakeEngine(patch: Partial<Community> = {}, shownChannel: Channel = channel(11, 'Pengumuman', { is_community_announcements: true })) {
   const kopi = community(patch);
   const communities = new BehaviorSubject<CommunitiesView>({
     communities: [kopi, community({ id: 8, name: 'Fotografi Bali', description: '', is_member: false, member: null })],
@@ -82,21 +83,28 @@ function fakeEngine(patch: Partial<Community> = {}) {
       communities,
       community: new BehaviorSubject<Community | null>(kopi),
       channels,
+      channel: new BehaviorSubject<Channel | null>(shownChannel),
+      // A channel joined opens in the chat view: it stays loading here.
+      conversation: NEVER,
     },
     {
       loadCountries: vi.fn(async () => [INDONESIA]),
       refreshConversations: vi.fn(async () => undefined),
       setOpenConversation: vi.fn(),
       setNotificationPermission: vi.fn(),
-      refreshCommunities: vi.fn(async () => []),
+      refreshCommunities: vi.fn(async (): Promise<Community[]> => []),
       searchCommunities: vi.fn(async (_query: string) => [] as Community[]),
       openCommunity: vi.fn(async () => kopi),
       leaveCommunity: vi.fn(async () => kopi),
       joinCommunity: vi.fn(async () => kopi),
+      loadChannel: vi.fn(async () => shownChannel),
+      joinChannel: vi.fn(async () => shownChannel),
+      leaveChannel: vi.fn(async () => shownChannel),
+      openConversation: vi.fn(() => new Promise<void>(() => undefined)),
     },
     { tabId: 'tab-1', mode: 'shared-worker' },
   );
-  return { engine, asTab };
+  return { engine, asTab, communities };
 }
 
 /** axe-core's serious and critical findings in the rendered app. */
@@ -157,5 +165,55 @@ describe('the community screens', () => {
     await expect.element(page.getByText('Gemenskapen hittades inte')).toBeInTheDocument();
     await userEvent.click(page.getByRole('link', { name: 'Gå tillbaka' }));
     await expect.poll(() => router.state.location.pathname).toBe('/explore');
+  });
+
+  it('explore: loading, then an error with a retry, an empty list, and a search of this tab with no match or results', async () => {
+    const { engine, asTab, communities } = fakeEngine();
+    communities.next({ communities: [], joined: [], loaded: false, search: null });
+    const refresh = deferred<Community[]>();
+    engine.refreshCommunities.mockReturnValueOnce(refresh.promise);
+    await renderApp(asTab, '/explore');
+    await expect.element(page.getByText('Loading communities…')).toBeInTheDocument();
+    refresh.reject({ name: 'EngineError', status: 0, message: 'Network error occurred', fallback: 'x', call: 'getCommunities' });
+    await expect.element(page.getByRole('alert')).toHaveTextContent('Network error occurred');
+    await userEvent.click(page.getByRole('button', { name: 'Try again' }));
+    await expect.poll(() => engine.refreshCommunities.mock.calls.length).toBe(2);
+    communities.next({ communities: [], joined: [], loaded: true, search: null });
+    await expect.element(page.getByText('No communities available')).toBeInTheDocument();
+
+    await userEvent.type(page.getByRole('searchbox', { name: 'Search communities' }), 'zzz');
+    await expect.element(page.getByText('No communities found matching your search.')).toBeInTheDocument();
+    engine.searchCommunities.mockResolvedValueOnce([community({ id: 9, name: 'Kopi Bandung', is_member: false, member: null })]);
+    await userEvent.fill(page.getByRole('searchbox', { name: 'Search communities' }), 'kopi');
+    await expect.element(page.getByRole('link', { name: /^Kopi Bandung/ })).toHaveAttribute('href', '/explore/9');
+    // Another tab searching changes the engine's shared search, not what this tab shows.
+    communities.next({ communities: [], joined: [], loaded: true, search: { query: 'bali', results: [], status: 'loaded', error: null } });
+    await expect.element(page.getByRole('link', { name: /^Kopi Bandung/ })).toBeInTheDocument();
+  });
+
+  it('channel info: Join opens the channel; leaving announcements says it leaves the community; its admins have no Leave', async () => {
+    const notJoined = channel(13, 'Resep & Tips', { read_only: true, is_member: false });
+    const first = fakeEngine({}, notJoined);
+    const { router } = await renderApp(first.asTab, '/explore/7/channels/13');
+    await expect.element(page.getByText('Only community admins post here.')).toBeInTheDocument();
+    await userEvent.click(page.getByRole('button', { name: 'Join channel' }));
+    expect(first.engine.joinChannel).toHaveBeenCalledWith(13);
+    await expect.poll(() => router.state.location.pathname).toBe('/inbox/13');
+    await unmount();
+
+    const member = fakeEngine();
+    await renderApp(member.asTab, '/explore/7/channels/11');
+    await userEvent.click(page.getByRole('button', { name: 'Leave channel' }));
+    await expect.element(page.getByRole('dialog')).toHaveTextContent(
+      'This is the announcements channel of Kopi Nusantara: leaving it means leaving the community and all of its channels.',
+    );
+    await userEvent.click(page.getByRole('button', { name: 'Leave', exact: true }));
+    expect(member.engine.leaveChannel).toHaveBeenCalledWith(11);
+    await unmount();
+
+    const admin = fakeEngine({ member: { user_id: 1, is_admin: true } });
+    await renderApp(admin.asTab, '/explore/7/channels/11');
+    await expect.element(page.getByRole('link', { name: 'Open channel' })).toBeInTheDocument();
+    expect(page.getByRole('button', { name: 'Leave channel' }).elements()).toHaveLength(0);
   });
 });

@@ -59,6 +59,10 @@ function ChannelInfo({ communityId, channelId }: { communityId: number; channelI
       live = false;
     };
   }, [engine, channelId, attempt, t]);
+  // The community too (a deep link with nothing cached): its name, and whether the user belongs to it.
+  useEffect(() => {
+    void engine.openCommunity(communityId).catch(() => undefined);
+  }, [engine, communityId]);
 
   const back = communityPath(communityId);
   if (!channel || channel.community_id !== communityId) {
@@ -105,6 +109,8 @@ function ChannelInfo({ communityId, channelId }: { communityId: number; channelI
     );
   };
   const communityName = community?.name ?? '';
+  // Community admins cannot leave their community, which the announcements channel would mean (spec §6).
+  const mayLeave = !(channel.is_community_announcements && community?.member?.is_admin === true);
 
   return (
     <section className="explore channel-info" aria-labelledby={titleId} data-channel-id={channel.id}>
@@ -133,9 +139,11 @@ function ChannelInfo({ communityId, channelId }: { communityId: number; channelI
               <Link to="/inbox/$conversationId" params={{ conversationId: String(channel.id) }} className="mx-button mx-button--primary">
                 {t('explore.channel.open')}
               </Link>
-              <button type="button" className="mx-button mx-button--danger" onClick={() => setLeaving({ busy: false, error: null })}>
-                {t('explore.channel.leave')}
-              </button>
+              {mayLeave ? (
+                <button type="button" className="mx-button mx-button--danger" onClick={() => setLeaving({ busy: false, error: null })}>
+                  {t('explore.channel.leave')}
+                </button>
+              ) : null}
             </div>
           ) : (
             <>

@@ -12,10 +12,19 @@ import './explore.css';
 /** How long typing pauses before the search is sent. */
 const SEARCH_DELAY_MS = 250;
 
+/** This tab's search (the engine's search state is shared by every tab of the profile). */
+interface Search {
+  query: string;
+  status: 'loading' | 'loaded' | 'error';
+  results: readonly Community[];
+  error: string | null;
+}
+
 /**
  * Spec §2 communities explore: the user's communities and the others they may join, each a link to its
  * details (`/explore/{id}`), and a search where an empty query clears the search (spec §5). The list is
- * the engine's (cached across reloads, the same in every tab); opening the view refreshes it.
+ * the engine's (cached across reloads, the same in every tab); it is fetched again whenever it comes into
+ * view. A search belongs to its tab: another tab searching does not change this one's results.
  */
 export function ExploreView() {
   const { t } = useTranslation();
@@ -40,23 +49,38 @@ export function ExploreView() {
     };
   }, [engine, listShown, refresh.attempt, t]);
 
-  // Spec §5: an empty query clears the search (the engine then asks nothing).
+  // Spec §5: an empty query clears the search and asks nothing.
+  const [search, setSearch] = useState<Search | null>(null);
+  const [searchAttempt, setSearchAttempt] = useState(0);
   useEffect(() => {
-    const timer = setTimeout(() => void engine.searchCommunities(needle).catch(() => undefined), needle ? SEARCH_DELAY_MS : 0);
-    return () => clearTimeout(timer);
-  }, [engine, needle]);
+    if (!needle) {
+      setSearch(null);
+      return;
+    }
+    let live = true;
+    setSearch((s) => ({ query: needle, status: 'loading', results: s?.query === needle ? s.results : [], error: null }));
+    const timer = setTimeout(() => {
+      engine.searchCommunities(needle).then(
+        (results) => live && setSearch({ query: needle, status: 'loaded', results, error: null }),
+        (error: unknown) => live && setSearch({ query: needle, status: 'error', results: [], error: errorText(error, t) }),
+      );
+    }, SEARCH_DELAY_MS);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [engine, needle, searchAttempt, t]);
 
   const retry = () => setRefresh((r) => ({ attempt: r.attempt + 1, error: null }));
   let body;
-  const search = needle && view?.search?.query === needle ? view.search : null;
   if (needle) {
     if (!search || (search.status === 'loading' && search.results.length === 0)) {
       body = <State busy>{t('explore.searching')}</State>;
     } else if (search.status === 'error') {
       body = (
         <State alert>
-          <p>{errorText(search.error, t)}</p>
-          <button type="button" className="mx-button" onClick={() => void engine.searchCommunities(needle).catch(() => undefined)}>
+          <p>{search.error}</p>
+          <button type="button" className="mx-button" onClick={() => setSearchAttempt((n) => n + 1)}>
             {t('explore.retry')}
           </button>
         </State>

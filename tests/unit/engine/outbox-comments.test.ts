@@ -103,12 +103,25 @@ describe('comments through the outbox (issue 8)', () => {
     expect(t.calls).toHaveLength(2);
   });
 
-  it('a message echo never settles a comment, and a comment echo never a message', async () => {
+  it('a message echo never settles a comment, nor a reply’s echo a comment on the post', async () => {
     const t = setup(['hold']);
     await t.outbox.add({ conversationId: 12, text: 'same text', quotedMessageId: null, comment: target });
     await expect.poll(() => t.holds.length).toBe(1);
     const clientId = t.calls[0]?.clientId ?? 0;
     await t.outbox.settle({ id: 1, conversation_id: 12, client_id: clientId, user_id: SELF, message: 'same text' } as never);
     expect(t.outbox.current).toHaveLength(1);
+    // The same text and client_id under another parent (or on the post itself) is another comment.
+    await t.outbox.settleComment({ ...stored(t.calls[0]!), parent_comment_id: null });
+    await t.outbox.settleComment({ ...stored(t.calls[0]!), parent_comment_id: 999 });
+    expect(t.outbox.current).toHaveLength(1);
+  });
+
+  it('a comment echo never settles a message that drew the same client_id and text', async () => {
+    const storage = new MemoryStorage();
+    const rest = { sendMessage: () => new Promise(() => undefined) } as unknown as RestClient;
+    const outbox = new Outbox({ storage, rest: () => rest, clock: manualClock().clock, userId: () => SELF, onStored: () => undefined });
+    const entry = await outbox.add({ conversationId: 12, text: 'Mantap!', quotedMessageId: null });
+    await outbox.settleComment(stored({ postId: 40, message: 'Mantap!', clientId: entry.clientId }));
+    expect(outbox.current.map((e) => e.localId)).toEqual([entry.localId]);
   });
 });

@@ -10,7 +10,9 @@ import { enterAction } from '../composer/sendRules';
 
 /**
  * The thread's input (the chat composer's Enter rules, spec §5): a comment on the post, or a reply to
- * `replyTo`. The engine refuses blank text ("Invalid message provided", spec §5); what was typed stays.
+ * `replyTo`. It empties as soon as the comment is handed to the engine (a second Enter cannot send it
+ * twice); a refused one comes back with the reason, ahead of anything typed since. The engine refuses
+ * blank text ("Invalid message provided", spec §5).
  */
 export function CommentComposer(props: {
   ref: Ref<HTMLTextAreaElement>;
@@ -31,12 +33,14 @@ export function CommentComposer(props: {
 
   const send = () => {
     setError(null);
-    engine.addComment(channelId, postId, text, replyTo?.comment_id ?? null).then(
-      () => {
-        setText('');
-        onSent();
+    const sent = text;
+    setText('');
+    engine.addComment(channelId, postId, sent, replyTo?.comment_id ?? null).then(
+      () => onSent(),
+      (e: unknown) => {
+        setError(errorText(e, t));
+        setText((typed) => (typed === '' ? sent : `${sent}\n${typed}`));
       },
-      (e: unknown) => setError(errorText(e, t)),
     );
   };
   const label = !replyTo

@@ -24,11 +24,13 @@ export interface CommentItemProps {
   onReply: (comment: Comment) => void;
   /** The comment a reply belongs to; null for a top-level comment. */
   parent?: Comment | null;
+  /** The comments whose replies the thread has asked for (CommentReplies). */
+  requested: Set<number>;
 }
 
 /** One comment: author and avatar, text, time, reactions, Reply, and (top level) its replies. */
 export const CommentItem = memo(function CommentItem(props: CommentItemProps) {
-  const { channelId, postId, comment, participants, now, expanded, onToggleReplies, onReply, parent = null } = props;
+  const { channelId, postId, comment, participants, now, expanded, onToggleReplies, onReply, parent = null, requested } = props;
   const { t, i18n } = useTranslation();
   const { selfId } = useChatUi();
   const author = participants[comment.user_id];
@@ -76,7 +78,15 @@ export const CommentItem = memo(function CommentItem(props: CommentItemProps) {
           ) : null}
         </div>
         {topLevel && expanded ? (
-          <CommentReplies channelId={channelId} postId={postId} parent={comment} parentName={shown} now={now} onReply={onReply} />
+          <CommentReplies
+            channelId={channelId}
+            postId={postId}
+            parent={comment}
+            parentName={shown}
+            now={now}
+            onReply={onReply}
+            requested={requested}
+          />
         ) : null}
       </div>
     </article>

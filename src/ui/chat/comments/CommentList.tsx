@@ -30,8 +30,10 @@ export function CommentList(props: {
   expanded: ReadonlySet<number>;
   onToggleReplies: (commentId: number) => void;
   onReply: (comment: Comment) => void;
+  /** The comments whose replies the thread has asked for already (kept while rows come and go). */
+  requested: Set<number>;
 }) {
-  const { channelId, postId, view, loading, participants, expanded, onToggleReplies, onReply } = props;
+  const { channelId, postId, view, loading, participants, expanded, onToggleReplies, onReply, requested } = props;
   const { t } = useTranslation();
   const engine = useEngine();
   const now = useNow();
@@ -73,6 +75,9 @@ export function CommentList(props: {
       .loadOlderComments(channelId, postId)
       .catch((error: unknown) => setOlderError(errorText(error, t)))
       .finally(() => {
+        // The page is in by now (the engine answers after its values reached the tab): an anchor still
+        // held belongs to a load that brought nothing, and must not move a later change.
+        anchor.current = null;
         busy.current = false;
         setLoadingOlder(false);
       });
@@ -113,12 +118,19 @@ export function CommentList(props: {
 
   const items = virtualizer.getVirtualItems();
   const empty = !loading && view.loaded && rows.length === 0;
+  // Everything but the rows stays outside the scroll box: the virtualiser's offsets start at its top.
   return (
     <div className="thread__list-wrap">
-      {loadingOlder ? (
-        <p className="thread__older" role="status">
-          {t('comments.loadingOlder')}
-        </p>
+      {view.hasOlder ? (
+        <button
+          type="button"
+          className="mx-button mx-button--link thread__show-older"
+          onClick={loadOlder}
+          disabled={loadingOlder}
+          aria-busy={loadingOlder || undefined}
+        >
+          {loadingOlder ? t('comments.loadingOlder') : t('comments.showOlder')}
+        </button>
       ) : null}
       {olderError ? (
         <div className="thread__older" role="alert">
@@ -128,6 +140,12 @@ export function CommentList(props: {
           </button>
         </div>
       ) : null}
+      {loading ? (
+        <p className="thread__state" role="status">
+          {t('comments.loading')}
+        </p>
+      ) : null}
+      {empty ? <p className="thread__state">{t('comments.empty')}</p> : null}
       <div
         ref={scrollRef}
         className="thread__list"
@@ -136,13 +154,6 @@ export function CommentList(props: {
         aria-label={t('comments.list')}
         aria-busy={loading || loadingOlder || undefined}
       >
-        {view.hasOlder && !loadingOlder ? (
-          <button type="button" className="mx-button mx-button--link thread__show-older" onClick={loadOlder}>
-            {t('comments.showOlder')}
-          </button>
-        ) : null}
-        {loading ? <p className="thread__state">{t('comments.loading')}</p> : null}
-        {empty ? <p className="thread__state">{t('comments.empty')}</p> : null}
         <div className="thread__list-inner" style={{ height: virtualizer.getTotalSize() }}>
           {items.map((item) => {
             const row = rows[item.index];
@@ -165,6 +176,7 @@ export function CommentList(props: {
                     expanded={expanded.has(row.comment.comment_id)}
                     onToggleReplies={onToggleReplies}
                     onReply={onReply}
+                    requested={requested}
                   />
                 ) : (
                   <PendingComment entry={row.entry} />

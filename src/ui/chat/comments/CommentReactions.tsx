@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Comment } from '../../../protocol/entities';
 import { errorText } from '../../common/errorText';
@@ -20,7 +20,12 @@ export function CommentReactions({ channelId, postId, comment }: { channelId: nu
   const [problem, setProblem] = useState<string | null>(null);
   const menuRef = useRef<HTMLDivElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
+  const menuId = useId();
   useDismiss(open, menuRef, () => setOpen(false), { returnFocus: buttonRef, ignore: buttonRef });
+  // A disclosure: opening it takes the keyboard to the first reaction.
+  useEffect(() => {
+    if (open) menuRef.current?.querySelector('button')?.focus();
+  }, [open]);
 
   const react = (emoji: string, on: boolean) => {
     setProblem(null);
@@ -60,16 +65,23 @@ export function CommentReactions({ channelId, postId, comment }: { channelId: nu
         type="button"
         className="comment__add-reaction"
         aria-label={t('comments.addReaction')}
-        aria-haspopup="true"
         aria-expanded={open}
+        aria-controls={open ? menuId : undefined}
         onClick={() => setOpen((v) => !v)}
       >
         <AddReactionIcon />
       </button>
       {open ? (
-        <div ref={menuRef} className="comment__reaction-menu" role="group" aria-label={t('comments.addReaction')}>
+        <div ref={menuRef} id={menuId} className="comment__reaction-menu" role="group" aria-label={t('comments.addReaction')}>
           {QUICK_REACTION_ITEMS.map(({ emoji, nameKey }) => (
-            <button key={emoji} type="button" className="comment__reaction-option" onClick={() => react(emoji, !mine(emoji))} aria-label={t('chatActions.menu.reactWith', { name: t(`chatActions.reactions.${nameKey}`) })}>
+            <button
+              key={emoji}
+              type="button"
+              className="comment__reaction-option"
+              onClick={() => react(emoji, !mine(emoji))}
+              aria-pressed={mine(emoji)}
+              aria-label={t('chatActions.menu.reactWith', { name: t(`chatActions.reactions.${nameKey}`) })}
+            >
               <span aria-hidden="true">{emoji}</span>
             </button>
           ))}

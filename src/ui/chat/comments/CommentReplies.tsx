@@ -19,8 +19,10 @@ export function CommentReplies(props: {
   parentName: string;
   now: Date;
   onReply: (comment: Comment) => void;
+  /** The comments whose replies this thread has asked the engine for already. */
+  requested: Set<number>;
 }) {
-  const { channelId, postId, parent, parentName, now, onReply } = props;
+  const { channelId, postId, parent, parentName, now, onReply, requested } = props;
   const { t } = useTranslation();
   const engine = useEngine();
   const parentId = parent.comment_id;
@@ -28,14 +30,18 @@ export function CommentReplies(props: {
   const [error, setError] = useState<string | null>(null);
   const [attempt, setAttempt] = useState(0);
 
+  // Asked for once per open thread: a row scrolled out of the virtualised list and back keeps what it had
+  // (older pages too); new replies come live. A retry asks again.
   useEffect(() => {
+    if (requested.has(parentId) && attempt === 0) return;
+    requested.add(parentId);
     let live = true;
     setError(null);
     engine.loadComments(channelId, postId, parentId).catch((e: unknown) => live && setError(errorText(e, t)));
     return () => {
       live = false;
     };
-  }, [engine, channelId, postId, parentId, attempt, t]);
+  }, [engine, channelId, postId, parentId, attempt, requested, t]);
 
   const older = () => void engine.loadOlderComments(channelId, postId, parentId).catch((e: unknown) => setError(errorText(e, t)));
   return (
@@ -66,6 +72,7 @@ export function CommentReplies(props: {
           onToggleReplies={noToggle}
           onReply={onReply}
           parent={parent}
+          requested={requested}
         />
       ))}
       {view.pending.map((entry) => (

@@ -47,6 +47,20 @@ function ThreadDialog({ post: opened, onClose }: { post: Message; onClose: () =>
   const [replyTo, setReplyTo] = useState<Comment | null>(null);
   const [expanded, setExpanded] = useState<ReadonlySet<number>>(new Set());
   const inputRef = useRef<HTMLTextAreaElement>(null);
+  const requested = useRef(new Set<number>()).current;
+  // Focus goes back to the post's comments control as it is when the thread closes (the list may have
+  // rendered it anew, or scrolled it away: then to the message list itself).
+  const returnFocus = useMemo(
+    () => ({
+      get current(): HTMLElement | null {
+        return (
+          document.querySelector<HTMLElement>(`[data-message-id="${postId}"] .msg-comments`) ??
+          document.querySelector<HTMLElement>('[data-chat-view="chat"] [role="log"]')
+        );
+      },
+    }),
+    [postId],
+  );
 
   useEffect(() => {
     let live = true;
@@ -81,7 +95,14 @@ function ThreadDialog({ post: opened, onClose }: { post: Message; onClose: () =>
   const names = useMemo(() => view.participants, [view.participants]);
 
   return (
-    <Modal label={label} onClose={onClose} className="thread" dialogClassName="thread-dialog" initialFocus={inputRef}>
+    <Modal
+      label={label}
+      onClose={onClose}
+      className="thread"
+      dialogClassName="thread-dialog"
+      initialFocus={inputRef}
+      returnFocus={returnFocus}
+    >
       <header className="thread__header">
         <h2 className="thread__title" id={titleId}>
           {t('comments.title')}
@@ -112,6 +133,7 @@ function ThreadDialog({ post: opened, onClose }: { post: Message; onClose: () =>
           expanded={expanded}
           onToggleReplies={toggleReplies}
           onReply={startReply}
+          requested={requested}
         />
       ) : null}
       {conversation.disable_comments ? (
