@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 
 /**
  * design.md §2 "who may import whom", enforced: ui → engine/api.ts + protocol; worker → engine;
- * engine → protocol; server → protocol. Nothing imports ui; the engine never imports worker or ui;
+ * engine → protocol; server → protocol; reporting (used by ui and worker) → protocol. Nothing imports ui; the engine never imports worker or ui;
  * the server never imports engine.
  */
 const boundary = (message, group) => ({
@@ -39,6 +39,16 @@ export default tseslint.config(
   {
     files: ['src/engine/**'],
     rules: boundary('The engine may import protocol only (design.md §2).', ['**/worker/**', '**/ui/**', '**/server/**']),
+  },
+  {
+    // Error reporting is shared by the tab and the engine's worker: it may import protocol only.
+    files: ['src/reporting/**'],
+    rules: boundary('Error reporting imports protocol only (the UI and the worker both use it).', [
+      '**/engine/**',
+      '**/worker/**',
+      '**/ui/**',
+      '**/server/**',
+    ]),
   },
   {
     files: ['src/worker/**'],

@@ -220,6 +220,12 @@ export interface EngineApi {
 
   /** Any REST call of spec §7 by name, e.g. `call('getCommunities', { onlyJoined: true })`. */
   call<K extends RestCallName>(name: K, ...args: Parameters<RestClient[K]>): ReturnType<RestClient[K]>;
+
+  /**
+   * The debug screen's engine crash test (spec §2): the engine throws an error that nothing catches, in its
+   * own worker, so error reporting can be seen to work there (issue 9). It changes nothing else.
+   */
+  crashTest(): void;
 }
 
 /** How the engine is shared among tabs: one SharedWorker, or the leader-election fallback (design.md §2). */

@@ -403,6 +403,13 @@ export class Engine extends CommunityCommands implements EngineApi {
     return fn(...args);
   }
 
+  crashTest(): void {
+    // Thrown from a timer, so no caller catches it: the worker's unhandled-error path, as a real bug's would.
+    this.clock.setTimeout(() => {
+      throw new Error('Engine crash test from the debug screen');
+    }, 0);
+  }
+
   // Wiring.
 
   private apiBase(): string {

@@ -1,11 +1,30 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
+import { activate, BUILD_REPORTING, holdEarlyErrors, reportingEnabled, reportSession } from '../reporting/reporter';
 import { connectEngine } from '../worker/connect';
 import { App } from './App';
 import { saveThenReload } from './hooks/saveBeforeReload';
 import { createI18n, initialLanguage, LANGUAGE_KEY } from './i18n';
 import './styles.css';
+
+/**
+ * Error reporting in this tab (issue 9): errors nothing catches are held from the start; the SDK loads after
+ * the first paint (never on the login page's critical path) and reports them, tagged with the session.
+ */
+function startReporting(engine: ReturnType<typeof connectEngine>): void {
+  if (!reportingEnabled(BUILD_REPORTING)) return;
+  const stopHolding = holdEarlyErrors(window);
+  engine.session().subscribe((session) => {
+    reportSession(session.status === 'unauthenticated' ? null : { userId: session.userId, countryCode: session.countryCode });
+  });
+  const load = () =>
+    void import('../reporting/sentryTab').then(({ startTabSentry }) => {
+      activate(startTabSentry(BUILD_REPORTING));
+      stopHolding();
+    });
+  requestAnimationFrame(() => setTimeout(load, 0));
+}
 
 async function start(): Promise<void> {
   // The profile's one engine (a SharedWorker), for the UI and for scripting from the console. When another
@@ -16,6 +35,7 @@ async function start(): Promise<void> {
     wakeOnWorkerDeath: new URLSearchParams(location.search).get('bench') !== 'heartbeat-only',
   });
   window.engine = engine;
+  startReporting(engine);
   const language = initialLanguage(localStorage.getItem(LANGUAGE_KEY), navigator.languages);
   document.documentElement.lang = language;
   const i18n = await createI18n(language);

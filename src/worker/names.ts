@@ -84,10 +84,11 @@ export const COMMAND_NAMES = [
   'setTabState',
   'closeTab',
   'call',
+  'crashTest',
 ] as const;
 
 /** Commands that return nothing: the tab fires them and does not wait (errors are logged). */
-export const VOID_COMMANDS = ['markVisible', 'setNotificationPermission', 'setTabState', 'closeTab'] as const;
+export const VOID_COMMANDS = ['markVisible', 'setNotificationPermission', 'setTabState', 'closeTab', 'crashTest'] as const;
 
 export type QueryName = (typeof QUERY_NAMES)[number];
 export type CommandName = (typeof COMMAND_NAMES)[number];

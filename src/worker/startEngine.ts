@@ -2,6 +2,8 @@ import { realClock } from '../engine/clock';
 import { Engine } from '../engine/engine';
 import { IdbStorage } from '../engine/storage/idbStorage';
 import { type EngineStorage, MemoryStorage } from '../engine/storage/storage';
+import type { SessionView } from '../engine/api';
+import { activate, BUILD_REPORTING, holdEarlyErrors, reportError, reportingEnabled, reportSession } from '../reporting/reporter';
 import { BUILD } from './build';
 import { openBroadcastChannel } from './channel';
 import { EngineHost } from './engineHost';
@@ -27,7 +29,11 @@ const browserDeps: EngineStartDeps = {
     }
   },
   createEngine: (storage) => new Engine({ storage, apiBase: globalThis.location.origin }),
-  log: (message, detail) => console.warn(message, detail ?? ''),
+  log: (message, detail) => {
+    console.warn(message, detail ?? '');
+    // An error the engine caught and logged is still a bug worth knowing about.
+    if (detail instanceof Error) reportError(detail);
+  },
 };
 
 /**
@@ -67,7 +73,7 @@ export async function startEngine(onVersionChange: () => void, deps: Partial<Eng
  * leader channel, this build, and startEngine. `localClients` counts the tabs it serves itself.
  */
 export function browserEngineHost(localClients: () => number): EngineHost {
-  return new EngineHost({
+  const host = new EngineHost({
     workerId: randomId(),
     build: BUILD,
     locks: webLocks(),
@@ -76,6 +82,25 @@ export function browserEngineHost(localClients: () => number): EngineHost {
     clock: realClock,
     startEngine: (onVersionChange) => startEngine(onVersionChange),
     localClients,
-    log: (message, detail) => console.warn(message, detail ?? ''),
+    log: browserDeps.log,
+  });
+  startEngineReporting(host);
+  return host;
+}
+
+/**
+ * Error reporting in this engine worker (issue 9): its unhandled errors and rejections (the SDK catches
+ * them once loaded; until then they are held), tagged with the engine's session. Off without a DSN.
+ */
+export function startEngineReporting(host: EngineHost): void {
+  if (!reportingEnabled(BUILD_REPORTING)) return;
+  const stopHolding = holdEarlyErrors(globalThis);
+  host.backend.query('session', []).subscribe((value) => {
+    const session = value as SessionView;
+    reportSession(session.status === 'unauthenticated' ? null : { userId: session.userId, countryCode: session.countryCode });
+  });
+  void import('../reporting/sentryEngine').then(({ startEngineSentry }) => {
+    activate(startEngineSentry(BUILD_REPORTING));
+    stopHolding();
   });
 }

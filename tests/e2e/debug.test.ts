@@ -1,10 +1,8 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from '../support/axe';
+import { buildClientInTemp } from '../support/buildClient';
 import { nextPhone, startTestServer, type TestServer } from '../support/server';
 import { openTab, useChromium } from '../support/tabs';
 
@@ -14,21 +12,8 @@ import { openTab, useChromium } from '../support/tabs';
  * once with one. Vite builds in a second or two.
  */
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const PASSWORD = 'sesam öppna dig';
-
-function buildClient(env: Record<string, string>): string {
-  const outDir = mkdtempSync(path.join(tmpdir(), 'messenger-debug-client-'));
-  const clean: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production' };
-  // Vitest runs with NODE_ENV=test, which would make a development build (import.meta.env.DEV true).
-  for (const key of Object.keys(clean)) if (key.startsWith('VITE_')) delete clean[key];
-  execFileSync(
-    process.execPath,
-    [path.join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'error', '--outDir', outDir, '--emptyOutDir'],
-    { cwd: ROOT, stdio: 'inherit', env: { ...clean, ...env } },
-  );
-  return outDir;
-}
+const buildClient = (env: Record<string, string>) => buildClientInTemp('messenger-debug-client-', env);
 
 let closedDir: string;
 let lockedDir: string;

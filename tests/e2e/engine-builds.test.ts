@@ -1,9 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import type { Page } from 'playwright';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildClient } from '../support/buildClient';
+import { buildClientInTemp } from '../support/buildClient';
 import { call } from '../support/server';
 import { socketProxy, type SocketProxy } from '../support/socketProxy';
 import {
@@ -24,8 +22,7 @@ const NEXT_BUILD = 'next-deploy';
 let nextClientDir: string;
 beforeAll(() => {
   // The deploy that follows the one the tabs were opened on: another build id, so another worker file.
-  nextClientDir = mkdtempSync(path.join(tmpdir(), 'messenger-next-build-'));
-  buildClient(nextClientDir, { MESSENGER_BUILD_ID: NEXT_BUILD });
+  nextClientDir = buildClientInTemp('messenger-next-build-', { MESSENGER_BUILD_ID: NEXT_BUILD });
 });
 afterAll(() => rmSync(nextClientDir, { recursive: true, force: true }));
 
