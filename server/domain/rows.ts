@@ -42,6 +42,8 @@ export interface MemberRow {
   can_create_posts: number;
   joined_at: number;
   last_read_message_id: number;
+  /** The member's mute as JSON ({type, time_zone, until: epoch ms | null}), or null. */
+  mute: string | null;
 }
 
 export interface MessageRow {

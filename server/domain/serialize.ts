@@ -1,5 +1,6 @@
 import type {
   Conversation,
+  ConversationMute,
   ConversationUser,
   ImageMeta,
   Message,
@@ -283,6 +284,7 @@ export function buildConversation(snapshot: ConversationSnapshot, viewerId: numb
       is_owner: member?.is_owner === 1,
       is_admin: isAdmin,
       permissions: { create_posts: member?.can_create_posts === 1 },
+      mute: muteOf(member),
     },
     admins: snapshot.admins,
     member_count: snapshot.memberCount,
@@ -300,6 +302,17 @@ export function buildConversation(snapshot: ConversationSnapshot, viewerId: numb
     disable_comments: row.disable_comments === 1,
     read_only: row.read_only === 1,
   };
+}
+
+/** The viewer's mute as the entity shows it (the stored JSON of conversationPreferences.ts), or null. */
+function muteOf(member: MemberRow | undefined): ConversationMute | null {
+  if (!member?.mute) return null;
+  try {
+    const stored = JSON.parse(member.mute) as { type: ConversationMute['type']; time_zone: string; until: number | null };
+    return { type: stored.type, time_zone: stored.time_zone, until: stored.until === null ? null : epochSeconds(stored.until) };
+  } catch {
+    return null;
+  }
 }
 
 /** A conversation as `viewerId` sees it (see `viewConversation`), for a single receiver. */

@@ -27,6 +27,7 @@ import {
   LIST_MESSAGE_COUNT_MAX,
   messageCountHeader,
 } from '../domain/conversationRules';
+import { emitConversationEdit } from '../domain/conversationEvents';
 import { listConversations } from '../domain/conversationList';
 import { memberListSchema } from '../domain/membersResolve';
 import { conversationView, serializeConversation } from '../domain/serialize';
@@ -114,7 +115,13 @@ export function registerConversationRoutes(app: FastifyInstance, ctx: ServerCont
     async (request) => {
       const userId = me(request).id;
       const { conversation } = requireMembership(db, request.params.id, userId);
-      return ok<MuteAnswer>(setMute(db, conversation.id, userId, request.body, ctx.clock.now()));
+      const answer = ctx.events.transaction(() => {
+        const muted = setMute(db, conversation.id, userId, request.body, ctx.clock.now());
+        // The user's other devices show the chat muted too (docs/server.md).
+        emitConversationEdit(ctx, conversation.id, [userId]);
+        return muted;
+      });
+      return ok<MuteAnswer>(answer);
     },
   );
 

@@ -5,8 +5,8 @@
  * Everything that crosses it is plain data, so it survives a worker port.
  */
 import type { Observable } from 'rxjs';
-import type { WarningsAnswer } from '../protocol/api';
-import type { Channel, Comment, Community, Country, Message } from '../protocol/entities';
+import type { DeliveryMode, DeliverySettings, MuteType, WarningsAnswer } from '../protocol/api';
+import type { Channel, Comment, Community, ConversationMute, Country, Message } from '../protocol/entities';
 import type { ChannelsView, CommentsView, CommunitiesView, PostsView } from './community/views';
 import type { EngineError } from './errors';
 import type { FormDraft, FormDrafts } from './formDrafts';
@@ -25,6 +25,9 @@ export { canDeleteForEverybody, canEdit, canHide, editDeadline } from './rules';
 /** Spec §5 attachment rule (null, or the spec's error text), so the UI refuses a file the engine would refuse. */
 export { attachmentKind, attachmentProblem, FILE_TOO_LARGE, FILE_TYPE_NOT_SUPPORTED } from './rules';
 export type { FileFacts } from './rules';
+/** Whether a chat is muted now (its `member.mute`), and the choices chat settings offer (issue 9). */
+export { isMuted, MUTE_CHOICES, muteEndsAt } from './rules';
+export type { MuteChoice } from './rules';
 export type {
   ChannelsView,
   CommentsView,
@@ -168,6 +171,14 @@ export interface EngineApi {
   canEdit(messageId: number): Promise<boolean>;
   /** The message the Up arrow edits in an empty input: the latest own editable one, or null. */
   editTarget(conversationId: number): Promise<number | null>;
+  /**
+   * Mutes a chat for the signed-in user ('8h', '1w', 'forever', or any server type), or unmutes it, in the
+   * browser's time zone. A muted chat gives no notification and no sound; its unread badge shows muted. The
+   * chat's `member.mute` changes at once here and in every tab, and on the user's other devices by socket.
+   */
+  muteConversation(conversationId: number, type: MuteType | 'unmute'): Promise<ConversationMute | null>;
+  /** How the server delivers a chat's messages to this user's devices (spec §7 delivery_settings). */
+  setDeliverySettings(conversationId: number, mode: DeliveryMode, intervalMinutes?: number): Promise<DeliverySettings>;
 
   // Communities, channels, posts and comments (spec §2 Communities screens, §6 rules enforced by the server).
   // Ids must be positive integers, else the call rejects with 'Invalid parameters provided' (spec §5).

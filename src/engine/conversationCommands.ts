@@ -1,9 +1,18 @@
 import { defer, distinctUntilChanged, finalize, map, type Observable, Subject } from 'rxjs';
-import type { WarningsAnswer } from '../protocol/api';
-import type { Message } from '../protocol/entities';
+import {
+  DELIVERY_MODES,
+  type DeliveryMode,
+  type DeliverySettings,
+  MUTE_TYPES,
+  type MuteType,
+  type WarningsAnswer,
+} from '../protocol/api';
+import type { ConversationMute, Message } from '../protocol/entities';
 import type { EngineClock } from './clock';
+import { engineError } from './errors';
 import type { LiveState } from './liveState';
 import type { RestClient } from './rest';
+import { INVALID_PARAMETERS } from './rest/fallbacks';
 import { canEdit, editTarget } from './rules';
 import {
   type ConversationListItem,
@@ -18,6 +27,11 @@ import {
 } from './state';
 import { holdsLatest } from './state/messageStore';
 import type { TabRegistry } from './tabs';
+
+/** The browser's IANA time zone, as mutes are set in (the server assumes UTC without one). */
+function browserTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}
 
 /** Messages per page of a chat (the latest page, and each older one). */
 const PAGE_SIZE = 20;
@@ -156,6 +170,24 @@ export class ConversationCommands {
       : await rest.removeReaction(conversationId, messageId, emoji);
     this.options.state.dispatch({ type: 'messageStored', message });
     return message;
+  }
+
+  /** Mutes or unmutes a chat in the browser's time zone; the chat shows it at once (see EngineApi). */
+  async muteConversation(conversationId: number, type: MuteType | 'unmute'): Promise<ConversationMute | null> {
+    if (!(MUTE_TYPES as readonly string[]).includes(type)) throw engineError('setMute', 400, null, INVALID_PARAMETERS);
+    const { mute } = await this.options.rest().setMute(conversationId, { type, timeZone: browserTimeZone() });
+    const shown: ConversationMute | null = mute ? { type: mute.type, time_zone: mute.time_zone, until: mute.until } : null;
+    this.options.state.dispatch({ type: 'muteChanged', conversationId, mute: shown });
+    return shown;
+  }
+
+  async setDeliverySettings(conversationId: number, mode: DeliveryMode, intervalMinutes?: number): Promise<DeliverySettings> {
+    if (!(DELIVERY_MODES as readonly string[]).includes(mode)) {
+      throw engineError('setDeliverySettings', 400, null, INVALID_PARAMETERS);
+    }
+    const smart = intervalMinutes === undefined ? {} : { smartModeOptions: { intervalMinutes } };
+    const answer = await this.options.rest().setDeliverySettings(conversationId, { mode, ...smart });
+    return answer.delivery_settings;
   }
 
   canEdit(messageId: number): boolean {

@@ -1,6 +1,6 @@
 import { combineLatest, filter, map, type Observable } from 'rxjs';
-import type { WarningsAnswer } from '../protocol/api';
-import type { Country, Message } from '../protocol/entities';
+import type { DeliveryMode, DeliverySettings, MuteType, WarningsAnswer } from '../protocol/api';
+import type { ConversationMute, Country, Message } from '../protocol/entities';
 import type {
   CountriesView,
   EngineApi,
@@ -142,6 +142,7 @@ export class Engine extends CommunityCommands implements EngineApi {
       settings: () => this.preferences.currentSettings,
       state: () => this.state.value,
       tabs: this.tabs,
+      now: () => clock.now(),
     });
     this.communityStore = new CommunityService({
       storage,
@@ -356,6 +357,14 @@ export class Engine extends CommunityCommands implements EngineApi {
 
   async editTarget(conversationId: number): Promise<number | null> {
     return this.chats.editTarget(conversationId);
+  }
+
+  muteConversation(conversationId: number, type: MuteType | 'unmute'): Promise<ConversationMute | null> {
+    return this.chats.muteConversation(conversationId, type);
+  }
+
+  setDeliverySettings(conversationId: number, mode: DeliveryMode, intervalMinutes?: number): Promise<DeliverySettings> {
+    return this.chats.setDeliverySettings(conversationId, mode, intervalMinutes);
   }
 
   // Settings and tabs.

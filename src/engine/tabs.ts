@@ -32,12 +32,15 @@ export class TabRegistry {
     return false;
   }
 
-  /** The one tab that shows a notification: the most recently focused, so it reaches the window in use. */
-  notificationTarget(): string | null {
+  /**
+   * The one tab that shows a notification: the most recently focused, so it reaches the window in use;
+   * with `listening`, only among the tabs it accepts.
+   */
+  notificationTarget(listening: (tabId: string) => boolean = () => true): string | null {
     let best: string | null = null;
     let bestAt = -1;
     for (const [id, t] of this.tabs) {
-      if (t.focusedAt > bestAt) {
+      if (t.focusedAt > bestAt && listening(id)) {
         best = id;
         bestAt = t.focusedAt;
       }

@@ -64,6 +64,11 @@ export interface Conversation {
     is_owner: boolean;
     is_admin: boolean;
     permissions: { create_posts: boolean };
+    /**
+     * The viewer's own mute of this chat (docs/server.md), or null: `until` in epoch seconds as a string,
+     * null for "until unmuted". Muted while `until` is null or ahead of now.
+     */
+    mute: ConversationMute | null;
   };
   admins: number[];
   member_count: number;
@@ -82,6 +87,12 @@ export interface Conversation {
   is_demo: boolean;
   disable_comments: boolean;
   read_only: boolean;
+}
+
+export interface ConversationMute {
+  type: '1h' | '8h' | '1d' | '1w' | 'forever';
+  time_zone: string;
+  until: string | null;
 }
 
 export type AttachmentType = 'image' | 'video' | 'file' | 'audio' | 'sticker' | 'link' | 'event';

@@ -58,6 +58,8 @@ export const COMMAND_NAMES = [
   'react',
   'canEdit',
   'editTarget',
+  'muteConversation',
+  'setDeliverySettings',
   'refreshCommunities',
   'searchCommunities',
   'openCommunity',

@@ -28,7 +28,7 @@ function group(patch: Partial<Conversation> = {}): ConversationListItem {
     group_type: 'normal',
     settings: { reply_to: '0', show_numbers_to_all: '0', user_notifications_to_all: '0', all_invite: '1' },
     users: [member(1, 'Anna', true), member(2, 'Erik')],
-    member: { is_owner: true, is_admin: true, permissions: { create_posts: false } },
+    member: { is_owner: true, is_admin: true, permissions: { create_posts: false }, mute: null },
     admins: [1],
     member_count: 2,
     avatar: image,
@@ -57,8 +57,9 @@ function fakeEngine() {
   const conversation = new BehaviorSubject<ConversationListItem | null>(group());
   const countries = new BehaviorSubject<CountriesView>({ countries: [], status: 'loaded', error: null });
   const call = vi.fn(async (..._args: unknown[]): Promise<unknown> => ({}));
-  const { asTab } = fakeTabEngine({ session, conversation, countries }, { call });
-  return { conversation, call, asTab };
+  const muteConversation = vi.fn(async (..._args: unknown[]): Promise<unknown> => null);
+  const { asTab } = fakeTabEngine({ session, conversation, countries }, { call, muteConversation });
+  return { conversation, call, muteConversation, asTab };
 }
 
 afterEach(unmountAll);
@@ -182,5 +183,33 @@ describe('the chat settings panel', () => {
     await act(async () => fake.conversation.next(group({ users: [member(1, 'Anna', true)], member_count: 1 })));
     await expect.element(page.getByRole('heading', { name: 'Chat settings' })).toBeVisible();
     expect(views.at(-1)).toEqual({ kind: 'chatSettings' });
+  });
+
+  it('mutes from a radio group: the choice waits for the engine, says until when, and a refusal puts the old one back', async () => {
+    const fake = fakeEngine();
+    await renderPanel(fake.asTab, 'sv');
+    const mute = page.getByRole('group', { name: 'Stäng av aviseringar' });
+    await expect.element(mute.getByRole('radio', { name: 'Av' })).toBeChecked();
+
+    let answer: (value: unknown) => void = () => undefined;
+    fake.muteConversation.mockImplementationOnce(() => new Promise((resolve) => (answer = resolve)));
+    await userEvent.click(mute.getByRole('radio', { name: 'I 1 vecka' }));
+    expect(fake.muteConversation).toHaveBeenLastCalledWith(7, '1w');
+    await expect.element(mute.getByRole('radio', { name: 'I 1 vecka' })).toBeChecked();
+    await expect.element(mute.getByTestId('mute-status')).toHaveTextContent('Sparar…');
+    // The engine's conversation carries the mute (as its answer and the socket make it): until when, in Swedish.
+    const until = Date.UTC(2026, 11, 1, 9, 30) / 1000;
+    await act(async () => {
+      fake.conversation.next(group({ member: { is_owner: true, is_admin: true, permissions: { create_posts: false }, mute: { type: '1w', time_zone: 'Europe/Stockholm', until: String(until) } } }));
+      answer(null);
+    });
+    const shown = new Intl.DateTimeFormat('sv', { dateStyle: 'medium', timeStyle: 'short' }).format(until * 1000);
+    await expect.element(mute.getByTestId('mute-status')).toHaveTextContent(`Ljudlös till ${shown}`);
+
+    fake.muteConversation.mockRejectedValueOnce(refusal('setMute', 'Failed to update mute settings'));
+    await userEvent.click(mute.getByRole('radio', { name: 'Alltid' }));
+    await expect.element(mute.getByRole('alert')).toHaveTextContent('Det gick inte att uppdatera ljudavstängningen');
+    await expect.element(mute.getByRole('radio', { name: 'I 1 vecka' })).toBeChecked();
+    await expect.element(mute.getByRole('radio', { name: 'Alltid' })).not.toBeChecked();
   });
 });

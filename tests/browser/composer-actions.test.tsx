@@ -100,7 +100,7 @@ describe('the message action menu', () => {
     await expect.element(page.getByRole('menuitem', { name: 'Reply' })).not.toBeInTheDocument();
     await render(<MessageActions message={message({ user_id: OTHER })} />, {
       engine: asTab,
-      conversation: { ...channel, member: { is_admin: true, is_owner: false, permissions: { create_posts: false } } },
+      conversation: { ...channel, member: { is_admin: true, is_owner: false, permissions: { create_posts: false }, mute: null } },
     });
     await userEvent.click(actionsButton());
     await expect.element(page.getByRole('menuitem', { name: 'Reply' })).toBeVisible();

@@ -306,7 +306,7 @@ describe('who may write (spec §6)', () => {
     await expect.element(page.getByText('Only community admins can send announcements.')).toBeVisible();
     await render(<Composer />, {
       engine: asTab,
-      conversation: { ...feed, member: { is_admin: true, is_owner: false, permissions: { create_posts: true } } },
+      conversation: { ...feed, member: { is_admin: true, is_owner: false, permissions: { create_posts: true }, mute: null } },
     });
     await expect.element(input()).toBeVisible();
   });

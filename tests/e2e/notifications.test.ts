@@ -179,4 +179,72 @@ describe('browser notifications', () => {
       await context.close();
     }
   });
+
+  it('mute silences notifications for that chat only, shows muted in every tab, and unmutes', async () => {
+    const context = await recordingContext();
+    try {
+      const a = await openTab(context, s.url);
+      const b = await openTab(context, s.url);
+      const friend = await signUp(s.url, 'Chatty');
+      await signInThrough(a, 'Muter');
+      await a.waitForURL(/\/inbox$/);
+      await b.waitForURL(/\/inbox$/);
+      const quiet = await createChat(a, 'Chatty', friend.phone);
+      const loud = await a.evaluate(async (phone) => {
+        const { conversation } = await window.engine.call('createConversation', {
+          members: [{ name: 'Chatty', value: phone }],
+          name: 'Loud group',
+          forceGroup: true,
+        });
+        await window.engine.refreshConversations();
+        return conversation.id;
+      }, friend.phone);
+      const say = (chat: number, text: string) =>
+        call(s.url, 'POST', `/v2/conversations/${chat}/messages`, {
+          token: friend.token,
+          json: { client_id: Math.floor(Math.random() * 10000) + 1, message: text },
+        });
+      const all = async () => [...(await shown(a)), ...(await shown(b))];
+
+      // Mute the one-to-one chat from its settings (the other person's profile) in tab a: always.
+      await a.goto(`${s.url}/inbox/${quiet}`);
+      await a.getByRole('button', { name: 'Chat settings' }).click();
+      const group = a.getByRole('group', { name: 'Mute notifications' });
+      await expect.poll(() => group.getByRole('radio', { name: 'Off' }).isChecked()).toBe(true);
+      await group.getByRole('radio', { name: 'Always' }).check();
+      await expect.poll(() => group.getByTestId('mute-status').textContent()).toBe('Muted until you unmute');
+      // Tab b's chats list follows: the struck bell on that chat, not on the other.
+      const row = (page: Page, id: number) => page.locator(`[data-conversation-id="${id}"]`);
+      await expect.poll(() => row(b, quiet).getByTestId('muted-icon').count(), { timeout: 10_000 }).toBe(1);
+      expect(await row(b, loud).getByTestId('muted-icon').count()).toBe(0);
+      await a.goto(`${s.url}/inbox`);
+      await expect.poll(() => row(a, quiet).getByTestId('muted-icon').count(), { timeout: 10_000 }).toBe(1);
+
+      // Messages in both chats: only the group's is notified; the muted chat's unread badge is grey.
+      await say(quiet, 'psst, muted');
+      await say(loud, 'hello group');
+      await expect.poll(async () => (await all()).map((n) => n.body), { timeout: 15_000 }).toEqual(['hello group']);
+      await expect.poll(() => row(b, quiet).getByTestId('unread-badge').getAttribute('class')).toContain('inbox-row__badge--muted');
+      expect(await row(b, loud).getByTestId('unread-badge').getAttribute('class')).not.toContain('--muted');
+      await expect.poll(() => row(b, quiet).textContent()).toContain('muted');
+      // The later message of the group is notified while the muted one stays silent: the muted one came first.
+      await say(loud, 'group again');
+      await expect.poll(async () => (await all()).length, { timeout: 15_000 }).toBe(2);
+      expect((await all()).map((n) => n.body)).not.toContain('psst, muted');
+
+      // Unmute from tab b's settings: the bell goes away in tab a, and the chat is heard again.
+      await b.goto(`${s.url}/inbox/${quiet}`);
+      await b.getByRole('button', { name: 'Chat settings' }).click();
+      const groupB = b.getByRole('group', { name: 'Mute notifications' });
+      await expect.poll(() => groupB.getByRole('radio', { name: 'Always' }).isChecked()).toBe(true);
+      await groupB.getByRole('radio', { name: 'Off' }).check();
+      await expect.poll(() => row(a, quiet).getByTestId('muted-icon').count(), { timeout: 10_000 }).toBe(0);
+      // A reload of the list (not the chat) must not lose the next notification while the page subscribes.
+      await b.goto(`${s.url}/inbox`);
+      await say(quiet, 'heard again');
+      await expect.poll(async () => (await all()).map((n) => n.body), { timeout: 15_000 }).toContain('heard again');
+    } finally {
+      await context.close();
+    }
+  });
 });

@@ -179,9 +179,24 @@ describe('PUT /v2/conversations/{id}/mute', () => {
     const forever = await mute(bob, g.id, { type: 'forever' });
     expect(forever.data.mute).toEqual({ type: 'forever', time_zone: 'UTC', until: null, muted: true });
 
+    // The conversation shows the viewer's own mute, and only theirs.
+    const view = async (user: TestUser) =>
+      (await call<{ conversation: Conversation }>(s.url, 'GET', `/v2/conversations/${g.id}`, { token: user.token })).data.conversation;
+    expect((await view(bob)).member.mute).toEqual({ type: 'forever', time_zone: 'UTC', until: null });
+    expect((await view(alice)).member.mute).toBeNull();
+
+    // Bob's other devices learn of it: a conversation_edit to him alone.
+    const device = new TestSocket(s.url, bob.token);
+    const aliceSocket = new TestSocket(s.url, alice.token);
+    await Promise.all([device.loaded(), aliceSocket.loaded()]);
     const unmuted = await mute(bob, g.id, { type: 'unmute', time_zone: 'Asia/Jakarta' });
     expect(unmuted.data.mute).toBeNull();
     expect(stored(g.id, bob.id)).toBeNull();
+    const edit = await device.next((f) => f.action === 'conversation_edit');
+    expect(edit).toMatchObject({ data: { conversation_id: g.id, conversation: { member: { mute: null } } } });
+    expect(aliceSocket.actions()).not.toContain('conversation_edit');
+    device.close();
+    aliceSocket.close();
   });
 
   it('refuses unknown types and time zones, and non-members', async () => {

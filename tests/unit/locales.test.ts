@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { MUTE_CHOICES } from '../../src/engine/api';
 import { QUICK_REACTION_ITEMS } from '../../src/ui/chat/actions/quickReactions';
 import { PRESETS } from '../../src/ui/debug/environments';
 import { LANGUAGES } from '../../src/ui/i18n';
@@ -63,6 +64,7 @@ const TEMPLATE_VALUES: Record<string, readonly (readonly string[])[]> = {
   'chatSettings.profile.${pending}.title': [['promote', 'demote', 'remove']],
   'chatSettings.profile.${pending}.text': [['promote', 'demote', 'remove']],
   'chatSettings.profile.${pending}.confirm': [['promote', 'demote', 'remove']],
+  'chatSettings.mute.${choice}': [MUTE_CHOICES],
 };
 
 /** Every value of a template: each `${…}` in turn takes each of its listed values. */

@@ -4,3 +4,4 @@ export * from './delete';
 export * from './notify';
 export * from './settings';
 export * from './attachment';
+export * from './mute';

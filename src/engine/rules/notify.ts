@@ -12,16 +12,19 @@ export interface NotifyInput {
   permission: NotifyPermission;
   /** The message's chat is open in a tab that is visible and focused. */
   openVisibleFocused: boolean;
+  /** The user muted the message's chat (rules/mute.ts): no notification, no sound. */
+  muted: boolean;
 }
 
-/** A notification is due for another user's message, when enabled and permitted, unless its chat is in view. */
+/** A notification is due for another user's message, when enabled and permitted, unless its chat is in view or muted. */
 export function shouldNotify(input: NotifyInput): boolean {
   return (
     input.selfId !== null &&
     input.message.user_id !== input.selfId &&
     input.settings.notificationsEnable &&
     input.permission === 'granted' &&
-    !input.openVisibleFocused
+    !input.openVisibleFocused &&
+    !input.muted
   );
 }
 

@@ -1,4 +1,4 @@
-import type { Conversation, Message } from '../../protocol/entities';
+import type { Conversation, ConversationMute, Message } from '../../protocol/entities';
 import { windowMessages } from './messageStore';
 import { pruneSentReceipts } from './receipts';
 import { removeEntries, sameJson, setEntry } from './records';
@@ -63,6 +63,13 @@ export function storeSnapshots(state: EngineState, snapshots: readonly Conversat
 /** One snapshot: see `storeSnapshots`. */
 export function upsertSnapshot(state: EngineState, snapshot: Conversation): EngineState {
   return storeSnapshots(state, [snapshot], false);
+}
+
+/** The user's own mute of a chat changed (their own call's answer): the chat shows it before the socket says so. */
+export function setOwnMute(state: EngineState, conversationId: number, mute: ConversationMute | null): EngineState {
+  const conversation = state.conversations[conversationId];
+  if (!conversation) return state;
+  return putConversation(state, { ...conversation, member: { ...conversation.member, mute } });
 }
 
 /** A new message becomes the conversation's last message (and so moves it up the list) unless a newer one is. */

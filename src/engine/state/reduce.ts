@@ -1,5 +1,5 @@
 import type { Message } from '../../protocol/entities';
-import { noteLastMessage, storeSnapshots, upsertSnapshot } from './conversationStore';
+import { noteLastMessage, setOwnMute, storeSnapshots, upsertSnapshot } from './conversationStore';
 import { deleteMessages, storeMessage } from './messageEvents';
 import { conversationMessages, getMessage, loadLatestPage, loadOlderPage } from './messageStore';
 import { addMarks } from './receiptMarks';
@@ -47,6 +47,8 @@ export function reduce(state: EngineState, event: EngineEvent, ctx: ReduceContex
       return { state: messageVisible(state, event.conversationId, event.messageId, effects), effects };
     case 'receiptsLoaded':
       return { state: addMarks(state, event.receipts), effects };
+    case 'muteChanged':
+      return { state: setOwnMute(state, event.conversationId, event.mute), effects };
     case 'readWithdrawn': {
       const { conversationId, messageId } = event;
       return { state: recordReceipt(unreadAgain(state, conversationId, messageId), conversationId, messageId, 'delivered'), effects };

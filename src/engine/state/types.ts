@@ -1,4 +1,4 @@
-import type { Conversation, Message, ReceiptStatus } from '../../protocol/entities';
+import type { Conversation, ConversationMute, Message, ReceiptStatus } from '../../protocol/entities';
 import type { EventFrame } from '../../protocol/socket';
 
 /**
@@ -92,7 +92,9 @@ export type EngineEvent =
   /** A delayed read receipt was dropped because its chat closed within the delay: the message is unread again. */
   | { type: 'readWithdrawn'; conversationId: number; messageId: number }
   /** The dlrs answer: receipts on the user's latest own messages of a chat (spec §7 GET …/dlrs). */
-  | { type: 'receiptsLoaded'; receipts: ReceiptStatus[] };
+  | { type: 'receiptsLoaded'; receipts: ReceiptStatus[] }
+  /** The user's own mute of a chat, as the server answered it (a conversation_edit brings it too). */
+  | { type: 'muteChanged'; conversationId: number; mute: ConversationMute | null };
 
 /** What the reducer asks the engine to do; the reducer itself has no effects. */
 export type EngineEffect =

@@ -7,7 +7,7 @@ import { formDraftKeys, useFormDraft } from '../hooks/useFormDraft';
 import { useQuery } from '../hooks/useQuery';
 import { useSession } from '../hooks/useSession';
 import { checkRows, type RowErrors } from '../inbox/memberRows';
-import { errorText } from './errors';
+import { errorText } from '../common/errorText';
 import './chatSettings.css';
 
 const NO_COUNTRIES: CountriesView = { countries: [], status: 'idle', error: null };

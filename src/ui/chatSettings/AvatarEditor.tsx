@@ -4,7 +4,7 @@ import type { Conversation } from '../../protocol/entities';
 import { conversationImage } from '../chat/header/ChatHeader';
 import { Avatar } from '../common/Avatar';
 import { useEngine } from '../hooks/EngineContext';
-import { errorText } from './errors';
+import { errorText } from '../common/errorText';
 import { avatarProblem } from './rules';
 
 const SIZE = 96;

@@ -5,6 +5,7 @@ import { AvatarEditor } from './AvatarEditor';
 import { ConfirmDialog } from '../common/ConfirmDialog';
 import './chatSettings.css';
 import { MemberRow } from './MemberRow';
+import { MuteControl } from './MuteControl';
 import { NameEditor } from './NameEditor';
 import { selfIsAdmin, sortedMembers } from './rules';
 import { useConfirmed } from './useConfirmed';
@@ -12,7 +13,7 @@ import { useConfirmed } from './useConfirmed';
 type Pending = 'exit' | 'delete';
 
 /**
- * Chat settings of a group (spec §2): picture and name (admins change them), member count, the members
+ * Chat settings of a group (spec §2): picture and name (admins change them), member count, mute, the members
  * with their badges, add member (anyone, unless only admins may invite), exit group, and delete group
  * (admins), the last two after a confirmation. `onGone` runs once the user left or deleted the group.
  */
@@ -42,6 +43,8 @@ export function ChatSettings(props: {
         <NameEditor key={conversation.id} conversation={conversation} canEdit={admin} />
         <p className="cs-muted">{t('chatSettings.memberCount', { count: conversation.member_count })}</p>
       </div>
+
+      <MuteControl conversationId={conversation.id} mute={conversation.member?.mute} />
 
       <section className="cs-section" aria-labelledby={`cs-members-${conversation.id}`}>
         <div className="cs-section__head">

@@ -2,7 +2,7 @@ import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Conversation } from '../../protocol/entities';
 import { useEngine } from '../hooks/EngineContext';
-import { errorText } from './errors';
+import { errorText } from '../common/errorText';
 import { checkRename, RENAME_MAX } from './rules';
 
 /**

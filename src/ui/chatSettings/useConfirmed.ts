@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorText } from './errors';
+import { errorText } from '../common/errorText';
 
 /**
  * An action asked for, then confirmed in a dialog: `pending` names what waits for the confirmation,

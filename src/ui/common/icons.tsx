@@ -35,3 +35,12 @@ export function AddReactionIcon() {
     </svg>
   );
 }
+
+/** A bell struck through: a muted chat (issue 9). */
+export function MutedIcon({ size = 14 }: { size?: number }) {
+  return (
+    <svg width={size} height={size} viewBox="0 0 24 24" aria-hidden="true" {...stroke}>
+      <path d="M9 5.2A6 6 0 0 1 18 10v3.5l1.5 2.5H8M6.3 8.3A6 6 0 0 0 6 10v3.5L4.5 16H15M10 19a2 2 0 0 0 4 0M3 3l18 18" />
+    </svg>
+  );
+}

@@ -2,6 +2,8 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Channel, Community } from '../../protocol/entities';
+import type { ConversationListItem } from '../../engine/api';
+import { MuteControl } from '../chatSettings/MuteControl';
 import { Avatar } from '../common/Avatar';
 import { ConfirmDialog } from '../common/ConfirmDialog';
 import { errorText } from '../common/errorText';
@@ -17,7 +19,7 @@ type Load = { status: 'loading' } | { status: 'loaded' } | { status: 'error'; me
 /**
  * Channel info / join channel (spec §2), at `/explore/{communityId}/channels/{channelId}`: name, description,
  * who may post, and Join (which opens the channel in the chat view) or, for a joined channel, Open and
- * Leave; leaving the announcements channel leaves the community, and its confirmation says so (spec §4).
+ * Leave, and mute; leaving the announcements channel leaves the community, and its confirmation says so (spec §4).
  */
 export function ChannelInfoView({ communityId, channelId }: { communityId: number | null; channelId: number | null }) {
   const { t } = useTranslation();
@@ -42,6 +44,8 @@ function ChannelInfo({ communityId, channelId }: { communityId: number; channelI
   const titleId = useId();
   const channel = useQuery<Channel | null>((e) => e.channel(channelId), [channelId], null);
   const community = useQuery<Community | null>((e) => e.community(communityId), [communityId], null);
+  // A joined channel is a chat of the user's too: its mute is the chat's (issue 9).
+  const chat = useQuery<ConversationListItem | null>((e) => e.conversation(channelId), [channelId], null);
   const [load, setLoad] = useState<Load>({ status: 'loading' });
   const [attempt, setAttempt] = useState(0);
   const [busy, setBusy] = useState(false);
@@ -159,6 +163,7 @@ function ChannelInfo({ communityId, channelId }: { communityId: number; channelI
             </p>
           ) : null}
         </div>
+        {channel.is_member && chat ? <MuteControl conversationId={channel.id} mute={chat.conversation.member?.mute} /> : null}
       </div>
       {leaving ? (
         <ConfirmDialog

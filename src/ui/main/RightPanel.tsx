@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { ConversationListItem } from '../../engine/api';
 import { AddMember } from '../chatSettings/AddMember';
 import { ChatSettings } from '../chatSettings/ChatSettings';
+import { MuteControl } from '../chatSettings/MuteControl';
 import { memberId, otherMember } from '../chatSettings/rules';
 import { UserProfile } from '../chatSettings/UserProfile';
 import { useQuery } from '../hooks/useQuery';
@@ -101,13 +102,17 @@ export function RightPanel(props: {
       body = <AddMember conversation={conversation} onAdded={() => onView({ kind: 'chatSettings' })} />;
     } else if (profileMember) {
       body = (
-        <UserProfile
-          key={memberId(profileMember)}
-          conversation={conversation}
-          member={profileMember}
-          selfId={selfId}
-          onRemoved={() => onView({ kind: 'chatSettings' })}
-        />
+        <>
+          <UserProfile
+            key={memberId(profileMember)}
+            conversation={conversation}
+            member={profileMember}
+            selfId={selfId}
+            onRemoved={() => onView({ kind: 'chatSettings' })}
+          />
+          {/* A one-to-one chat's settings are the other person's profile, and muting the chat. */}
+          {oneToOne ? <MuteControl conversationId={conversation.id} mute={conversation.member?.mute} /> : null}
+        </>
       );
     } else if (conversation.is_group) {
       body = (

@@ -3,13 +3,22 @@ import type { NotificationRequest } from '../../../src/engine/api';
 import { Notifier } from '../../../src/engine/notifier';
 import { type AppSettings, DEFAULT_APP_SETTINGS } from '../../../src/engine/rules';
 import { TabRegistry } from '../../../src/engine/tabs';
-import { loadedState, message, SELF } from './state.fixtures';
+import type { Conversation } from '../../../src/protocol/entities';
+import { conversation, loadedState, message, SELF } from './state.fixtures';
 
 /** The engine's notification decisions (issue 3, design.md §4): once per message, to exactly one tab. */
-function setup(settings: Partial<AppSettings> = {}) {
+const NOW = 1_700_100_000_000;
+
+function setup(settings: Partial<AppSettings> = {}, extra: Conversation[] = []) {
   const tabs = new TabRegistry();
-  const state = loadedState();
-  const notifier = new Notifier({ settings: () => ({ ...DEFAULT_APP_SETTINGS, ...settings }), state: () => state, tabs });
+  const state = loadedState(extra);
+  let now = NOW;
+  const notifier = new Notifier({
+    settings: () => ({ ...DEFAULT_APP_SETTINGS, ...settings }),
+    state: () => state,
+    tabs,
+    now: () => now,
+  });
   notifier.setPermission('granted');
   const received = new Map<string, NotificationRequest[]>();
   const listen = (tabId: string) => {
@@ -24,7 +33,10 @@ function setup(settings: Partial<AppSettings> = {}) {
   tabs.set('a', { visible: true, focused: false, openConversationId: null }, 4);
   tabs.set('c', { visible: false, focused: false, openConversationId: null }, 5);
   const all = () => [...received.values()].flat();
-  return { tabs, notifier, received, all };
+  const advance = (ms: number) => {
+    now += ms;
+  };
+  return { tabs, notifier, received, all, advance };
 }
 
 describe('Notifier', () => {
@@ -74,5 +86,38 @@ describe('Notifier', () => {
     denied.notifier.setPermission('denied');
     denied.notifier.incoming(10, message(4));
     expect(denied.all()).toEqual([]);
+  });
+
+  it('asks nothing for a muted chat until its mute ends, and still notifies the other chats', () => {
+    const until = String((NOW + 8 * 3_600_000) / 1000);
+    const muted = conversation(11, { member: { is_owner: false, is_admin: false, permissions: { create_posts: false }, mute: { type: '8h', time_zone: 'Europe/Stockholm', until } } });
+    const forever = conversation(12, { member: { is_owner: false, is_admin: false, permissions: { create_posts: false }, mute: { type: 'forever', time_zone: 'UTC', until: null } } });
+    const { notifier, all, advance } = setup({}, [muted, forever]);
+    notifier.incoming(11, message(5, { conversation_id: 11 }));
+    notifier.incoming(12, message(6, { conversation_id: 12 }));
+    expect(all()).toEqual([]);
+    notifier.incoming(10, message(7));
+    expect(all().map((r) => r.conversationId)).toEqual([10]);
+
+    advance(8 * 3_600_000);
+    notifier.incoming(11, message(8, { conversation_id: 11 }));
+    notifier.incoming(12, message(9, { conversation_id: 12 }));
+    expect(all().map((r) => r.conversationId)).toEqual([10, 11]);
+  });
+
+  it('chooses only among tabs that listen: a tab that reported its state but has not subscribed yet is passed over', () => {
+    const { tabs, notifier, received } = setup();
+    // Tab d just loaded: focused last, but its page has not subscribed to notifications yet.
+    tabs.set('d', { visible: true, focused: true, openConversationId: null }, 10);
+    notifier.incoming(10, message(4));
+    expect(received.get('b')?.map((r) => r.messageId)).toEqual([4]);
+
+    received.set('d', []);
+    const subscription = notifier.notifications('d').subscribe((r) => received.get('d')?.push(r));
+    notifier.incoming(10, message(5));
+    expect(received.get('d')?.map((r) => r.messageId)).toEqual([5]);
+    subscription.unsubscribe();
+    notifier.incoming(10, message(6));
+    expect(received.get('b')?.map((r) => r.messageId)).toEqual([4, 6]);
   });
 });

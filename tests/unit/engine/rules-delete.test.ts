@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { canDeleteForEverybody, canHide } from '../../../src/engine/rules/delete';
 import { ALICE, SELF, conversation, message } from './state.fixtures';
 
-const group = conversation(10, { is_group: true, member: { is_owner: false, is_admin: false, permissions: { create_posts: false } } });
+const group = conversation(10, { is_group: true, member: { is_owner: false, is_admin: false, permissions: { create_posts: false }, mute: null } });
 const groupAsAdmin = conversation(10, { is_group: true });
 const oneToOne = conversation(11, { is_group: false, admins: [] });
 

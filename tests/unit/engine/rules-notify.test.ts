@@ -9,6 +9,7 @@ const due: NotifyInput = {
   settings: { notificationsEnable: true },
   permission: 'granted',
   openVisibleFocused: false,
+  muted: false,
 };
 
 describe('shouldNotify', () => {
@@ -31,6 +32,10 @@ describe('shouldNotify', () => {
 
   it('not for the chat open in a visible, focused tab', () => {
     expect(shouldNotify({ ...due, openVisibleFocused: true })).toBe(false);
+  });
+
+  it('not for a muted chat', () => {
+    expect(shouldNotify({ ...due, muted: true })).toBe(false);
   });
 });
 

@@ -55,7 +55,7 @@ export function conversation(id: number, overrides: Partial<Conversation> = {}):
       user: { id: uid, user_id: uid, stid: `u${uid}`, nickname: `user ${uid}`, phone_nr: '', image },
       is_admin: uid === SELF,
     })),
-    member: { is_owner: true, is_admin: true, permissions: { create_posts: false } },
+    member: { is_owner: true, is_admin: true, permissions: { create_posts: false }, mute: null },
     admins: [SELF],
     member_count: 3,
     messages: [],

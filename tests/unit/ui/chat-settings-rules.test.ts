@@ -33,7 +33,7 @@ function group(overrides: Partial<Conversation> = {}): Conversation {
     group_type: 'normal',
     settings: { reply_to: '0', show_numbers_to_all: '0', user_notifications_to_all: '0', all_invite: '1' },
     users: [person(1, 'Me', true), person(2, 'Zed'), person(3, 'Anna'), person(4, 'Bert', true)],
-    member: { is_owner: true, is_admin: true, permissions: { create_posts: false } },
+    member: { is_owner: true, is_admin: true, permissions: { create_posts: false }, mute: null },
     admins: [1, 4],
     member_count: 4,
     messages: [],
@@ -84,7 +84,7 @@ describe('chat settings rules', () => {
     expect(isAdminMember(group(), 4)).toBe(true);
     expect(isAdminMember(group(), 2)).toBe(false);
     expect(selfIsAdmin(group(), 1)).toBe(true);
-    expect(selfIsAdmin(group({ member: { is_owner: false, is_admin: false, permissions: { create_posts: false } } }), 1)).toBe(
+    expect(selfIsAdmin(group({ member: { is_owner: false, is_admin: false, permissions: { create_posts: false }, mute: null } }), 1)).toBe(
       false,
     );
     const pair = group({ is_group: false, users: [person(1, 'Me'), person(9, 'Friend')] });

@@ -6,7 +6,7 @@ import type { Comment } from '../../../protocol/entities';
 import { errorText } from '../../common/errorText';
 import { useEngine } from '../../hooks/EngineContext';
 import { LOAD_OLDER_THRESHOLD_PX, SCROLL_DEBOUNCE_MS } from '../list/scrollRules';
-import { useNow } from '../list/useNow';
+import { useNow } from '../../hooks/useNow';
 import { CommentItem } from './CommentItem';
 import { PendingComment } from './PendingComment';
 

@@ -3,9 +3,10 @@ import { useTranslation } from 'react-i18next';
 import type { Conversation } from '../../../protocol/entities';
 import { conversationAvatarId } from '../../common/avatarId';
 import { Avatar } from '../../common/Avatar';
-import { PATHS } from '../../routing/paths';
+import { InfoIcon } from '../../common/icons';
+import { channelInfoPath, PATHS } from '../../routing/paths';
 
-/** Channels and community feeds look alike: orange-red avatar, no settings (spec §2, §9). */
+/** Channels and community feeds look alike: orange-red avatar, channel info instead of chat settings (spec §2, §9). */
 export const isChannel = (c: Conversation) => c.group_type === 'channel' || c.group_type === 'feed';
 
 export function conversationImage(c: Conversation): string | null {
@@ -35,6 +36,17 @@ export function ChatHeader(props: { conversation: Conversation; selfId: number; 
         <h2 className="chat-title">{name}</h2>
         <p className="chat-status">{statusLine(conversation, selfId, t)}</p>
       </div>
+      {channel && conversation.community_id !== null ? (
+        // A channel's settings are its channel info (join, leave, mute), under its community.
+        <button
+          type="button"
+          className="chat-icon-button"
+          onClick={() => void navigate({ to: channelInfoPath(conversation.community_id as number, conversation.id) })}
+          aria-label={t('chat.header.channelInfo')}
+        >
+          <InfoIcon />
+        </button>
+      ) : null}
       {onOpenSettings && !channel ? (
         <button type="button" className="chat-icon-button" onClick={onOpenSettings} aria-label={t('chat.header.settings')}>
           <span aria-hidden="true">⚙</span>

@@ -17,7 +17,7 @@ import { JumpToLatest } from './JumpToLatest';
 import { buildRows, type ChatRow } from './rows';
 import { LOAD_OLDER_THRESHOLD_PX, NEAR_BOTTOM_PX, PINNED_PX, SCROLL_DEBOUNCE_MS } from './scrollRules';
 import { useMarkVisible } from './useMarkVisible';
-import { useNow } from './useNow';
+import { useNow } from '../../hooks/useNow';
 import { useSlotRefs } from './useSlotRefs';
 
 const EMPTY_VIEW: MessageWindowView = { messages: [], hasOlder: false, loaded: false };
