@@ -206,6 +206,16 @@ function conversationName(snapshot: ConversationSnapshot, viewerId: number): str
 }
 
 /**
+ * A one-to-one chat without a picture of its own shows the other person's, as it is named after them
+ * (docs/server.md): a new or removed profile picture changes it, with the conversation_edit that says so.
+ */
+function conversationPicture(snapshot: ConversationSnapshot, viewerId: number): ImageMeta {
+  const { row, image } = snapshot;
+  if (row.is_group === 1 || !image.is_default) return image;
+  return snapshot.users.find((u) => u.user.id !== viewerId)?.user.image.meta ?? image;
+}
+
+/**
  * A conversation as `viewerId` sees it: their role, unread count, and the latest `messageCount`
  * messages visible to them (oldest first). A fixed number of queries per viewer.
  */
@@ -259,7 +269,8 @@ export interface ViewerPart {
  * (`viewConversation`) and the list (conversationList.ts, set-based) build it alike.
  */
 export function buildConversation(snapshot: ConversationSnapshot, viewerId: number, part: ViewerPart): Conversation {
-  const { row, image } = snapshot;
+  const { row } = snapshot;
+  const image = conversationPicture(snapshot, viewerId);
   const { member, messages, lastMessage, lastRow, unread } = part;
   const isAdmin = member?.is_admin === 1;
   const flag = (v: number) => (v === 1 ? '1' : '0') as '0' | '1';

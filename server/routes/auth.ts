@@ -161,7 +161,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: ServerContext): vo
           properties: {
             nickname: { type: 'string', maxLength: 200 },
             email: { type: 'string', maxLength: 254 },
-            image_id: { type: 'integer', minimum: 1 },
+            image_id: { type: 'integer', minimum: 0 },
           },
         },
       },
@@ -169,14 +169,17 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: ServerContext): vo
     async (request) => {
       const userId = me(request).id;
       const { nickname, email, image_id: imageId } = request.body ?? {};
-      const fields: Record<string, string | number> = {};
+      const fields: Record<string, string | number | null> = {};
       if (nickname !== undefined) fields.nickname = validNickname(nickname);
       if (email !== undefined) {
         const trimmed = email.trim();
         if (trimmed !== '' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(trimmed)) throw badRequest('Please enter a valid email');
         fields.email = trimmed;
       }
-      if (imageId !== undefined) {
+      if (imageId === 0) {
+        // As for conversations: 0 removes the picture (the default avatar shows again).
+        fields.image_file_id = null;
+      } else if (imageId !== undefined) {
         const file = db
           .prepare<[number, number], { id: number }>(
             "SELECT id FROM files WHERE id = ? AND owner_id = ? AND purpose = 'avatar'",

@@ -11,6 +11,7 @@ import type { ChannelsView, CommentsView, CommunitiesView, PostsView } from './c
 import type { EngineError } from './errors';
 import type { FormDraft, FormDrafts } from './formDrafts';
 import type { OutboxEntry } from './outbox';
+import type { ProfileChanges } from './session';
 import type { RestClient } from './rest/client';
 import type { AppSettings, NotifyPermission } from './rules';
 import type { ConnectionState } from './socket/connection';
@@ -25,6 +26,9 @@ export { canDeleteForEverybody, canEdit, canHide, editDeadline } from './rules';
 /** Spec §5 attachment rule (null, or the spec's error text), so the UI refuses a file the engine would refuse. */
 export { attachmentKind, attachmentProblem, FILE_TOO_LARGE, FILE_TYPE_NOT_SUPPORTED } from './rules';
 export type { FileFacts } from './rules';
+/** Spec §5 nickname and avatar rules, so the UI refuses what the engine would (issue 9). */
+export { avatarProblem, nicknameError } from './rules';
+export type { AvatarProblem, NicknameProblem } from './rules';
 /** Whether a chat is muted now (its `member.mute`), and the choices chat settings offer (issue 9). */
 export { isMuted, MUTE_CHOICES, muteEndsAt } from './rules';
 export type { MuteChoice } from './rules';
@@ -38,6 +42,7 @@ export type {
 } from './community/views';
 export type { FormDraft, FormDraftMember, FormDrafts } from './formDrafts';
 export type { OutboxAttachment, OutboxEntry } from './outbox';
+export type { ProfileChanges } from './session';
 export type { AppSettings, NotifyPermission } from './rules';
 export type { ConnectionState } from './socket/connection';
 export type { ConversationListItem, LastMessagePreview } from './state/conversationList';
@@ -51,7 +56,15 @@ export type Language = 'en' | 'sv';
 export type SessionView =
   | { status: 'unauthenticated' }
   | { status: 'needsNickname'; userId: number; phone: string; countryCode: string }
-  | { status: 'ready'; userId: number; nickname: string; phone: string; countryCode: string };
+  | {
+      status: 'ready';
+      userId: number;
+      nickname: string;
+      phone: string;
+      countryCode: string;
+      /** The user's own picture (its thumbnail), or null for the default avatar. */
+      avatarUrl: string | null;
+    };
 
 /** What one tab tells the engine about itself; the engine combines every tab's. */
 export interface TabState {
@@ -147,6 +160,12 @@ export interface EngineApi {
   requestPin(phone: string): Promise<void>;
   confirmPin(phone: string, pin: string): Promise<SessionView>;
   register(nickname: string): Promise<SessionView>;
+  /**
+   * Account editing (spec §2): a new nickname (trimmed, 1–50, as `nicknameError` checks) and/or picture (an
+   * image of at most 3 MB, as `avatarProblem` checks; null removes it). Every tab shows it at once, contacts
+   * live (docs/server.md). Bad input rejects with 'Invalid parameters provided' before anything is sent.
+   */
+  updateProfile(changes: ProfileChanges): Promise<SessionView>;
   logout(): Promise<void>;
   /** Loads the countries: the cached list at once (refreshed in the background), else from the server. */
   loadCountries(): Promise<Country[]>;

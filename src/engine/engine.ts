@@ -31,7 +31,7 @@ import type { AppSettings, NotifyPermission } from './rules';
 import { type ConnectionState, type SocketDelivery, SocketConnection, type SocketFactory } from './socket';
 import type { ConversationListItem, MessageWindowView, ReceiptMarksView } from './state';
 import type { EngineEffect } from './state/types';
-import { Session } from './session';
+import { type ProfileChanges, Session } from './session';
 import { ClosableStorage } from './storage/closableStorage';
 import type { EngineStorage } from './storage/storage';
 import { TabRegistry } from './tabs';
@@ -276,6 +276,10 @@ export class Engine extends CommunityCommands implements EngineApi {
     this.chats.refreshInBackground();
     this.outboxQueue.kick();
     return this.sessionStore.current();
+  }
+
+  updateProfile(changes: ProfileChanges): Promise<SessionView> {
+    return this.sessionStore.updateProfile(changes);
   }
 
   register(nickname: string): Promise<SessionView> {

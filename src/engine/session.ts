@@ -4,8 +4,18 @@ import type { SessionView } from './api';
 import type { EngineClock } from './clock';
 import { engineError } from './errors';
 import type { RestClient } from './rest';
-import { FALLBACKS } from './rest/fallbacks';
+import { FALLBACKS, INVALID_PARAMETERS } from './rest/fallbacks';
+import { avatarProblem, nicknameError } from './rules';
 import type { EngineStorage } from './storage/storage';
+
+/** What `updateProfile` changes: a new nickname, a new picture, or null to remove the picture. */
+export interface ProfileChanges {
+  nickname?: string;
+  image?: File | Blob | null;
+}
+
+/** A File or Blob (a console caller may pass anything). */
+const isBlob = (value: unknown): value is Blob => typeof Blob !== 'undefined' && value instanceof Blob;
 
 /** The hosts the PIN confirmation names for the account (spec §7; empty strings mean the default ones). */
 export interface AuthEndpoints {
@@ -31,7 +41,9 @@ export function sessionView(auth: StoredAuth | null): SessionView {
   const phone = account?.phone_nr ?? '';
   const countryCode = account?.country_code ?? '';
   if (!account || account.nickname === '') return { status: 'needsNickname', userId: auth.userId, phone, countryCode };
-  return { status: 'ready', userId: auth.userId, nickname: account.nickname, phone, countryCode };
+  const meta = account.image?.meta;
+  const avatarUrl = meta && !meta.is_default ? meta.thumbnail || meta.url || null : null;
+  return { status: 'ready', userId: auth.userId, nickname: account.nickname, phone, countryCode, avatarUrl };
 }
 
 export interface SessionOptions {
@@ -100,6 +112,30 @@ export class Session {
 
   async register(nickname: string): Promise<SessionView> {
     const { account } = await this.options.rest().register(nickname);
+    const auth = this.auth$.value;
+    if (auth) await this.save({ ...auth, account });
+    return this.current();
+  }
+
+  /**
+   * Changes the nickname (trimmed, 1–50) and/or the picture (an image of at most 3 MB, uploaded first; null
+   * removes it) with one PUT /v1/me; the account it answers is stored, so every tab shows it at once.
+   * Contacts hear of it from the server (docs/server.md). Bad input is refused before anything is sent.
+   */
+  async updateProfile(changes: ProfileChanges): Promise<SessionView> {
+    const nickname = changes.nickname === undefined ? undefined : changes.nickname.trim();
+    const image = changes.image;
+    const badImage = image !== undefined && image !== null && (!isBlob(image) || avatarProblem(image) !== null);
+    if ((nickname !== undefined && nicknameError(nickname) !== null) || badImage || (nickname === undefined && image === undefined)) {
+      throw engineError('updateMe', 400, null, INVALID_PARAMETERS);
+    }
+    if (!this.auth$.value) throw engineError('updateMe', 401, null, FALLBACKS.updateMe);
+    const rest = this.options.rest();
+    const imageId = image === undefined ? undefined : image === null ? 0 : (await rest.uploadImage(image)).image.id;
+    const { account } = await rest.updateMe({
+      ...(nickname !== undefined ? { nickname } : {}),
+      ...(imageId !== undefined ? { imageId } : {}),
+    });
     const auth = this.auth$.value;
     if (auth) await this.save({ ...auth, account });
     return this.current();

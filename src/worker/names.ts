@@ -43,6 +43,7 @@ export const COMMAND_NAMES = [
   'requestPin',
   'confirmPin',
   'register',
+  'updateProfile',
   'logout',
   'loadCountries',
   'refreshConversations',

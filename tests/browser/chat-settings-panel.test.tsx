@@ -53,6 +53,7 @@ function fakeEngine() {
     nickname: 'Anna',
     phone: '+46700000001',
     countryCode: '46',
+    avatarUrl: null,
   });
   const conversation = new BehaviorSubject<ConversationListItem | null>(group());
   const countries = new BehaviorSubject<CountriesView>({ countries: [], status: 'loaded', error: null });

@@ -72,7 +72,7 @@ function fakeEngine(patch: Partial<Community> = {}, shownChannel: Channel = chan
   });
   const { engine, asTab } = fakeTabEngine(
     {
-      session: new BehaviorSubject<SessionView>({ status: 'ready', userId: 1, nickname: 'Dewi', phone: '+628123456703', countryCode: '62' }),
+      session: new BehaviorSubject<SessionView>({ status: 'ready', userId: 1, nickname: 'Dewi', phone: '+628123456703', countryCode: '62', avatarUrl: null }),
       conversations: new BehaviorSubject<readonly ConversationListItem[]>([]),
       countries: new BehaviorSubject<CountriesView>({ countries: [INDONESIA], status: 'loaded', error: null }),
       connection: new BehaviorSubject('online'),

@@ -39,6 +39,7 @@ export function fakeEngine(countryCode: '46' | '62' = '46') {
     nickname: 'Anna',
     phone: countryCode === '46' ? '+46701234561' : '+628123456701',
     countryCode,
+    avatarUrl: null,
   });
   const conversations = new BehaviorSubject<readonly ConversationListItem[]>([]);
   const countries = new BehaviorSubject<CountriesView>({ countries: COUNTRIES, status: 'loaded', error: null });
@@ -65,10 +66,20 @@ export function fakeEngine(countryCode: '46' | '62' = '46') {
       }),
       setOpenConversation: vi.fn(),
       setNotificationPermission: vi.fn(),
+      // Account editing: the session follows, as the engine's does (a picture becomes a blob URL here).
+      updateProfile: vi.fn(async (changes: { nickname?: string; image?: Blob | null }) => {
+        const current = session.value;
+        if (current.status !== 'ready') throw new Error('not signed in');
+        const avatarUrl =
+          changes.image === undefined ? current.avatarUrl : changes.image === null ? null : URL.createObjectURL(changes.image);
+        const next = { ...current, nickname: changes.nickname ?? current.nickname, avatarUrl };
+        session.next(next);
+        return next;
+      }),
     },
     { tabId: 'tab-1', mode: 'shared-worker' },
   );
-  return { engine, conversations, countries, connection, refresh, asTab };
+  return { engine, session, conversations, countries, connection, refresh, asTab };
 }
 
 export function listItem(id: number, name: string, patch: Partial<Conversation> = {}, unread = 0): ConversationListItem {

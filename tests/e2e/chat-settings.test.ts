@@ -172,7 +172,7 @@ describe('chat settings panel', () => {
     expect(await p.locator('img').count()).toBe(0);
 
     await file.setInputFiles({ name: 'face.png', mimeType: 'image/png', buffer: png(64, 64) });
-    await expect.poll(() => p.locator('.cs-avatar img').count()).toBe(1);
+    await expect.poll(() => p.locator('.avatar-picker img').count()).toBe(1);
     expect(await p.getByRole('alert').count()).toBe(0);
     // The header and the other member follow through conversation_edit.
     await expect.poll(() => ann.page.locator('.chat-header img').count()).toBe(1);

@@ -152,7 +152,7 @@ describe('profile changes', () => {
     (await call<{ conversation: Conversation }>(s.url, 'POST', '/v2/conversations', { token: a.token, form: { 'member[0][value]': phone } }))
       .data.conversation;
   const putMe = (user: TestUser, form: Record<string, string | number>) =>
-    call<{ account: { nickname: string; image: { meta: { url: string } } } }>(s.url, 'PUT', '/v1/me', { token: user.token, form });
+    call<{ account: { nickname: string; image: { meta: { url: string; is_default: boolean } } } }>(s.url, 'PUT', '/v1/me', { token: user.token, form });
   const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1]);
 
   it('posts one user_renamed message per group and edits one-to-one chats for the other side', async () => {
@@ -267,6 +267,20 @@ describe('profile changes', () => {
       }
       expect([systemEvents(group.id).length, systemEvents(chat.id).length]).toEqual(messagesBefore);
       await expectNothingAbout(s.url, outsider, outSock, group.id);
+      // The one-to-one chat shows Pia's picture to Fred (it is named after her too); the group keeps its own.
+      const shown = (await waitFor(fredSock, 'conversation_edit', chat.id)).data.conversation;
+      expect([shown.avatar.meta.url, shown.image.meta.url]).toEqual([image.url, image.url]);
+      const groupShown = (await waitFor(fredSock, 'conversation_edit', group.id)).data.conversation;
+      expect(groupShown.avatar.meta.is_default).toBe(true);
+      // Pia's own view of the chat shows Fred's (default) picture, not her own.
+      const piaSees = await call<{ conversation: { avatar: { meta: { is_default: boolean } } } }>(s.url, 'GET', `/v2/conversations/${chat.id}`, { token: pia.token });
+      expect(piaSees.data.conversation.avatar.meta.is_default).toBe(true);
+
+      // image_id 0 removes it: the default avatar again, announced the same way.
+      fredSock.frames.length = 0;
+      expect((await putMe(pia, { image_id: 0 })).data.account.image.meta.is_default).toBe(true);
+      const removed = await waitFor(fredSock, 'conversation_edit', chat.id);
+      expect(removed.data.conversation.users.find((u) => u.user.id === pia.id)?.user.image.meta.is_default).toBe(true);
     } finally {
       fredSock.close();
       outSock.close();

@@ -49,6 +49,7 @@ const TEMPLATE_VALUES: Record<string, readonly (readonly string[])[]> = {
   'login.${shown}.title': [['phone', 'pin', 'nickname']],
   'login.${key}': [['pleaseSelectCountry', 'invalidCountrySelection', 'pleaseEnterValidPhone']],
   'login.${invalid}': [['pleaseEnterNickname', 'nicknameTooLong']],
+  'login.${problem}': [['pleaseEnterNickname', 'nicknameTooLong']],
   // The countries the reference server lists; others fall back to the server's name (defaultValue).
   'login.countries.${country.code}': [['SE', 'ID']],
   'login.satir.faq.${key}.q': [['what', 'why', 'politicians', 'real', 'act', 'messenger']],

@@ -42,7 +42,7 @@ export interface UpdateConversationInput {
 export interface UpdateMeInput {
   nickname?: string;
   email?: string;
-  /** From uploadImage. */
+  /** From uploadImage; 0 removes the picture. */
   imageId?: number;
 }
 

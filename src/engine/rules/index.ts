@@ -5,3 +5,4 @@ export * from './notify';
 export * from './settings';
 export * from './attachment';
 export * from './mute';
+export * from './profile';

@@ -1,18 +1,7 @@
 import type { Conversation, ConversationUser } from '../../protocol/entities';
 
-/** Spec §5 avatar upload: an image of at most 3 MB. */
-export const AVATAR_MAX_BYTES = 3_145_728;
 /** Spec §5 rename: at most 50 characters after trimming. */
 export const RENAME_MAX = 50;
-
-export type AvatarProblem = 'notImage' | 'tooBig' | null;
-
-/** Spec §5: only an image, at most 3,145,728 bytes (the server reads the real type from the bytes too). */
-export function avatarProblem(file: { type: string; size: number }): AvatarProblem {
-  if (!file.type.startsWith('image/')) return 'notImage';
-  if (file.size > AVATAR_MAX_BYTES) return 'tooBig';
-  return null;
-}
 
 export type RenameCheck = { kind: 'unchanged' } | { kind: 'empty' } | { kind: 'tooLong' } | { kind: 'ok'; name: string };
 

@@ -18,10 +18,19 @@ export const SECRET_ENV_KEYS: readonly string[] = ['VITE_DEBUG_PASSWORD'];
 const OPEN_ENVIRONMENTS = ['develop', 'development', 'dev', 'qa'];
 
 export function debugAccess(env: BuildEnv): DebugAccess {
-  const appEnv = typeof env.VITE_APP_ENV === 'string' ? env.VITE_APP_ENV.trim().toLowerCase() : '';
-  if (env.DEV === true || OPEN_ENVIRONMENTS.includes(appEnv)) return { kind: 'open' };
+  if (openEnvironment(env) !== null) return { kind: 'open' };
   const password = typeof env.VITE_DEBUG_PASSWORD === 'string' ? env.VITE_DEBUG_PASSWORD : '';
   return password !== '' ? { kind: 'password', password } : { kind: 'closed' };
+}
+
+/**
+ * The environment a develop or QA build names (spec §2: such builds show their version and environment on
+ * the account page), or null in production builds, which show neither.
+ */
+export function openEnvironment(env: BuildEnv): string | null {
+  const appEnv = typeof env.VITE_APP_ENV === 'string' ? env.VITE_APP_ENV.trim().toLowerCase() : '';
+  if (OPEN_ENVIRONMENTS.includes(appEnv)) return appEnv;
+  return env.DEV === true ? 'development' : null;
 }
 
 /** The build's variables for display, sorted, with secrets replaced by `hidden`. */

@@ -1,11 +1,10 @@
 import { type FormEvent, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { SessionView } from '../../engine/api';
+import { nicknameError, type SessionView } from '../../engine/api';
 import { NICKNAME_MAX } from '../../protocol/constants';
 import { useEngine } from '../hooks/EngineContext';
 import { errorText } from './errorText';
 import type { LoginState } from './loginState';
-import { nicknameError } from './nickname';
 
 /** Spec §4 nickname step: only for a profile without a nickname; registering it completes the login. */
 export function NicknameStep({

@@ -1,39 +1,81 @@
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Avatar } from '../common/Avatar';
+import { nicknameError, type SessionView } from '../../engine/api';
+import { BUILD_NUMBER, CLIENT_VERSION, NICKNAME_MAX } from '../../protocol/constants';
+import { AvatarPicker } from '../common/AvatarPicker';
+import { ConfirmDialog } from '../common/ConfirmDialog';
+import { errorText } from '../common/errorText';
+import { InlineTextEditor } from '../common/InlineTextEditor';
+import { PanelHeader } from '../common/PanelHeader';
+import { type BuildEnv, BUILD_ENV, openEnvironment } from '../debug/buildEnv';
 import { useEngine } from '../hooks/EngineContext';
 import { useSession } from '../hooks/useSession';
 import { PATHS } from '../routing/paths';
-import { ConfirmDialog } from '../common/ConfirmDialog';
-import { PanelHeader } from '../common/PanelHeader';
 import './settings.css';
 
-/** Spec §2 account (/profile): avatar, nickname, phone, logout with confirmation. */
-export function AccountView() {
+type Ready = Extract<SessionView, { status: 'ready' }>;
+
+/**
+ * Spec §2 account (/profile): the picture (click to change: an image of at most 3 MB; or remove it), the
+ * nickname (inline editor, the nickname step's rules and texts), the phone number, logout with
+ * confirmation, and in develop and QA builds the version and environment. Changes go through the engine's
+ * `updateProfile`: every tab shows them at once, contacts live. `env` is the build's (tests give another).
+ */
+export function AccountView({ env = BUILD_ENV }: { env?: BuildEnv }) {
   const { t } = useTranslation();
   const engine = useEngine();
   const session = useSession();
   const [confirming, setConfirming] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [removing, setRemoving] = useState(false);
   const titleId = useId();
   if (session?.status !== 'ready') return null;
   const logout = () => {
     setConfirming(false);
     // The session gate sends the tab (and every other tab) to /login once the engine signs out.
-    engine.logout().catch((e: unknown) => {
-      setError(typeof e === 'object' && e !== null && 'message' in e ? String(e.message) : t('common.unexpectedError'));
-    });
+    engine.logout().catch((e: unknown) => setError(errorText(e, t)));
   };
+  const removePicture = () => {
+    setRemoving(true);
+    setError(null);
+    engine
+      .updateProfile({ image: null })
+      .catch((e: unknown) => setError(errorText(e, t)))
+      .finally(() => setRemoving(false));
+  };
+  const environment = openEnvironment(env);
   return (
     <section className="settings-panel" aria-labelledby={titleId}>
       <PanelHeader title={t('settings.account')} back={PATHS.settings} titleId={titleId} />
       <div className="account">
-        <Avatar id={session.userId} name={session.nickname} size={96} />
+        <AvatarPicker
+          id={session.userId}
+          name={session.nickname}
+          imageUrl={session.avatarUrl}
+          size={96}
+          changeLabel={t('settings.avatarChange')}
+          fileLabel={t('settings.avatarFile')}
+          save={async (file) => {
+            await engine.updateProfile({ image: file });
+          }}
+        />
+        {session.avatarUrl ? (
+          <button type="button" className="mx-button" onClick={removePicture} disabled={removing}>
+            {t('settings.avatarRemove')}
+          </button>
+        ) : null}
+        <NicknameEditor session={session} />
         <dl className="account__facts">
-          <dt>{t('settings.nickname')}</dt>
-          <dd>{session.nickname}</dd>
           <dt>{t('settings.phone')}</dt>
           <dd dir="ltr">{session.phone}</dd>
+          {environment !== null ? (
+            <>
+              <dt>{t('settings.version')}</dt>
+              <dd data-testid="account-version">{t('settings.versionValue', { version: CLIENT_VERSION, build: BUILD_NUMBER })}</dd>
+              <dt>{t('settings.environment')}</dt>
+              <dd data-testid="account-environment">{environment}</dd>
+            </>
+          ) : null}
         </dl>
         <button type="button" className="mx-button mx-button--danger" onClick={() => setConfirming(true)}>
           {t('settings.logout')}
@@ -54,5 +96,35 @@ export function AccountView() {
         />
       ) : null}
     </section>
+  );
+}
+
+/** The nickname with its inline editor: trimmed, 1 to 50 characters, with the nickname step's texts. */
+function NicknameEditor({ session }: { session: Ready }) {
+  const { t } = useTranslation();
+  const engine = useEngine();
+  return (
+    <InlineTextEditor
+      value={session.nickname}
+      display={
+        <p className="account__nickname">
+          <span className="visually-hidden">{t('settings.nickname')}: </span>
+          {session.nickname}
+        </p>
+      }
+      canEdit
+      editLabel={t('settings.nicknameEdit')}
+      fieldLabel={t('settings.nickname')}
+      saveLabel={t('settings.nicknameSave')}
+      check={(raw) => {
+        const nickname = raw.trim();
+        if (nickname === session.nickname) return { kind: 'unchanged' };
+        const problem = nicknameError(nickname);
+        return problem ? { kind: 'invalid', message: t(`login.${problem}`, { max: NICKNAME_MAX }) } : { kind: 'ok', value: nickname };
+      }}
+      save={async (nickname) => {
+        await engine.updateProfile({ nickname });
+      }}
+    />
   );
 }

@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Conversation, ConversationUser } from '../../../src/protocol/entities';
 import {
-  AVATAR_MAX_BYTES,
-  avatarProblem,
   checkRename,
   displayName,
   hasSettings,
@@ -54,14 +52,6 @@ function group(overrides: Partial<Conversation> = {}): Conversation {
 }
 
 describe('chat settings rules', () => {
-  it('accepts an image up to 3 MB and refuses anything else (spec §5)', () => {
-    expect(avatarProblem({ type: 'image/png', size: AVATAR_MAX_BYTES })).toBeNull();
-    expect(AVATAR_MAX_BYTES).toBe(3_145_728);
-    expect(avatarProblem({ type: 'image/jpeg', size: AVATAR_MAX_BYTES + 1 })).toBe('tooBig');
-    expect(avatarProblem({ type: 'video/mp4', size: 10 })).toBe('notImage');
-    expect(avatarProblem({ type: '', size: 10 })).toBe('notImage');
-  });
-
   it('trims a new name, closes on an unchanged one and refuses empty or over 50 characters (spec §5)', () => {
     expect(checkRename('  New name ', 'Old')).toEqual({ kind: 'ok', name: 'New name' });
     expect(checkRename(' Old  ', 'Old')).toEqual({ kind: 'unchanged' });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { debugAccess, envEntries } from '../../../src/ui/debug/buildEnv';
+import { debugAccess, envEntries, openEnvironment } from '../../../src/ui/debug/buildEnv';
 import { checkCustomHosts } from '../../../src/ui/debug/environments';
 
 /** The debug screen's build rules (spec §2, design.md §4); it lives beside the login as the other pre-login screen. */
@@ -50,5 +50,15 @@ describe('custom hosts', () => {
       field: 'wsBase',
       error: 'invalidWsBase',
     });
+  });
+});
+
+describe('the environment the account page shows (spec §2)', () => {
+  it('is named only in development, develop and QA builds', () => {
+    expect(openEnvironment({ DEV: true })).toBe('development');
+    expect(openEnvironment({ DEV: false, VITE_APP_ENV: ' QA ' })).toBe('qa');
+    expect(openEnvironment({ DEV: false, VITE_APP_ENV: 'develop' })).toBe('develop');
+    expect(openEnvironment({ DEV: false, VITE_APP_ENV: 'production' })).toBeNull();
+    expect(openEnvironment({ DEV: false })).toBeNull();
   });
 });

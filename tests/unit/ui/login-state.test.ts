@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { EMPTY_LOGIN_STATE, parseLoginState } from '../../../src/ui/login/loginState';
-import { nicknameError } from '../../../src/ui/login/nickname';
 import { codeFromPin, emptyPin, fillPin, pinFromCode } from '../../../src/ui/login/pin';
 
 describe('the stored login state', () => {
@@ -43,18 +42,5 @@ describe('the PIN boxes', () => {
     expect(fillPin(['1', '2', '', ''], 2, '34')).toEqual({ pin: ['1', '2', '3', '4'], focus: 3 });
     expect(fillPin(emptyPin(), 2, '5678')).toEqual({ pin: ['', '', '5', '6'], focus: 3 });
     expect(fillPin(['1', '2', '3', '4'], 1, '9')).toEqual({ pin: ['1', '9', '3', '4'], focus: 2 });
-  });
-});
-
-describe('the nickname', () => {
-  it('must have 1 to 50 characters once trimmed', () => {
-    expect(nicknameError('')).toBe('pleaseEnterNickname');
-    expect(nicknameError('   \t ')).toBe('pleaseEnterNickname');
-    expect(nicknameError(' Lovisa ')).toBeNull();
-    expect(nicknameError('a'.repeat(50))).toBeNull();
-    expect(nicknameError(` ${'a'.repeat(50)} `)).toBeNull();
-    expect(nicknameError('a'.repeat(51))).toBe('nicknameTooLong');
-    // Characters as people count them: fifty emoji are fifty characters.
-    expect(nicknameError('🙂'.repeat(50))).toBeNull();
   });
 });

@@ -1,0 +1,60 @@
+import { firstValueFrom } from 'rxjs';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../../support/server';
+import { signIn, until, useEngines } from './support/liveEngines';
+
+const s = useTestServer();
+const { startEngine } = useEngines(s);
+
+/** A PNG's first bytes: the server reads the type from them. */
+const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1]);
+const png = (size = PNG.length) => {
+  const bytes = new Uint8Array(size);
+  bytes.set(PNG);
+  return new Blob([bytes], { type: 'image/png' });
+};
+
+/** Account editing (issue 9): the engine's updateProfile against the reference server. */
+describe('editing the account against the reference server', () => {
+  it('changes the nickname and picture for the user at once and for a contact live, and removes the picture', async () => {
+    const annaEngine = await startEngine();
+    const erikEngine = await startEngine();
+    await signIn(annaEngine, 'Anna');
+    const erik = await signIn(erikEngine, 'Erik');
+    const { conversation } = await annaEngine.call('createConversation', { members: [{ name: 'Erik', value: erik.phone }] });
+    await until(erikEngine.conversations(), (list) => list.some((c) => c.conversation.id === conversation.id));
+    await until(erikEngine.connection(), (c) => c === 'online');
+
+    const renamed = await annaEngine.updateProfile({ nickname: '  Anna Lind  ' });
+    expect(renamed).toMatchObject({ status: 'ready', nickname: 'Anna Lind', avatarUrl: null });
+    expect(await firstValueFrom(annaEngine.session())).toMatchObject({ nickname: 'Anna Lind' });
+    // Erik's one-to-one chat is named after Anna: it follows by socket.
+    await until(erikEngine.conversation(conversation.id), (c) => c?.conversation.name === 'Anna Lind');
+
+    const pictured = await annaEngine.updateProfile({ image: png() });
+    const avatarUrl = pictured.status === 'ready' ? pictured.avatarUrl : null;
+    expect(avatarUrl).toMatch(/^\/|^http/);
+    const erikSees = await until(erikEngine.conversation(conversation.id), (c) => c?.conversation.avatar.meta.is_default === false);
+    expect(erikSees?.conversation.avatar.meta.url).toBeTruthy();
+
+    const removed = await annaEngine.updateProfile({ image: null });
+    expect(removed).toMatchObject({ nickname: 'Anna Lind', avatarUrl: null });
+    await until(erikEngine.conversation(conversation.id), (c) => c?.conversation.avatar.meta.is_default === true);
+  });
+
+  it('refuses a bad nickname or picture before sending anything', async () => {
+    const engine = await startEngine();
+    const solo = await signIn(engine, 'Solo');
+    const invalid = { message: 'Invalid parameters provided' };
+    await expect(engine.updateProfile({ nickname: '   ' })).rejects.toMatchObject(invalid);
+    await expect(engine.updateProfile({ nickname: 'x'.repeat(51) })).rejects.toMatchObject(invalid);
+    await expect(engine.updateProfile({ image: new Blob(['text'], { type: 'text/plain' }) })).rejects.toMatchObject(invalid);
+    await expect(engine.updateProfile({ image: png(3_145_729) })).rejects.toMatchObject(invalid);
+    await expect(engine.updateProfile({})).rejects.toMatchObject(invalid);
+    const uploads = s.server.ctx.db
+      .prepare("SELECT COUNT(*) AS n FROM files WHERE purpose = 'avatar' AND owner_id = ?")
+      .get(solo.userId) as { n: number };
+    expect(uploads.n).toBe(0);
+    expect(await firstValueFrom(engine.session())).toMatchObject({ nickname: 'Solo' });
+  });
+});
