@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { createReadStream } from 'node:fs';
+import { createReadStream, statSync } from 'node:fs';
 import path from 'node:path';
 import type { FileAnswer, ImageAnswer } from '../../src/protocol/api';
 import { ATTACHMENT_MAX_BYTES, ATTACHMENT_MIME_TYPES, AVATAR_MAX_BYTES } from '../../src/protocol/constants';
@@ -80,11 +80,14 @@ export function registerFileRoutes(app: FastifyInstance, ctx: ServerContext): vo
       )
       .get(name);
     if (!row) throw notFound('File not found');
+    // A row whose file is gone from disk (a lost volume, a restore without the files) is missing too.
+    const onDisk = statSync(path.join(filesDir, name), { throwIfNoEntry: false });
+    if (!onDisk?.isFile()) throw notFound('File not found');
     const inline = row.kind === 'image' || row.kind === 'video';
     const disposition = inline ? 'inline' : 'attachment';
     return reply
       .header('Content-Type', inline ? row.mime : 'application/octet-stream')
-      .header('Content-Length', row.size)
+      .header('Content-Length', onDisk.size)
       .header('Content-Disposition', `${disposition}; filename*=UTF-8''${encodeURIComponent(row.original_name)}`)
       .header('Cache-Control', 'private, max-age=31536000, immutable')
       .header('Content-Security-Policy', "default-src 'none'; sandbox")

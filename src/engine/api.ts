@@ -166,6 +166,8 @@ export interface EngineApi {
    * live (docs/server.md). Bad input rejects with 'Invalid parameters provided' before anything is sent.
    */
   updateProfile(changes: ProfileChanges): Promise<SessionView>;
+  /** Fetches the account again (the account page does on opening); rejects when the server cannot say. */
+  refreshProfile(): Promise<SessionView>;
   logout(): Promise<void>;
   /** Loads the countries: the cached list at once (refreshed in the background), else from the server. */
   loadCountries(): Promise<Country[]>;

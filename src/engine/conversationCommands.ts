@@ -115,8 +115,14 @@ export class ConversationCommands {
     for (const id of this.keptCurrent()) this.reloadIfBehind(id);
   }
 
+  /**
+   * Loads the chat's latest page, and the chat itself when this engine does not know it yet (opened by its
+   * URL before the list came, or while the list cannot load), so a chat that cannot load rejects with the
+   * call that failed ('Failed to fetch conversation' or '… messages'; a 404 for one that is not the user's).
+   */
   async openConversation(conversationId: number): Promise<void> {
-    await this.loadLatest(conversationId);
+    const known = this.options.state.value.conversations[conversationId] !== undefined;
+    await Promise.all([known ? undefined : this.loadConversation(conversationId), this.loadLatest(conversationId)]);
     this.options.state.dispatch({ type: 'conversationOpened', conversationId });
     // Receipts that came while this engine was away (message_dlr2 is not replayed past a need_sync).
     void this.loadReceipts(conversationId);
@@ -227,11 +233,12 @@ export class ConversationCommands {
 
   /** One conversation's details again (its messages come by socket or with its next page). */
   refetchConversation(conversationId: number): void {
-    void this.options
-      .rest()
-      .getConversation(conversationId, { messageCount: 0 })
-      .then(({ conversation }) => this.options.state.dispatch({ type: 'conversationLoaded', conversation }))
-      .catch((e: unknown) => this.options.log('conversation refresh failed', e));
+    void this.loadConversation(conversationId).catch((e: unknown) => this.options.log('conversation refresh failed', e));
+  }
+
+  private async loadConversation(conversationId: number): Promise<void> {
+    const { conversation } = await this.options.rest().getConversation(conversationId, { messageCount: 0 });
+    this.options.state.dispatch({ type: 'conversationLoaded', conversation });
   }
 
   /** need_sync or a gap: the list again, and the latest page of every chat open in a tab or watched. */

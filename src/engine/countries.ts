@@ -1,11 +1,24 @@
 import { BehaviorSubject, type Observable } from 'rxjs';
 import type { Country } from '../protocol/entities';
 import type { CountriesView } from './api';
-import { isEngineError } from './errors';
+import { engineError, isEngineError } from './errors';
 import type { RestClient } from './rest';
 import type { EngineStorage } from './storage/storage';
 
 const NO_COUNTRIES: CountriesView = { countries: [], status: 'idle', error: null };
+
+/** Spec §8: the server answered, but with no list the login screen can use. */
+export const COUNTRIES_UNUSABLE = 'Failed to load countries';
+
+/** The countries of an answer that can be shown (a code and a dial code each); null when there is no list. */
+function usable(answer: unknown): Country[] | null {
+  if (!Array.isArray(answer)) return null;
+  const countries = answer.filter(
+    (c): c is Country =>
+      typeof c === 'object' && c !== null && typeof (c as Country).code === 'string' && typeof (c as Country).cc === 'string',
+  );
+  return countries.length > 0 ? countries : null;
+}
 
 export interface CountryListOptions {
   storage: EngineStorage;
@@ -32,13 +45,18 @@ export class CountryList {
       void this.options
         .rest()
         .getCountries()
-        .then(({ countries }) => this.cache(countries))
+        .then(({ countries }) => {
+          const list = usable(countries);
+          return list ? this.cache(list) : undefined;
+        })
         .catch((error: unknown) => this.options.log('countries refresh failed', error));
       return cached;
     }
     this.countries$.next({ ...known, status: 'loading', error: null });
     try {
-      const { countries } = await this.options.rest().getCountries();
+      const answer = await this.options.rest().getCountries();
+      const countries = usable(answer.countries);
+      if (!countries) throw engineError('getCountries', 200, null, COUNTRIES_UNUSABLE);
       await this.cache(countries);
       return countries;
     } catch (error) {

@@ -282,6 +282,10 @@ export class Engine extends CommunityCommands implements EngineApi {
     return this.sessionStore.updateProfile(changes);
   }
 
+  refreshProfile(): Promise<SessionView> {
+    return this.sessionStore.refreshProfile();
+  }
+
   register(nickname: string): Promise<SessionView> {
     return this.sessionStore.register(nickname);
   }

@@ -143,12 +143,19 @@ export class Session {
 
   async refreshAccount(): Promise<void> {
     try {
-      const { account } = await this.options.rest().getMe();
-      const auth = this.auth$.value;
-      if (auth) await this.save({ ...auth, account });
+      await this.refreshProfile();
     } catch (error) {
       this.options.log('profile refresh failed', error);
     }
+  }
+
+  /** GET /v1/me into the stored session; rejects (spec §8 'Failed to fetch user profile') when it fails. */
+  async refreshProfile(): Promise<SessionView> {
+    if (!this.auth$.value) throw engineError('getMe', 401, null, FALLBACKS.getMe);
+    const { account } = await this.options.rest().getMe();
+    const auth = this.auth$.value;
+    if (auth) await this.save({ ...auth, account });
+    return this.current();
   }
 
   /** The socket was refused: ask the API whether the token still works (a 401 there signs out). */

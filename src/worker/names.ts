@@ -44,6 +44,7 @@ export const COMMAND_NAMES = [
   'confirmPin',
   'register',
   'updateProfile',
+  'refreshProfile',
   'logout',
   'loadCountries',
   'refreshConversations',

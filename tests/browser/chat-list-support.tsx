@@ -38,13 +38,23 @@ export { OTHER, SELF };
 export const chat = conversation;
 
 /** Message `id` of conversation 10, from Erik, an hour ago (ids in order of time). */
+/**
+ * An hour ago, but never before today's local midnight: the day separator then says "Today" whatever the
+ * hour the tests run at (an hour ago was yesterday between 00:00 and 01:00).
+ */
+function recentToday(): number {
+  const midnight = new Date();
+  midnight.setHours(0, 0, 0, 0);
+  return Math.max(Math.floor(midnight.getTime() / 1000), Math.floor(Date.now() / 1000) - 3600);
+}
+
 export function msg(id: number, patch: Partial<Message> = {}): Message {
   return message({
     id,
     stid: `s${id}`,
     user_id: OTHER,
     message: `Message number ${id}`,
-    created_at: String(Math.floor(Date.now() / 1000) - 3600 + id),
+    created_at: String(recentToday() + id),
     ...patch,
   });
 }

@@ -1,12 +1,14 @@
 import axe from 'axe-core';
 import { BehaviorSubject } from 'rxjs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { getI18n } from 'react-i18next';
 import { page, userEvent } from 'vitest/browser';
 import type { AppSettings, CommentsView, MessageWindowView } from '../../src/engine/api';
 import type { Comment } from '../../src/protocol/entities';
 import { CommentsButton } from '../../src/ui/chat/comments/CommentsButton';
 import { CommentThread } from '../../src/ui/chat/comments/CommentThread';
 import { conversation, message, OTHER, render, SELF, unmount } from './composer-support';
+import { act } from './support/act';
 import { member } from './support/entities';
 import { defaultSettings, fakeTabEngine } from './support/fakeEngine';
 
@@ -167,6 +169,28 @@ describe('the comment thread overlay (keyboard)', () => {
     await userEvent.keyboard('Boleh?{Enter}');
     await expect.element(page.getByRole('textbox', { name: 'Write a comment' })).toHaveValue('Boleh?');
     await expect.element(page.getByText('Comments are turned off in this channel')).toBeInTheDocument();
+  });
+
+  it('a failed load says why with a retry, in the language shown now: a switch neither reloads nor leaves it in English', async () => {
+    const { engine, opener } = await openThread();
+    await userEvent.keyboard('{Escape}');
+    engine.loadComments.mockRejectedValueOnce({
+      name: 'EngineError',
+      status: 0,
+      message: 'Network error occurred while fetching post comments',
+      fallback: 'Network error occurred while fetching post comments',
+      call: 'getComments',
+    });
+    await userEvent.click(opener);
+    const alert = page.getByRole('dialog').getByRole('alert');
+    await expect.element(alert).toHaveTextContent('Network error occurred while fetching post comments');
+    const loads = engine.loadComments.mock.calls.length;
+    await act(() => getI18n().changeLanguage('sv'));
+    await expect.element(alert).toHaveTextContent('Nätverksfel när kommentarerna skulle hämtas');
+    expect(engine.loadComments.mock.calls.length).toBe(loads);
+    await userEvent.click(page.getByRole('button', { name: 'Försök igen' }));
+    await expect.poll(() => engine.loadComments.mock.calls.length).toBe(loads + 1);
+    await expect.element(alert).not.toBeInTheDocument();
   });
 
   it('shows the user’s comments still in the outbox: sending, or not sent with the reason, Retry and Discard', async () => {

@@ -216,4 +216,31 @@ describe('the community screens', () => {
     await expect.element(page.getByRole('link', { name: 'Open channel' })).toBeInTheDocument();
     expect(page.getByRole('button', { name: 'Leave channel' }).elements()).toHaveLength(0);
   });
+
+  it('channel info: links without a community or channel id say so; a failed load says why above the known channel, in Swedish, with a retry', async () => {
+    await renderApp(fakeEngine().asTab, '/explore/kopi/channels/11');
+    await expect.element(page.getByRole('alert')).toHaveTextContent('Community ID not available');
+    await unmount();
+    const noChannel = await renderApp(fakeEngine().asTab, '/explore/7/channels/none');
+    await expect.element(page.getByRole('alert')).toHaveTextContent('No channel selected');
+    // Back goes to the community the link names.
+    await userEvent.click(page.getByRole('link', { name: 'Back' }));
+    await expect.poll(() => noChannel.router.state.location.pathname).toBe('/explore/7');
+    await unmount();
+
+    const { engine, asTab } = fakeEngine();
+    engine.loadChannel.mockRejectedValueOnce({ name: 'EngineError', status: 0, message: 'Community ID not available', fallback: 'x', call: 'getChannel' });
+    await renderApp(asTab, '/explore/7/channels/11', 'sv');
+    await expect.element(page.getByRole('alert')).toHaveTextContent('Gemenskapens id saknas');
+    await expect.element(page.getByRole('heading', { name: 'Pengumuman' })).toBeInTheDocument();
+    await userEvent.click(page.getByRole('button', { name: 'Försök igen' }));
+    await expect.poll(() => engine.loadChannel.mock.calls.length).toBe(2);
+    await expect.element(page.getByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('channel info: a channel of another community than the link says opens under its own community', async () => {
+    const { asTab } = fakeEngine({}, channel(21, 'Galeri', { community_id: 8 }));
+    const { router } = await renderApp(asTab, '/explore/7/channels/21');
+    await expect.poll(() => router.state.location.pathname).toBe('/explore/8/channels/21');
+  });
 });

@@ -35,9 +35,12 @@ describe('the chats list', () => {
   it('shows the error with a retry that asks again, when nothing is cached', async () => {
     const fake = fakeEngine();
     const { router } = await renderApp(fake.asTab, '/');
-    await act(async () => fake.refresh.next.reject({ status: 0, message: 'Failed to fetch conversations list' }));
-    await expect.element(page.getByRole('alert')).toHaveTextContent(/^Failed to fetch conversations listRetry$/);
-    expect(document.querySelector('.inbox-state__title')?.textContent).toBe('Failed to fetch conversations list');
+    const failure = { name: 'EngineError', status: 0, message: 'Failed to fetch conversations list', fallback: 'Failed to fetch conversations list', call: 'getConversations' };
+    await act(async () => fake.refresh.next.reject(failure));
+    // Spec §8: what failed ('Failed to load conversations'), and why (the engine's text).
+    await expect.element(page.getByRole('alert')).toHaveTextContent(/^Failed to load conversationsFailed to fetch conversations listRetry$/);
+    expect(document.querySelector('.inbox-state__title')?.textContent).toBe('Failed to load conversations');
+    expect(document.querySelector('.inbox-state__detail')?.textContent).toBe('Failed to fetch conversations list');
     fake.refresh.next = deferred<void>();
     await userEvent.click(page.getByRole('button', { name: 'Retry' }));
     expect(fake.engine.refreshConversations).toHaveBeenCalledTimes(2);

@@ -76,6 +76,7 @@ export function fakeEngine(countryCode: '46' | '62' = '46') {
         session.next(next);
         return next;
       }),
+      refreshProfile: vi.fn(async () => session.value),
     },
     { tabId: 'tab-1', mode: 'shared-worker' },
   );

@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sniffMime } from '../../server/files/sniff';
@@ -125,6 +125,18 @@ describe('attachments', () => {
   it('answers 404 for unknown or malformed file names', async () => {
     expect((await fetch(`${s.url}/files/${'0'.repeat(32)}.png`)).status).toBe(404);
     expect((await fetch(`${s.url}/files/..%2Fmessenger.db`)).status).toBe(404);
+  });
+
+  it('answers 404, not 500, for a stored file that is gone from disk', async () => {
+    const res = await call<{ file: { url: string } }>(s.url, 'POST', '/v2/filestorage/file', {
+      token: user.token,
+      body: form('file', PNG, 'lost.png'),
+    });
+    const name = res.data.file.url.split('/').pop() ?? '';
+    expect((await fetch(`${s.url}/files/${name}`)).status).toBe(200);
+    rmSync(path.join(s.dataDir, 'files', name));
+    const gone = await fetch(`${s.url}/files/${name}`);
+    expect(gone.status).toBe(404);
   });
 });
 

@@ -1,4 +1,5 @@
 import { createServer } from 'node:http';
+import { listenOnLoopback } from './loopback';
 
 /** One event as an error-reporting service received it (the event item of an envelope). */
 export interface ReceivedEvent {
@@ -49,9 +50,7 @@ export async function sentryReceiver(): Promise<{
       response.end('{}');
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
+  const port = await listenOnLoopback(server);
   return {
     dsn: `http://publickey@127.0.0.1:${port}/1`,
     bodies,

@@ -1,4 +1,5 @@
 import { connect, createServer, type Socket } from 'node:net';
+import { listenOnLoopback } from './loopback';
 
 /**
  * A TCP proxy on loopback in front of a local server, for tests of what the client does when its
@@ -52,12 +53,7 @@ export async function socketProxy(targetPort: number): Promise<SocketProxy> {
       client.on('data', (chunk: Buffer) => target.write(chunk));
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
+  const port = await listenOnLoopback(server);
 
   const cut = () => {
     for (const socket of [...websockets]) socket.destroy();

@@ -1,4 +1,5 @@
 import { connect, createServer, type Socket } from 'node:net';
+import { listenOnLoopback } from './loopback';
 
 /**
  * A TCP proxy in front of a local server that reads what clients send at most `bytesPerSecond`: an
@@ -27,12 +28,7 @@ export async function throttledProxy(
       setTimeout(() => client.resume(), Math.ceil((chunk.length / bytesPerSecond) * 1000));
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
+  const port = await listenOnLoopback(server);
   return {
     port,
     url: `http://127.0.0.1:${port}`,

@@ -7,7 +7,7 @@ import type { EngineClock } from '../clock';
 import { type EngineError, engineError, isEngineError } from '../errors';
 import { checkSend, type CommentTarget, type OutboxEntry } from '../outbox';
 import type { RestClient } from '../rest';
-import { FALLBACKS, INVALID_PARAMETERS, type RestCallName } from '../rest/fallbacks';
+import { FALLBACKS, INVALID_PARAMETERS, type RestCallName, UNEXPECTED } from '../rest/fallbacks';
 import { attachmentKind } from '../rules/attachment';
 import type { MessageWindowView } from '../state/messageWindow';
 import type { EngineEvent, EngineState } from '../state/types';
@@ -40,6 +40,10 @@ import {
 
 /** Spec §5: a comment needs a message ("Invalid message provided"). */
 export const INVALID_MESSAGE = 'Invalid message provided';
+/** Spec §8: a channel's details answered without the channel. */
+export const NO_CHANNEL_DATA = 'No channel data available';
+/** Spec §8: a channel's details without the community it belongs to (its info lives under that community). */
+export const COMMUNITY_ID_MISSING = 'Community ID not available';
 
 const STORAGE_KEY = 'state';
 
@@ -64,6 +68,17 @@ const validId = (id: unknown): id is number => typeof id === 'number' && Number.
 /** Refuses before any network call when an id is not a positive integer (spec §5 community actions). */
 function requireIds(call: RestCallName, ...ids: unknown[]): void {
   if (!ids.every(validId)) throw refusal(call, INVALID_PARAMETERS);
+}
+
+/**
+ * The community or channel of a success answer, when it is one (an object with a positive id: the REST
+ * types say what the spec promises, not what arrives). Otherwise the answer is of no use and the call
+ * fails like one without a usable answer (status 0) with `message`, by default spec §8's unexpected error
+ * (of joining or leaving); nothing half made goes into the store.
+ */
+function answered<T extends { id: number }>(call: RestCallName, value: T | null | undefined, message: string = UNEXPECTED): T {
+  if (typeof value === 'object' && value !== null && validId(value.id)) return value;
+  throw engineError(call, 0, null, message);
 }
 
 const newKey = (clock: EngineClock) =>
@@ -200,7 +215,7 @@ export class CommunityService {
   }
 
   async joinCommunity(communityId: number): Promise<Community> {
-    const { community } = await this.deps.rest().joinCommunity(communityId);
+    const community = answered('joinCommunity', (await this.deps.rest().joinCommunity(communityId))?.community);
     this.update((s) => communityStored(s, community));
     // Joining joined its announcements channel: the loaded channel list says so too.
     this.reloadChannels(community.id);
@@ -208,7 +223,7 @@ export class CommunityService {
   }
 
   async leaveCommunity(communityId: number): Promise<Community> {
-    const { community } = await this.deps.rest().leaveCommunity(communityId);
+    const community = answered('leaveCommunity', (await this.deps.rest().leaveCommunity(communityId))?.community);
     this.update((s) => communityStored(s, community));
     this.reloadChannels(community.id);
     return community;
@@ -222,22 +237,26 @@ export class CommunityService {
     return channels;
   }
 
-  /** One channel's details, by id or stid. */
+  /**
+   * One channel's details, by id or stid. An answer without the channel rejects with "No channel data
+   * available", one without its community's id with "Community ID not available" (spec §8).
+   */
   async loadChannel(channelId: number | string): Promise<Channel> {
-    const { channel } = await this.deps.rest().getChannel(channelId);
+    const channel = answered('getChannel', (await this.deps.rest().getChannel(channelId))?.channel, NO_CHANNEL_DATA);
+    if (!validId(channel.community_id)) throw engineError('getChannel', 0, null, COMMUNITY_ID_MISSING);
     this.update((s) => channelStored(s, channel));
     return channel;
   }
 
   async joinChannel(channelId: number): Promise<Channel> {
-    const { channel } = await this.deps.rest().joinChannel(channelId);
+    const channel = answered('joinChannel', (await this.deps.rest().joinChannel(channelId))?.channel);
     this.update((s) => channelStored(s, channel));
     return channel;
   }
 
   /** Spec §4: leaving the announcements channel is leaving the community, which is then reloaded. */
   async leaveChannel(channelId: number): Promise<Channel> {
-    const { channel } = await this.deps.rest().leaveChannel(channelId);
+    const channel = answered('leaveChannel', (await this.deps.rest().leaveChannel(channelId))?.channel);
     this.update((s) => channelStored(s, channel));
     if (channel.is_community_announcements) {
       void this.deps

@@ -2,7 +2,7 @@
  * The spec §8 texts shown when a call fails without a message from the server, one per REST call,
  * copied exactly from the catalogue. Calls the catalogue names no text for get its generic ones.
  */
-const UNEXPECTED = 'An unexpected error occurred';
+export const UNEXPECTED = 'An unexpected error occurred';
 const NETWORK = 'Network error occurred';
 
 export const FALLBACKS = {

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { ConversationListItem } from '../../engine/api';
 import { isEngineError } from '../../engine/api';
 import { useEngine } from '../hooks/EngineContext';
+import { errorText } from '../common/errorText';
 import { useQuery } from '../hooks/useQuery';
 import { useSession } from '../hooks/useSession';
 import { PATHS } from '../routing/paths';
@@ -14,6 +15,12 @@ import { ChatHeader } from './header/ChatHeader';
 import { MessageList } from './list/MessageList';
 import { MediaViewer } from './media/MediaViewer';
 import './chat.css';
+
+/** Why a chat did not open: the engine's error, and whether it says the chat is not the user's (404). */
+interface OpenFailure {
+  error: unknown;
+  notFound: boolean;
+}
 
 /**
  * The chat view (spec §2): header, the message list, the input and the media viewer of one conversation.
@@ -29,7 +36,7 @@ export function ChatView({ conversationId, onOpenSettings }: { conversationId: n
     [conversationId],
     undefined,
   );
-  const [openError, setOpenError] = useState<string | null>(null);
+  const [failure, setFailure] = useState<OpenFailure | null>(null);
   const [opened, setOpened] = useState(false);
 
   useEffect(() => {
@@ -39,12 +46,12 @@ export function ChatView({ conversationId, onOpenSettings }: { conversationId: n
 
   useEffect(() => {
     let live = true;
-    setOpenError(null);
+    setFailure(null);
     setOpened(false);
     engine
       .openConversation(conversationId)
       .catch((error: unknown) => {
-        if (live) setOpenError(isEngineError(error) ? error.message : t('chat.loadFailed'));
+        if (live) setFailure({ error, notFound: isEngineError(error) && error.status === 404 });
       })
       .finally(() => {
         if (live) setOpened(true);
@@ -52,33 +59,24 @@ export function ChatView({ conversationId, onOpenSettings }: { conversationId: n
     return () => {
       live = false;
     };
-  }, [engine, conversationId, t]);
-
-  // Spec §8: a chat load error shows a retry that reloads /inbox.
-  const reloadInbox = () => window.location.assign(PATHS.inbox);
+  }, [engine, conversationId]);
 
   const selfId = session?.status === 'ready' ? session.userId : null;
-  if (openError && !item) {
-    return (
-      <section className="chat-view chat-view-message" aria-label={t('chat.label')} data-chat-view="error">
-        <p role="alert">{openError}</p>
-        <button type="button" onClick={reloadInbox}>
-          {t('chat.retry')}
-        </button>
-        <Link to={PATHS.inbox}>{t('chat.header.back')}</Link>
-      </section>
-    );
+  // Spec §8: a chat that is not the user's (any more) says so and offers the chats list: a retry cannot help.
+  if ((failure?.notFound && !item) || (item === null && opened && !failure)) {
+    return <ChatUnavailable state="not-found" title={t('chat.notFound')} detail={t('chat.notFoundHint')} />;
+  }
+  // Spec §8: a chat that cannot load says so, why, and offers a retry that reloads /inbox.
+  if (failure && !item) {
+    return <ChatUnavailable state="error" title={t('chat.loadFailed')} detail={errorText(failure.error, t)} retry />;
   }
   if (!item || selfId === null) {
     return (
-      <section
-        className="chat-view chat-view-message"
-        aria-label={t('chat.label')}
-        aria-busy={item === null && opened ? undefined : true}
-        data-chat-view={item === null && opened ? 'not-found' : 'loading'}
-      >
-        <p>{item === null && opened ? t('chat.notFound') : t('chat.loading')}</p>
-        <Link to={PATHS.inbox}>{t('chat.header.back')}</Link>
+      <section className="chat-view chat-view-message" aria-label={t('chat.label')} aria-busy data-chat-view="loading">
+        <p role="status">{t('chat.loading')}</p>
+        <Link to={PATHS.inbox} className="mx-button">
+          {t('chat.header.back')}
+        </Link>
       </section>
     );
   }
@@ -92,19 +90,65 @@ export function ChatView({ conversationId, onOpenSettings }: { conversationId: n
         data-chat-view="chat"
       >
         <ChatHeader conversation={conversation} selfId={selfId} {...(onOpenSettings ? { onOpenSettings } : {})} />
-        {openError ? (
-          <div className="chat-list-error" role="alert">
-            <span>{openError}</span>
-            <button type="button" onClick={reloadInbox}>
-              {t('chat.retry')}
-            </button>
+        {failure ? (
+          // The chat is known (the list has it) but its messages did not load.
+          <div className="chat-list-error" role="alert" data-chat-error="open">
+            <p className="chat-list-error__text">
+              <strong>{failure.notFound ? t('chat.notFound') : t('chat.loadFailed')}</strong>{' '}
+              <span>{errorText(failure.error, t)}</span>
+            </p>
+            {failure.notFound ? (
+              <Link to={PATHS.inbox} className="mx-button">
+                {t('chat.header.back')}
+              </Link>
+            ) : (
+              <button type="button" className="mx-button mx-button--primary" onClick={reloadInbox}>
+                {t('chat.retry')}
+              </button>
+            )}
           </div>
         ) : null}
-        <MessageList key={conversationId} conversationId={conversationId} />
+        <MessageList key={conversationId} conversationId={conversationId} failed={failure !== null} />
         <Composer />
         <MediaViewer />
         <CommentThread />
       </section>
     </ChatUiProvider>
+  );
+}
+
+/** Spec §8: a chat load error's retry reloads /inbox (the whole app starts again there). */
+const reloadInbox = () => window.location.assign(PATHS.inbox);
+
+/**
+ * The chat panel of `/inbox/{id}` when that id is no conversation id at all (`/inbox/abc`): spec §8
+ * 'Invalid conversation ID provided', and the way back to the chats list.
+ */
+export function InvalidChatView() {
+  const { t } = useTranslation();
+  return <ChatUnavailable state="invalid" title={t('errors.invalidConversationId')} detail={null} />;
+}
+
+/** A chat that cannot be shown: what happened, why, and what the user can do (the chats list, or a retry). */
+function ChatUnavailable(props: { state: 'not-found' | 'error' | 'invalid'; title: string; detail: string | null; retry?: boolean }) {
+  const { state, title, detail, retry } = props;
+  const { t } = useTranslation();
+  return (
+    <section className="chat-view chat-view-message" aria-label={t('chat.label')} data-chat-view={state}>
+      <div className="chat-state" role="alert">
+        <p className="chat-state__title">{title}</p>
+        {detail ? <p className="chat-state__detail">{detail}</p> : null}
+      </div>
+      <div className="chat-state__actions">
+        {retry ? (
+          <button type="button" className="mx-button mx-button--primary" onClick={reloadInbox}>
+            {t('chat.retry')}
+          </button>
+        ) : null}
+        <Link to={PATHS.inbox} className={retry ? 'mx-button' : 'mx-button mx-button--primary'}>
+          {t('chat.header.back')}
+        </Link>
+      </div>
+    </section>
   );
 }

@@ -17,6 +17,7 @@ export const KNOWN_ERRORS: Readonly<Record<string, ErrorKey>> = {
   "Failed to update user profile": 'errors.updateProfile',
   "Failed to register user": 'errors.register',
   "Failed to fetch countries": 'errors.fetchCountries',
+  "Failed to load countries": 'errors.loadCountries',
   "Failed to upload image": 'errors.uploadImage',
   "Failed to fetch conversations list": 'errors.fetchConversations',
   "Failed to fetch conversation": 'errors.fetchConversation',

@@ -7,19 +7,25 @@ import { MuteControl } from '../chatSettings/MuteControl';
 import { Avatar } from '../common/Avatar';
 import { ConfirmDialog } from '../common/ConfirmDialog';
 import { errorText } from '../common/errorText';
+import { LoadNotice } from './LoadNotice';
 import { LinkedText } from '../common/LinkedText';
 import { PanelHeader } from '../common/PanelHeader';
 import { useEngine } from '../hooks/EngineContext';
 import { useQuery } from '../hooks/useQuery';
-import { communityPath, PATHS } from '../routing/paths';
+import { channelInfoPath, communityPath, PATHS } from '../routing/paths';
 import './explore.css';
 
-type Load = { status: 'loading' } | { status: 'loaded' } | { status: 'error'; message: string };
+/** Errors are kept as the engine gave them and put into words when shown, so they follow the language. */
+type Load = { status: 'loading' } | { status: 'loaded' } | { status: 'error'; error: unknown };
+type Failure = { error: unknown } | null;
 
 /**
  * Channel info / join channel (spec §2), at `/explore/{communityId}/channels/{channelId}`: name, description,
  * who may post, and Join (which opens the channel in the chat view) or, for a joined channel, Open and
  * Leave, and mute; leaving the announcements channel leaves the community, and its confirmation says so (spec §4).
+ * Spec §8's states: a channel part of the URL that is no channel id is "No channel selected", a community
+ * part that is no id "Community ID not available", as is a channel the server describes without its
+ * community (the engine refuses it); a channel answered without its details is "No channel data available".
  */
 export function ChannelInfoView({ communityId, channelId }: { communityId: number | null; channelId: number | null }) {
   const { t } = useTranslation();
@@ -27,7 +33,7 @@ export function ChannelInfoView({ communityId, channelId }: { communityId: numbe
   if (communityId === null || channelId === null) {
     return (
       <section className="explore" aria-labelledby={titleId}>
-        <PanelHeader title={t('explore.title')} back={PATHS.explore} titleId={titleId} />
+        <PanelHeader title={t('explore.title')} back={communityId === null ? PATHS.explore : communityPath(communityId)} titleId={titleId} />
         <p className="explore__state" role="alert">
           {communityId === null ? t('errors.communityIdMissing') : t('errors.noChannelSelected')}
         </p>
@@ -49,35 +55,41 @@ function ChannelInfo({ communityId, channelId }: { communityId: number; channelI
   const [load, setLoad] = useState<Load>({ status: 'loading' });
   const [attempt, setAttempt] = useState(0);
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [leaving, setLeaving] = useState<{ busy: boolean; error: string | null } | null>(null);
+  const [failure, setFailure] = useState<Failure>(null);
+  const [leaving, setLeaving] = useState<{ busy: boolean; failure: Failure } | null>(null);
 
   useEffect(() => {
     let live = true;
     setLoad({ status: 'loading' });
     engine.loadChannel(channelId).then(
       () => live && setLoad({ status: 'loaded' }),
-      (e: unknown) => live && setLoad({ status: 'error', message: errorText(e, t) }),
+      (error: unknown) => live && setLoad({ status: 'error', error }),
     );
     return () => {
       live = false;
     };
-  }, [engine, channelId, attempt, t]);
+  }, [engine, channelId, attempt]);
   // The community too (a deep link with nothing cached): its name, and whether the user belongs to it.
   useEffect(() => {
     void engine.openCommunity(communityId).catch(() => undefined);
   }, [engine, communityId]);
 
+  // A channel of another community than the URL says: its info is under its own community.
+  const elsewhere = load.status === 'loaded' && channel && channel.community_id !== communityId ? channel.community_id : null;
+  useEffect(() => {
+    if (elsewhere !== null) void navigate({ to: channelInfoPath(elsewhere, channelId), replace: true });
+  }, [elsewhere, channelId, navigate]);
+
   const back = communityPath(communityId);
   if (!channel || channel.community_id !== communityId) {
-    const failed = load.status === 'error' || (load.status === 'loaded' && channel?.community_id !== communityId);
+    const failed = load.status === 'error';
     return (
-      <section className="explore" aria-labelledby={titleId} aria-busy={load.status === 'loading' || undefined}>
+      <section className="explore" aria-labelledby={titleId} aria-busy={!failed || undefined}>
         <PanelHeader title={t('explore.title')} back={back} titleId={titleId} />
         <div className="explore__state" role={failed ? 'alert' : 'status'}>
           {failed ? (
             <>
-              <p>{load.status === 'error' ? load.message : t('errors.noChannelData')}</p>
+              <p>{errorText(load.error, t)}</p>
               <button type="button" className="mx-button" onClick={() => setAttempt((n) => n + 1)}>
                 {t('explore.retry')}
               </button>
@@ -92,24 +104,24 @@ function ChannelInfo({ communityId, channelId }: { communityId: number; channelI
 
   const join = () => {
     setBusy(true);
-    setError(null);
+    setFailure(null);
     engine.joinChannel(channel.id).then(
       () => void navigate({ to: '/inbox/$conversationId', params: { conversationId: String(channel.id) } }),
-      (e: unknown) => {
+      (error: unknown) => {
         setBusy(false);
-        setError(errorText(e, t));
+        setFailure({ error });
       },
     );
   };
   const leave = () => {
-    setLeaving({ busy: true, error: null });
+    setLeaving({ busy: true, failure: null });
     engine.leaveChannel(channel.id).then(
       () => {
         setLeaving(null);
         // Leaving the announcements channel left the community: its details say so (with Join).
         if (channel.is_community_announcements) void navigate({ to: back });
       },
-      (e: unknown) => setLeaving({ busy: false, error: errorText(e, t) }),
+      (error: unknown) => setLeaving({ busy: false, failure: { error } }),
     );
   };
   const communityName = community?.name ?? '';
@@ -120,6 +132,8 @@ function ChannelInfo({ communityId, channelId }: { communityId: number; channelI
     <section className="explore channel-info" aria-labelledby={titleId} data-channel-id={channel.id}>
       <PanelHeader title={channel.name} back={back} titleId={titleId} />
       <div className="explore__body">
+        {/* The channel as known (cached, or from its community's list) while loading it failed: said above it. */}
+        {load.status === 'error' ? <LoadNotice error={load.error} onRetry={() => setAttempt((n) => n + 1)} /> : null}
         <div className="community__card">
           <Avatar id={channel.id} name={channel.name} imageUrl={channel.logo?.url || null} channel size={72} />
           <p className="community__name">{channel.name}</p>
@@ -144,7 +158,7 @@ function ChannelInfo({ communityId, channelId }: { communityId: number; channelI
                 {t('explore.channel.open')}
               </Link>
               {mayLeave ? (
-                <button type="button" className="mx-button mx-button--danger" onClick={() => setLeaving({ busy: false, error: null })}>
+                <button type="button" className="mx-button mx-button--danger" onClick={() => setLeaving({ busy: false, failure: null })}>
                   {t('explore.channel.leave')}
                 </button>
               ) : null}
@@ -157,9 +171,9 @@ function ChannelInfo({ communityId, channelId }: { communityId: number; channelI
               {community && !community.is_member ? <p className="community__note">{t('explore.channel.joinCommunityFirst')}</p> : null}
             </>
           )}
-          {error ? (
+          {failure ? (
             <p className="explore__error" role="alert">
-              {error}
+              {errorText(failure.error, t)}
             </p>
           ) : null}
         </div>
@@ -175,7 +189,7 @@ function ChannelInfo({ communityId, channelId }: { communityId: number; channelI
           }
           confirmLabel={t('explore.channel.leaveConfirm')}
           busy={leaving.busy}
-          error={leaving.error}
+          error={leaving.failure ? errorText(leaving.failure.error, t) : null}
           onConfirm={leave}
           onCancel={() => setLeaving(null)}
         />

@@ -6,6 +6,7 @@ import type { Community } from '../../protocol/entities';
 import { Avatar } from '../common/Avatar';
 import { ConfirmDialog } from '../common/ConfirmDialog';
 import { errorText } from '../common/errorText';
+import { LoadNotice } from './LoadNotice';
 import { LinkedText } from '../common/LinkedText';
 import { PanelHeader } from '../common/PanelHeader';
 import { useEngine } from '../hooks/EngineContext';
@@ -76,14 +77,7 @@ function CommunityDetails({ communityId }: { communityId: number }) {
     <section className="explore community" aria-labelledby={titleId} data-community-id={communityId}>
       <PanelHeader title={community.name} back={PATHS.explore} titleId={titleId} />
       <div className="explore__body">
-        {load.status === 'error' ? (
-          <p className="explore__notice" role="alert">
-            {errorText(load.error, t)}{' '}
-            <button type="button" className="mx-button mx-button--link" onClick={() => setAttempt((n) => n + 1)}>
-              {t('explore.retry')}
-            </button>
-          </p>
-        ) : null}
+        {load.status === 'error' ? <LoadNotice error={load.error} onRetry={() => setAttempt((n) => n + 1)} /> : null}
         <CommunityCard community={community} />
         <section className="community__channels" aria-labelledby={`${titleId}-channels`}>
           <h2 id={`${titleId}-channels`} className="explore__section-title">
@@ -115,23 +109,24 @@ function CommunityCard({ community }: { community: Community }) {
   const { t } = useTranslation();
   const engine = useEngine();
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [leaving, setLeaving] = useState<{ busy: boolean; error: string | null } | null>(null);
+  // Errors as the engine gave them, put into words when shown (they follow the language).
+  const [failure, setFailure] = useState<{ error: unknown } | null>(null);
+  const [leaving, setLeaving] = useState<{ busy: boolean; failure: { error: unknown } | null } | null>(null);
   const admin = community.member?.is_admin === true;
 
   const join = () => {
     setBusy(true);
-    setError(null);
+    setFailure(null);
     engine
       .joinCommunity(community.id)
-      .catch((e: unknown) => setError(errorText(e, t)))
+      .catch((error: unknown) => setFailure({ error }))
       .finally(() => setBusy(false));
   };
   const leave = () => {
-    setLeaving({ busy: true, error: null });
+    setLeaving({ busy: true, failure: null });
     engine.leaveCommunity(community.id).then(
       () => setLeaving(null),
-      (e: unknown) => setLeaving({ busy: false, error: errorText(e, t) }),
+      (error: unknown) => setLeaving({ busy: false, failure: { error } }),
     );
   };
 
@@ -156,13 +151,13 @@ function CommunityCard({ community }: { community: Community }) {
       ) : admin ? (
         <p className="community__note">{t('explore.community.adminNote')}</p>
       ) : (
-        <button type="button" className="mx-button mx-button--danger" onClick={() => setLeaving({ busy: false, error: null })}>
+        <button type="button" className="mx-button mx-button--danger" onClick={() => setLeaving({ busy: false, failure: null })}>
           {t('explore.community.leave')}
         </button>
       )}
-      {error ? (
+      {failure ? (
         <p className="explore__error" role="alert">
-          {error}
+          {errorText(failure.error, t)}
         </p>
       ) : null}
       {leaving ? (
@@ -171,7 +166,7 @@ function CommunityCard({ community }: { community: Community }) {
           text={t('explore.community.leaveText')}
           confirmLabel={t('explore.community.leaveConfirm')}
           busy={leaving.busy}
-          error={leaving.error}
+          error={leaving.failure ? errorText(leaving.failure.error, t) : null}
           onConfirm={leave}
           onCancel={() => setLeaving(null)}
         />

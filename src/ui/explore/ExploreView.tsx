@@ -12,12 +12,15 @@ import './explore.css';
 /** How long typing pauses before the search is sent. */
 const SEARCH_DELAY_MS = 250;
 
+/** Why a call failed, as the engine said it: put into words when shown, so it follows the language. */
+type Failure = { error: unknown } | null;
+
 /** This tab's search (the engine's search state is shared by every tab of the profile). */
 interface Search {
   query: string;
   status: 'loading' | 'loaded' | 'error';
   results: readonly Community[];
-  error: string | null;
+  failure: Failure;
 }
 
 /**
@@ -31,7 +34,7 @@ export function ExploreView() {
   const engine = useEngine();
   const view = useQuery<CommunitiesView | null>((e) => e.communities(), [], null);
   const [query, setQuery] = useState('');
-  const [refresh, setRefresh] = useState<{ attempt: number; error: string | null }>({ attempt: 0, error: null });
+  const [refresh, setRefresh] = useState<{ attempt: number; failure: Failure }>({ attempt: 0, failure: null });
   const titleId = useId();
   const needle = query.trim();
 
@@ -41,13 +44,13 @@ export function ExploreView() {
     if (!listShown) return;
     let live = true;
     engine.refreshCommunities().then(
-      () => live && setRefresh((r) => ({ ...r, error: null })),
-      (error: unknown) => live && setRefresh((r) => ({ ...r, error: errorText(error, t) })),
+      () => live && setRefresh((r) => ({ ...r, failure: null })),
+      (error: unknown) => live && setRefresh((r) => ({ ...r, failure: { error } })),
     );
     return () => {
       live = false;
     };
-  }, [engine, listShown, refresh.attempt, t]);
+  }, [engine, listShown, refresh.attempt]);
 
   // Spec §5: an empty query clears the search and asks nothing.
   const [search, setSearch] = useState<Search | null>(null);
@@ -58,20 +61,21 @@ export function ExploreView() {
       return;
     }
     let live = true;
-    setSearch((s) => ({ query: needle, status: 'loading', results: s?.query === needle ? s.results : [], error: null }));
+    setSearch((s) => ({ query: needle, status: 'loading', results: s?.query === needle ? s.results : [], failure: null }));
     const timer = setTimeout(() => {
       engine.searchCommunities(needle).then(
-        (results) => live && setSearch({ query: needle, status: 'loaded', results, error: null }),
-        (error: unknown) => live && setSearch({ query: needle, status: 'error', results: [], error: errorText(error, t) }),
+        (results) => live && setSearch({ query: needle, status: 'loaded', results, failure: null }),
+        (error: unknown) => live && setSearch({ query: needle, status: 'error', results: [], failure: { error } }),
       );
     }, SEARCH_DELAY_MS);
     return () => {
       live = false;
       clearTimeout(timer);
     };
-  }, [engine, needle, searchAttempt, t]);
+  }, [engine, needle, searchAttempt]);
 
-  const retry = () => setRefresh((r) => ({ attempt: r.attempt + 1, error: null }));
+  const retry = () => setRefresh((r) => ({ attempt: r.attempt + 1, failure: null }));
+  const refreshError = refresh.failure ? errorText(refresh.failure.error, t) : null;
   let body;
   if (needle) {
     if (!search || (search.status === 'loading' && search.results.length === 0)) {
@@ -79,7 +83,7 @@ export function ExploreView() {
     } else if (search.status === 'error') {
       body = (
         <State alert>
-          <p>{search.error}</p>
+          <p>{search.failure ? errorText(search.failure.error, t) : null}</p>
           <button type="button" className="mx-button" onClick={() => setSearchAttempt((n) => n + 1)}>
             {t('explore.retry')}
           </button>
@@ -90,12 +94,12 @@ export function ExploreView() {
     } else {
       body = <Section title={t('explore.results')} communities={search.results} />;
     }
-  } else if (view === null || (!view.loaded && refresh.error === null)) {
+  } else if (view === null || (!view.loaded && refreshError === null)) {
     body = <State busy>{t('explore.loading')}</State>;
-  } else if (!view.loaded && refresh.error !== null) {
+  } else if (!view.loaded && refreshError !== null) {
     body = (
       <State alert>
-        <p>{refresh.error}</p>
+        <p>{refreshError}</p>
         <button type="button" className="mx-button" onClick={retry}>
           {t('explore.retry')}
         </button>
@@ -123,9 +127,9 @@ export function ExploreView() {
       <SearchField label={t('explore.search')} value={query} onChange={setQuery} />
       <div className="explore__body">
         {/* A cached list shows while a refresh fails; the failure is said above it, with a retry. */}
-        {!needle && view?.loaded && refresh.error !== null ? (
+        {!needle && view?.loaded && refreshError !== null ? (
           <p className="explore__notice" role="alert">
-            {refresh.error}{' '}
+            {refreshError}{' '}
             <button type="button" className="mx-button mx-button--link" onClick={retry}>
               {t('explore.retry')}
             </button>

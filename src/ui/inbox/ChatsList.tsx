@@ -1,6 +1,7 @@
 import { useEffect, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ConversationListItem } from '../../engine/api';
+import { errorText } from '../common/errorText';
 import { SearchField } from '../common/SearchField';
 import { useQuery } from '../hooks/useQuery';
 import { ConversationList } from './ConversationList';
@@ -46,9 +47,10 @@ export function ChatsList({
     body = <SkeletonRows />;
   } else if (list.length === 0 && load.status === 'error') {
     body = (
-      <div className="inbox-state" role="alert">
-        {/* Spec §8: the engine's message (the server's, or 'Failed to fetch conversations list'). */}
-        <p className="inbox-state__title">{load.error || t('inbox.loadFailed')}</p>
+      <div className="inbox-state" role="alert" data-inbox-state="error">
+        {/* Spec §8: 'Failed to load conversations', and why: the server's words or 'Failed to fetch conversations list'. */}
+        <p className="inbox-state__title">{t('inbox.loadFailed')}</p>
+        <p className="inbox-state__detail">{errorText(load.error, t)}</p>
         <button type="button" className="mx-button mx-button--primary" onClick={retry}>
           {t('common.retry')}
         </button>

@@ -1,6 +1,7 @@
 import { type FormEvent, useCallback, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type CountriesView, type FormDraft, isEngineError } from '../../engine/api';
+import { errorText } from '../common/errorText';
 import { useEngine } from '../hooks/EngineContext';
 import { formDraftKeys, useFormDraft } from '../hooks/useFormDraft';
 import { useQuery } from '../hooks/useQuery';
@@ -100,7 +101,9 @@ export function NewChatForm({
       await engine.refreshConversations().catch(() => undefined);
       onCreated(answer.conversation.id);
     } catch (error) {
-      setFailure(isEngineError(error) ? error.message : t('inbox.form.createFailed'));
+      // Spec §8: an alert with the server's error or 'Failed to create conversation', in the user's language;
+      // what was typed stays, to correct or to try again.
+      setFailure(isEngineError(error) ? errorText(error, t) : t('inbox.form.createFailed'));
     } finally {
       setBusy(false);
     }

@@ -39,7 +39,7 @@ export function NicknameStep({
     try {
       onSignedIn(await engine.register(state.nickname.trim()));
     } catch (failure) {
-      setError(errorText(failure, t('login.failedToSaveNickname')));
+      setError(errorText(failure, t, t('errors.register'), t('login.failedToSaveNickname')));
       setBusy(false);
       input.current?.focus();
     }

@@ -4,6 +4,7 @@ import type { CountriesView } from '../../engine/api';
 import type { Country } from '../../protocol/entities';
 import { useEngine } from '../hooks/EngineContext';
 import { useQuery } from '../hooks/useQuery';
+import { errorText as commonErrorText } from '../common/errorText';
 import { errorText } from './errorText';
 import { Flag } from './Flag';
 import type { LoginState } from './loginState';
@@ -75,7 +76,7 @@ export function PhoneStep({
       await engine.requestPin(check.phone);
       update({ step: 'pin', phoneNumber: check.phone, pinCode: '', selectedCountry: check.country.code });
     } catch (failure) {
-      setError({ field: 'form', text: errorText(failure, t('login.failedToSendPin'), t('login.failedToSendPinRetry')) });
+      setError({ field: 'form', text: errorText(failure, t, t('login.failedToSendPin'), t('login.failedToSendPinRetry')) });
       setBusy(false);
     }
   }
@@ -140,7 +141,12 @@ export function PhoneStep({
 
       {view.status === 'error' && countries.length === 0 ? (
         <p className="login-error" role="alert">
-          {errorText(view.error, t('login.countriesFailed'))}{' '}
+          {errorText(
+            view.error,
+            t,
+            view.error ? commonErrorText(view.error, t) : t('errors.loadCountries'),
+            t('login.countriesDownloadFailed'),
+          )}{' '}
           <button type="button" className="login-link" onClick={load}>
             {t('common.retry')}
           </button>

@@ -55,7 +55,7 @@ export function PinStep({
       const session = await engine.confirmPin(state.phoneNumber, code);
       onSignedIn(session);
     } catch (failure) {
-      setError(errorText(failure, t('login.invalidPinCode'), t('login.networkError')));
+      setError(errorText(failure, t, t('login.invalidPinCode'), t('login.networkError')));
       update({ pinCode: '' });
       setBusy(false);
       inputs.current[0]?.focus();
@@ -84,7 +84,7 @@ export function PinStep({
       await engine.requestPin(state.phoneNumber);
       setNotice(t('login.pin.resent', { phone }));
     } catch (failure) {
-      setError(errorText(failure, t('login.failedToSendPin'), t('login.failedToSendPinRetry')));
+      setError(errorText(failure, t, t('login.failedToSendPin'), t('login.failedToSendPinRetry')));
     }
     inputs.current[0]?.focus();
   }

@@ -1,7 +1,7 @@
 import { useNavigate, useParams, useRouterState } from '@tanstack/react-router';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ChatView } from '../chat/ChatView';
+import { ChatView, InvalidChatView } from '../chat/ChatView';
 import { ChannelInfoView } from '../explore/ChannelInfoView';
 import { CommunityView } from '../explore/CommunityView';
 import { ExploreView } from '../explore/ExploreView';
@@ -38,6 +38,8 @@ export function MainScreen() {
   const pathname = useRouterState({ select: (state) => state.location.pathname });
   const params = useParams({ strict: false });
   const openId = idParamOf(params.conversationId);
+  // `/inbox/abc`: a chat URL whose id is no conversation id (spec §8 'Invalid conversation ID provided').
+  const badChatId = params.conversationId !== undefined && openId === null;
   const view = leftViewOf(pathname);
   const communitiesGate = useCommunitiesGate();
   const communities = communitiesGate === 'allowed';
@@ -132,7 +134,7 @@ export function MainScreen() {
       break;
   }
 
-  const chatOpen = openId !== null && shownView === 'chats';
+  const chatOpen = (openId !== null || badChatId) && shownView === 'chats';
   const classes = ['main-screen', chatOpen ? 'main-screen--chat-open' : '', panelView ? 'main-screen--panel-open' : ''];
   return (
     <div className={classes.filter(Boolean).join(' ')}>
@@ -148,6 +150,8 @@ export function MainScreen() {
             conversationId={openId}
             onOpenSettings={() => setPanel({ conversationId: openId, view: { kind: 'chatSettings' } })}
           />
+        ) : badChatId ? (
+          <InvalidChatView />
         ) : (
           <div className="empty-chat">
             {isCommunitiesView(shownView) ? (

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useCallback, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { nicknameError, type SessionView } from '../../engine/api';
 import { BUILD_NUMBER, CLIENT_VERSION, NICKNAME_MAX } from '../../protocol/constants';
@@ -29,6 +29,7 @@ export function AccountView({ env = BUILD_ENV }: { env?: BuildEnv }) {
   const [error, setError] = useState<string | null>(null);
   const [removing, setRemoving] = useState(false);
   const titleId = useId();
+  const refresh = useProfileRefresh();
   if (session?.status !== 'ready') return null;
   const logout = () => {
     setConfirming(false);
@@ -48,6 +49,14 @@ export function AccountView({ env = BUILD_ENV }: { env?: BuildEnv }) {
     <section className="settings-panel" aria-labelledby={titleId}>
       <PanelHeader title={t('settings.account')} back={PATHS.settings} titleId={titleId} />
       <div className="account">
+        {refresh.error ? (
+          <p className="mx-field__error account__refresh" role="alert">
+            {refresh.error}{' '}
+            <button type="button" className="mx-button" onClick={refresh.retry}>
+              {t('common.retry')}
+            </button>
+          </p>
+        ) : null}
         <AvatarPicker
           id={session.userId}
           name={session.nickname}
@@ -97,6 +106,28 @@ export function AccountView({ env = BUILD_ENV }: { env?: BuildEnv }) {
       ) : null}
     </section>
   );
+}
+
+/**
+ * The page shows the stored account at once and asks the server again on opening (another device may have
+ * changed it); when that fails it says so (spec §8 'Failed to fetch user profile') with a retry, and the
+ * stored account stays shown.
+ */
+function useProfileRefresh(): { error: string | null; retry: () => void } {
+  const { t } = useTranslation();
+  const engine = useEngine();
+  const [attempt, setAttempt] = useState(0);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    setError(null);
+    engine.refreshProfile().catch((e: unknown) => live && setError(errorText(e, t)));
+    return () => {
+      live = false;
+    };
+  }, [engine, attempt, t]);
+  const retry = useCallback(() => setAttempt((n) => n + 1), []);
+  return { error, retry };
 }
 
 /** The nickname with its inline editor: trimmed, 1 to 50 characters, with the nickname step's texts. */

@@ -25,6 +25,7 @@ function serverChat() {
         return ok({ conversations: [{ conversation: { ...conversation, last_message: last, last_message_time: last?.created_at ?? '0' } }] });
       }
       if (path === '/v2/conversations/7/messages') return ok({ messages: [...messages].reverse() });
+      if (path === '/v2/conversations/7') return ok({ conversation: { ...conversation, last_message: last, last_message_time: last?.created_at ?? '0' } });
       return ok({ dlrs: [] });
     },
     async upload() {

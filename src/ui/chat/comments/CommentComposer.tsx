@@ -29,16 +29,16 @@ export function CommentComposer(props: {
   const engine = useEngine();
   const settings = useQuery<AppSettings | null>((e) => e.settings(), [], null);
   const [text, setText] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const [failure, setFailure] = useState<{ error: unknown } | null>(null);
 
   const send = () => {
-    setError(null);
+    setFailure(null);
     const sent = text;
     setText('');
     engine.addComment(channelId, postId, sent, replyTo?.comment_id ?? null).then(
       () => onSent(),
-      (e: unknown) => {
-        setError(errorText(e, t));
+      (error: unknown) => {
+        setFailure({ error });
         setText((typed) => (typed === '' ? sent : `${sent}\n${typed}`));
       },
     );
@@ -80,9 +80,9 @@ export function CommentComposer(props: {
           </button>
         </div>
       ) : null}
-      {error ? (
+      {failure ? (
         <p className="comment__error" role="alert">
-          {error}
+          {errorText(failure.error, t)}
         </p>
       ) : null}
       <div className="thread__input-row">

@@ -55,7 +55,7 @@ export function CommentList(props: {
   const anchor = useRef<{ key: string; offset: number } | null>(null);
   const firstKey = useRef<string | null>(null);
   const [loadingOlder, setLoadingOlder] = useState(false);
-  const [olderError, setOlderError] = useState<string | null>(null);
+  const [olderFailure, setOlderFailure] = useState<{ error: unknown } | null>(null);
   const busy = useRef(false);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const viewRef = useRef(view);
@@ -70,10 +70,10 @@ export function CommentList(props: {
     anchor.current = item ? { key: String(item.key), offset: item.start - top } : null;
     busy.current = true;
     setLoadingOlder(true);
-    setOlderError(null);
+    setOlderFailure(null);
     engine
       .loadOlderComments(channelId, postId)
-      .catch((error: unknown) => setOlderError(errorText(error, t)))
+      .catch((error: unknown) => setOlderFailure({ error }))
       .finally(() => {
         // The page is in by now (the engine answers after its values reached the tab): an anchor still
         // held belongs to a load that brought nothing, and must not move a later change.
@@ -81,7 +81,7 @@ export function CommentList(props: {
         busy.current = false;
         setLoadingOlder(false);
       });
-  }, [engine, channelId, postId, virtualizer, t]);
+  }, [engine, channelId, postId, virtualizer]);
 
   const onScroll = () => {
     const el = scrollRef.current;
@@ -132,9 +132,9 @@ export function CommentList(props: {
           {loadingOlder ? t('comments.loadingOlder') : t('comments.showOlder')}
         </button>
       ) : null}
-      {olderError ? (
+      {olderFailure ? (
         <div className="thread__older" role="alert">
-          <span>{olderError}</span>{' '}
+          <span>{errorText(olderFailure.error, t)}</span>{' '}
           <button type="button" className="mx-button mx-button--link" onClick={loadOlder}>
             {t('comments.retry')}
           </button>

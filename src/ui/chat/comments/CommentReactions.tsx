@@ -17,7 +17,7 @@ export function CommentReactions({ channelId, postId, comment }: { channelId: nu
   const engine = useEngine();
   const { selfId } = useChatUi();
   const [open, setOpen] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
+  const [failure, setFailure] = useState<{ error: unknown } | null>(null);
   const menuRef = useRef<HTMLDivElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
   const menuId = useId();
@@ -28,9 +28,9 @@ export function CommentReactions({ channelId, postId, comment }: { channelId: nu
   }, [open]);
 
   const react = (emoji: string, on: boolean) => {
-    setProblem(null);
+    setFailure(null);
     setOpen(false);
-    engine.reactToComment(channelId, postId, comment.comment_id, emoji, on).catch((error: unknown) => setProblem(errorText(error, t)));
+    engine.reactToComment(channelId, postId, comment.comment_id, emoji, on).catch((error: unknown) => setFailure({ error }));
   };
   const reactions = comment.reactions.filter((r) => r.users.length > 0);
   const mine = (emoji: string) => reactions.some((r) => r.reaction === emoji && r.users.some((u) => u.user_id === selfId));
@@ -87,9 +87,9 @@ export function CommentReactions({ channelId, postId, comment }: { channelId: nu
           ))}
         </div>
       ) : null}
-      {problem ? (
+      {failure ? (
         <p className="comment__error" role="alert">
-          {problem}
+          {errorText(failure.error, t)}
         </p>
       ) : null}
     </div>

@@ -27,7 +27,7 @@ export function CommentReplies(props: {
   const engine = useEngine();
   const parentId = parent.comment_id;
   const view = useQuery<CommentsView>((e) => e.comments(channelId, postId, parentId), [channelId, postId, parentId], EMPTY);
-  const [error, setError] = useState<string | null>(null);
+  const [failure, setFailure] = useState<{ error: unknown } | null>(null);
   const [attempt, setAttempt] = useState(0);
 
   // Asked for once per open thread: a row scrolled out of the virtualised list and back keeps what it had
@@ -36,14 +36,14 @@ export function CommentReplies(props: {
     if (requested.has(parentId) && attempt === 0) return;
     requested.add(parentId);
     let live = true;
-    setError(null);
-    engine.loadComments(channelId, postId, parentId).catch((e: unknown) => live && setError(errorText(e, t)));
+    setFailure(null);
+    engine.loadComments(channelId, postId, parentId).catch((error: unknown) => live && setFailure({ error }));
     return () => {
       live = false;
     };
-  }, [engine, channelId, postId, parentId, attempt, requested, t]);
+  }, [engine, channelId, postId, parentId, attempt, requested]);
 
-  const older = () => void engine.loadOlderComments(channelId, postId, parentId).catch((e: unknown) => setError(errorText(e, t)));
+  const older = () => void engine.loadOlderComments(channelId, postId, parentId).catch((error: unknown) => setFailure({ error }));
   return (
     <section className="comment__replies" aria-label={t('comments.repliesOf', { name: parentName })}>
       {view.hasOlder ? (
@@ -51,10 +51,10 @@ export function CommentReplies(props: {
           {t('comments.showOlder')}
         </button>
       ) : null}
-      {!view.loaded && error === null ? <p className="thread__state">{t('comments.loading')}</p> : null}
-      {error ? (
+      {!view.loaded && failure === null ? <p className="thread__state">{t('comments.loading')}</p> : null}
+      {failure ? (
         <p className="comment__error" role="alert">
-          {error}{' '}
+          {errorText(failure.error, t)}{' '}
           <button type="button" className="mx-button mx-button--link" onClick={() => setAttempt((n) => n + 1)}>
             {t('comments.retry')}
           </button>

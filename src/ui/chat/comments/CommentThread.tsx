@@ -23,7 +23,8 @@ export function CommentThread() {
 
 const EMPTY: CommentsView = { comments: [], participants: {}, hasOlder: false, loaded: false, pending: [] };
 
-type Load = { status: 'loading' } | { status: 'loaded' } | { status: 'error'; message: string };
+/** A failed load keeps the engine's error, put into words when shown (so it follows the language). */
+type Load = { status: 'loading' } | { status: 'loaded' } | { status: 'error'; error: unknown };
 
 /**
  * A modal dialog named after the post: the post at the top, its comments (50 a page, older ones as the
@@ -67,12 +68,12 @@ function ThreadDialog({ post: opened, onClose }: { post: Message; onClose: () =>
     setLoad({ status: 'loading' });
     engine.loadComments(channelId, postId).then(
       () => live && setLoad({ status: 'loaded' }),
-      (error: unknown) => live && setLoad({ status: 'error', message: errorText(error, t) }),
+      (error: unknown) => live && setLoad({ status: 'error', error }),
     );
     return () => {
       live = false;
     };
-  }, [engine, channelId, postId, attempt, t]);
+  }, [engine, channelId, postId, attempt]);
 
   const author = memberName(conversation, post.user_id) ?? t('comments.someone');
   const label = post.message ? t('comments.dialog', { excerpt: excerpt(post.message) }) : t('comments.dialogNoText', { author });
@@ -117,7 +118,7 @@ function ThreadDialog({ post: opened, onClose }: { post: Message; onClose: () =>
       </article>
       {load.status === 'error' ? (
         <div className="thread__state" role="alert">
-          <p>{load.message}</p>
+          <p>{errorText(load.error, t)}</p>
           <button type="button" className="mx-button" onClick={() => setAttempt((n) => n + 1)}>
             {t('comments.retry')}
           </button>

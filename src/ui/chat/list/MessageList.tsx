@@ -2,8 +2,8 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { MessageWindowView, OutboxEntry } from '../../../engine/api';
-import { isEngineError } from '../../../engine/api';
 import type { Message } from '../../../protocol/entities';
+import { errorText } from '../../common/errorText';
 import { useEngine } from '../../hooks/EngineContext';
 import { useQuery } from '../../hooks/useQuery';
 import { useChatUi } from '../ChatContext';
@@ -40,7 +40,7 @@ const rowMessage = (row: ChatRow | undefined): Message | null => (row?.kind === 
  * near the top without moving what the reader looks at, follows new messages only near the bottom and
  * otherwise offers "Jump to latest".
  */
-export function MessageList({ conversationId }: { conversationId: number }) {
+export function MessageList({ conversationId, failed = false }: { conversationId: number; failed?: boolean }) {
   const { t, i18n } = useTranslation();
   const engine = useEngine();
   const { conversation, selfId, registerScroller } = useChatUi();
@@ -88,7 +88,7 @@ export function MessageList({ conversationId }: { conversationId: number }) {
   const [showJump, setShowJump] = useState(false);
   const [unseen, setUnseen] = useState(0);
   const [loadingOlder, setLoadingOlder] = useState(false);
-  const [olderError, setOlderError] = useState<string | null>(null);
+  const [olderError, setOlderError] = useState<unknown>(null);
   const [highlight, setHighlight] = useState<number | null>(null);
   const loading = useRef(false);
   const quoteTarget = useRef<{ id: number; pages: number } | null>(null);
@@ -127,13 +127,13 @@ export function MessageList({ conversationId }: { conversationId: number }) {
       .loadOlderMessages(conversationId)
       .catch((error: unknown) => {
         quoteTarget.current = null;
-        setOlderError(isEngineError(error) ? error.message : t('chat.list.olderFailed'));
+        setOlderError(error ?? new Error());
       })
       .finally(() => {
         loading.current = false;
         setLoadingOlder(false);
       });
-  }, [engine, conversationId, t]);
+  }, [engine, conversationId]);
 
   /** Spec §4: older messages load when the list is within 200 px of the top, debounced 100 ms. */
   const checkTop = useCallback(() => {
@@ -298,9 +298,12 @@ export function MessageList({ conversationId }: { conversationId: number }) {
         </p>
       ) : null}
       {olderError ? (
-        <div className="chat-list-error" role="alert">
-          <span>{olderError}</span>
-          <button type="button" onClick={loadOlder}>
+        // Spec §8: 'Failed to load conversation messages', and why (the server's words or the call's text).
+        <div className="chat-list-error" role="alert" data-chat-error="older">
+          <p className="chat-list-error__text">
+            <strong>{t('chat.list.olderFailed')}</strong> <span>{errorText(olderError, t)}</span>
+          </p>
+          <button type="button" className="mx-button" onClick={loadOlder}>
             {t('chat.list.retry')}
           </button>
         </div>
@@ -311,10 +314,10 @@ export function MessageList({ conversationId }: { conversationId: number }) {
         onScroll={onScroll}
         role="log"
         aria-label={t('chat.list.label')}
-        aria-busy={loadingOlder || !view.loaded}
+        aria-busy={loadingOlder || (!view.loaded && !failed)}
         tabIndex={0}
       >
-        {!view.loaded && rows.length === 0 ? <p className="chat-list-empty">{t('chat.list.loading')}</p> : null}
+        {!view.loaded && rows.length === 0 && !failed ? <p className="chat-list-empty">{t('chat.list.loading')}</p> : null}
         {view.loaded && rows.length === 0 ? <p className="chat-list-empty">{t('chat.list.empty')}</p> : null}
         <div className="chat-list-inner" style={{ height: virtualizer.getTotalSize() }}>
           {items.map((item) => {

@@ -46,13 +46,43 @@ function Unsupported() {
   return <p className="att-unsupported">{t('chat.attachment.unsupported')}</p>;
 }
 
+type Box = { width: number; height: number } | null;
+
+/**
+ * A picture or video that did not load (spec §8 'Failed to load media'): a quiet box of the media's size
+ * instead of the browser's broken-image icon, with a retry that loads it again.
+ */
+function MediaUnavailable({ box, onRetry }: { box: Box; onRetry: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <div className="att-unavailable" style={box ? { width: box.width, height: box.height } : undefined}>
+      <p role="alert">{t('chatActions.media.failed')}</p>
+      <button type="button" className="att-unavailable__retry" onClick={onRetry}>
+        {t('common.retry')}
+      </button>
+    </div>
+  );
+}
+
+/** Load failures of a bubble's media: `attempt` keys the element, so a retry makes the browser ask again. */
+function useMediaFailure(): { failed: boolean; attempt: number; fail: () => void; retry: () => void } {
+  const [state, setState] = useState({ failed: false, attempt: 0 });
+  return {
+    ...state,
+    fail: () => setState((s) => ({ ...s, failed: true })),
+    retry: () => setState((s) => ({ failed: false, attempt: s.attempt + 1 })),
+  };
+}
+
 function ImageAttachment({ message, attachment }: { message: Message; attachment: Attachment }) {
   const { t } = useTranslation();
   const { openMedia } = useChatUi();
+  const media = useMediaFailure();
   const box = fitBox(attachment.file_info?.dimensions, MEDIA_MAX_SIDE);
   const name = attachment.name || t('chat.attachment.image');
   const src = attachment.thumbnail || urlOf(attachment);
   if (!src) return <Unsupported />;
+  if (media.failed) return <MediaUnavailable box={box} onRetry={media.retry} />;
   return (
     <button
       type="button"
@@ -61,10 +91,12 @@ function ImageAttachment({ message, attachment }: { message: Message; attachment
       aria-label={t('chat.attachment.openImage', { name })}
     >
       <img
+        key={media.attempt}
         className="att-image"
         src={src}
         alt={name}
         loading="lazy"
+        onError={media.fail}
         // Known dimensions reserve the box before the picture loads, so the list does not jump.
         {...(box ? { width: box.width, height: box.height, style: { width: box.width, height: box.height } } : {})}
       />
@@ -76,17 +108,21 @@ function VideoAttachment({ message, attachment }: { message: Message; attachment
   const { t } = useTranslation();
   const { openMedia } = useChatUi();
   const box = fitBox(attachment.file_info?.dimensions, MEDIA_MAX_SIDE);
+  const media = useMediaFailure();
   const name = attachment.name || t('chat.attachment.video');
   const src = urlOf(attachment);
   if (!src) return <Unsupported />;
+  if (media.failed) return <MediaUnavailable box={box} onRetry={media.retry} />;
   return (
     <div className="att-video-wrap">
       <video
+        key={media.attempt}
         className="att-video"
         src={src}
         controls
         preload="metadata"
         aria-label={name}
+        onError={media.fail}
         {...(box ? { width: box.width, height: box.height, style: { width: box.width, height: box.height } } : {})}
       />
       <button
@@ -103,11 +139,15 @@ function VideoAttachment({ message, attachment }: { message: Message; attachment
 
 function StickerAttachment({ attachment }: { attachment: Attachment }) {
   const { t } = useTranslation();
+  const media = useMediaFailure();
   const side = stickerSide(attachment.file_info?.dimensions);
   const src = attachment.thumbnail || urlOf(attachment);
   if (!src) return <Unsupported />;
+  if (media.failed) return <MediaUnavailable box={{ width: side, height: side }} onRetry={media.retry} />;
   return (
     <img
+      key={media.attempt}
+      onError={media.fail}
       className="att-sticker"
       src={src}
       alt={attachment.name || t('chat.attachment.sticker')}

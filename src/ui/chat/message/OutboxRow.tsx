@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { OutboxEntry } from '../../../engine/api';
+import { errorText } from '../../common/errorText';
 import { MessageText } from './MessageText';
 import { useOutboxActions } from './useOutboxActions';
 
@@ -46,8 +47,9 @@ export function OutboxRow({ entry }: { entry: OutboxEntry }) {
       {failed ? (
         <div className="msg-failed-actions" role="group" aria-label={t('chat.outbox.failedMessage')}>
           {entry.error ? (
+            // Spec §8: the server's error, or 'Failed to send message' / 'Failed to upload image', translated.
             <p className="msg-error" role="alert">
-              {entry.error.message}
+              {errorText(entry.error, t)}
             </p>
           ) : null}
           {actionError ? (
@@ -55,10 +57,10 @@ export function OutboxRow({ entry }: { entry: OutboxEntry }) {
               {actionError}
             </p>
           ) : null}
-          <button type="button" onClick={retry}>
+          <button type="button" className="mx-button msg-failed-button" onClick={retry}>
             {t('chat.outbox.retry')}
           </button>
-          <button type="button" onClick={discard}>
+          <button type="button" className="mx-button msg-failed-button" onClick={discard}>
             {t('chat.outbox.discard')}
           </button>
         </div>
