@@ -12,7 +12,7 @@ import type { ServerContext } from './context';
 import { openDatabase } from './db/database';
 import { userForToken } from './http/auth';
 import { ApiError, unauthorized } from './http/errors';
-import { apiNotFound, installErrorHandlers } from './http/errorHandler';
+import { apiNotFound, failure, installErrorHandlers } from './http/errorHandler';
 import { FormTooLargeError, parseForm } from './http/form';
 import { EventLog } from './realtime/events';
 import { SocketHub } from './realtime/hub';
@@ -69,7 +69,7 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
     // A URL Fastify cannot decode is answered in the API's envelope, without echoing the URL (it may hold a token).
     frameworkErrors: (error, _request, reply) => {
       const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 400;
-      void (reply as FastifyReply).status(status).send({ success: false, status, message: 'Bad request' });
+      void failure(reply as FastifyReply, status, 'Bad request');
     },
     // The client sends ids as strings in forms; coerce them like query strings.
     ajv: { customOptions: { coerceTypes: true, removeAdditional: false, allErrors: false } },

@@ -9,6 +9,7 @@ import {
   messageReactions,
   serializeMessageRows,
 } from './serialize';
+import { countsAsUnreadSql } from './visibility';
 
 /** Message ids per reactions query: well under SQLite's limit of bound parameters. */
 const REACTION_CHUNK = 5_000;
@@ -93,13 +94,14 @@ export function listConversations(db: Db, viewerId: number, messageCount: number
     .all(viewerId);
   for (const a of adminRows) push(admins, a.conversation_id, a.user_id);
 
-  // The viewer's unread messages (visible to them, from others, past their read point), per conversation.
+  // The viewer's unread messages (visible to them, from others, not system events, past their read
+  // point), per conversation.
   const unread = new Map<number, number>();
   const unreadRows = db
     .prepare<[number, number, number, number], { conversation_id: number; n: number }>(
       `SELECT m.conversation_id, COUNT(*) AS n FROM conversation_members mine
        JOIN messages m ON m.conversation_id = mine.conversation_id AND m.id > mine.last_read_message_id
-       WHERE mine.user_id = ? AND m.user_id != ?
+       WHERE mine.user_id = ? AND ${countsAsUnreadSql('m')}
          AND NOT EXISTS (SELECT 1 FROM hidden_messages h WHERE h.user_id = ? AND h.message_id = m.id)
          AND (m.audience IS NULL OR m.user_id = ? OR mine.is_admin = 1)
        GROUP BY m.conversation_id`,

@@ -11,7 +11,7 @@ import type { Db } from '../db/database';
 import { adminIds, loadMember } from './access';
 import { epochSeconds } from './ids';
 import type { ConversationRow, MemberRow, MessageRow, UserRow } from './rows';
-import { visibleMessagesSql } from './visibility';
+import { countsAsUnreadSql, visibleMessagesSql } from './visibility';
 
 /** Public URL of a stored file, by its server-made name. */
 export const fileUrl = (name: string) => `/files/${name}`;
@@ -247,7 +247,7 @@ export function viewConversation(
   const unread = member
     ? (db
         .prepare<number[], { n: number }>(
-          `SELECT COUNT(*) AS n FROM messages m WHERE ${visibility} AND m.id > ? AND m.user_id != ?`,
+          `SELECT COUNT(*) AS n FROM messages m WHERE ${visibility} AND m.id > ? AND ${countsAsUnreadSql('m')}`,
         )
         .get(...args, member.last_read_message_id, viewerId)?.n ?? 0)
     : 0;

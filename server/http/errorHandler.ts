@@ -1,14 +1,20 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import type { ApiFailure } from '../../src/protocol/envelope';
 import { ApiError } from './errors';
+import { localize, type Localized, requestLanguage, type ServerLanguage } from './language';
+import { type SchemaError, SWEDISH_GENERIC_REFUSAL, swedishSchemaMessage } from './messages.sv';
 
-function failure(reply: FastifyReply, status: number, message: string) {
-  const body: ApiFailure = { success: false, status, message };
-  return reply.status(status).send(body);
+/**
+ * The failure envelope, its message in the language the request asks for (Accept-Language, docs/server.md
+ * "Languages"). Every message the server sends a client goes out through here.
+ */
+export function failure(reply: FastifyReply, status: number, message: string | Localized) {
+  const body: ApiFailure = { success: false, status, message: localize(message, requestLanguage(reply.request.headers)) };
+  return reply.status(status).header('Vary', 'Accept-Language').send(body);
 }
 
 /** Fastify's own 4xx codes carry technical texts; these are the messages a client shows instead. */
-const FRAMEWORK_MESSAGES: Record<string, string> = {
+export const FRAMEWORK_MESSAGES: Record<string, string> = {
   FST_ERR_CTP_INVALID_JSON_BODY: 'The request body is not valid JSON.',
   FST_ERR_CTP_EMPTY_JSON_BODY: 'The request body is empty.',
   FST_ERR_CTP_BODY_TOO_LARGE: 'The request body is too large.',
@@ -21,22 +27,64 @@ const FRAMEWORK_MESSAGES: Record<string, string> = {
   FST_FIELDS_LIMIT: 'Too many fields in the upload.',
 };
 
+/** A Fastify 4xx: our text for its code, else Fastify's own (which has no Swedish: a Swedish client gets a plain refusal). */
+function frameworkMessage(error: FastifyError): string | Localized {
+  return FRAMEWORK_MESSAGES[error.code] ?? { en: error.message, sv: SWEDISH_GENERIC_REFUSAL };
+}
+
+/** A schema refusal: AJV's text in English ("Invalid pin: must be string"), one made from its keyword in Swedish. */
+function validationMessage(error: FastifyError): Localized {
+  const first = error.validation?.[0];
+  const where = first?.instancePath ? first.instancePath.replace(/^\//, '').replace(/\//g, '.') : '';
+  const field = (first?.params as { missingProperty?: string } | undefined)?.missingProperty ?? where;
+  return {
+    en: `Invalid ${field || 'request'}: ${first?.message ?? 'bad value'}`,
+    sv: swedishSchemaMessage(field || null, first as SchemaError | undefined),
+  };
+}
+
+/** The `warnings` of a success envelope (delete and hide messages), or null. */
+function warningsOf(payload: unknown): unknown[] | null {
+  if (typeof payload !== 'object' || payload === null) return null;
+  const envelope = payload as { success?: unknown; data?: { warnings?: unknown } };
+  const warnings = envelope.success === true ? envelope.data?.warnings : undefined;
+  return Array.isArray(warnings) ? warnings : null;
+}
+
+/**
+ * `warnings[].reason` of a batch that was partly done: human texts in a success, sent in the request's
+ * language like a failure's message.
+ */
+function localizeWarnings(payload: unknown, warnings: unknown[], language: ServerLanguage): unknown {
+  if (language === 'en') return payload;
+  const envelope = payload as { data: object };
+  return {
+    ...envelope,
+    data: {
+      ...envelope.data,
+      warnings: warnings.map((warning) => {
+        const reason = (warning as { reason?: unknown } | null)?.reason;
+        return typeof reason === 'string' ? { ...(warning as object), reason: localize(reason, language) } : warning;
+      }),
+    },
+  };
+}
+
+/** The error handler, and the hook that sends the reasons of `warnings` in the request's language. */
 export function installErrorHandlers(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof ApiError) return failure(reply, error.status, error.message);
-    if (error.validation) {
-      const first = error.validation[0];
-      const where = first?.instancePath ? first.instancePath.replace(/^\//, '').replace(/\//g, '.') : '';
-      const field =
-        (first?.params as { missingProperty?: string } | undefined)?.missingProperty ?? where ?? 'request';
-      return failure(reply, 400, `Invalid ${field || 'request'}: ${first?.message ?? 'bad value'}`);
-    }
+    if (error.validation) return failure(reply, 400, validationMessage(error));
     const status = error.statusCode ?? 500;
-    if (status >= 400 && status < 500) {
-      return failure(reply, status, FRAMEWORK_MESSAGES[error.code] ?? error.message);
-    }
+    if (status >= 400 && status < 500) return failure(reply, status, frameworkMessage(error));
     request.log.error({ err: error }, 'unexpected error');
     return failure(reply, 500, 'An unexpected error occurred');
+  });
+  app.addHook('preSerialization', async (request, reply, payload) => {
+    const warnings = warningsOf(payload);
+    if (!warnings) return payload;
+    reply.header('Vary', 'Accept-Language');
+    return localizeWarnings(payload, warnings, requestLanguage(request.headers));
   });
 }
 

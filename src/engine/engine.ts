@@ -90,7 +90,11 @@ export class Engine extends CommunityCommands implements EngineApi {
     );
     this.rest = createRestClient({
       transport: options.transport ?? fetchTransport,
-      session: () => ({ apiBase: this.apiBase(), token: this.sessionStore.auth?.token ?? null }),
+      session: () => ({
+        apiBase: this.apiBase(),
+        token: this.sessionStore.auth?.token ?? null,
+        language: this.preferences.currentLanguage,
+      }),
       clientToken: () => this.preferences.clientToken,
       onUnauthorized: () => void this.signOut(),
       lifetime: this.lifetime.signal,

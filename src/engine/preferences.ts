@@ -3,7 +3,7 @@ import type { HostOverrides, Language } from './api';
 import { engineError } from './errors';
 import { FORM_DRAFT_PREFIX } from './formDrafts';
 import { INVALID_PARAMETERS } from './rest/fallbacks';
-import { type AppSettings, applySettings, normalizeSettings } from './rules';
+import { type AppSettings, applySettings, normalizeSettings, type SettingsRecord, type StoredSettings } from './rules';
 import type { EngineStorage } from './storage/storage';
 
 type Drafts = Readonly<Record<number, string>>;
@@ -18,11 +18,14 @@ function randomId(): string {
  * overrides, each stored at once and shown to every tab.
  */
 export class Preferences {
-  private readonly settings$ = new BehaviorSubject<AppSettings>(normalizeSettings(null));
+  /** The settings with what turning notifications back on gives back (rules/settings.ts). */
+  private settingsRecord: SettingsRecord = normalizeSettings(null);
+  private readonly settings$ = new BehaviorSubject<AppSettings>(this.settingsRecord.settings);
   private readonly drafts$ = new BehaviorSubject<Drafts>({});
   private readonly language$ = new BehaviorSubject<Language | null>(null);
   private hosts: HostOverrides = { apiBase: null, wsBase: null };
   private draftWrites: Promise<void> = Promise.resolve();
+  private settingsWrites: Promise<unknown> = Promise.resolve();
   /** Made at once, so no call can go without one; a stored id replaces it in `load`. */
   private installId = randomId();
 
@@ -30,7 +33,7 @@ export class Preferences {
 
   async load(): Promise<void> {
     const [settings, hosts, drafts, language, installId] = await Promise.all([
-      this.storage.get<Partial<AppSettings>>('settings', 'app'),
+      this.storage.get<StoredSettings>('settings', 'app'),
       this.storage.get<HostOverrides>('meta', 'hosts'),
       this.storage.getAll<string>('drafts'),
       this.storage.get<Language>('meta', 'language'),
@@ -48,7 +51,7 @@ export class Preferences {
     const messageDrafts = drafts.filter((d) => !d.key.startsWith(FORM_DRAFT_PREFIX));
     this.drafts$.next(Object.fromEntries(messageDrafts.map((d) => [Number(d.key), d.value])));
     if (language === 'en' || language === 'sv') this.language$.next(language);
-    this.settings$.next(normalizeSettings(settings));
+    this.setRecord(normalizeSettings(settings));
   }
 
   /** Client-Token (spec §7): made once per browser profile and kept in meta, which outlives sign-outs. */
@@ -74,6 +77,11 @@ export class Preferences {
 
   language(): Observable<Language | null> {
     return this.language$;
+  }
+
+  /** The chosen language now (null before any choice): every REST call asks the server for its texts in it. */
+  get currentLanguage(): Language | null {
+    return this.language$.value;
   }
 
   /**
@@ -107,13 +115,27 @@ export class Preferences {
     this.language$.next(language);
   }
 
-  async updateSettings(patch: Partial<AppSettings>): Promise<AppSettings> {
-    const next = applySettings(this.settings$.value, patch);
-    if (next !== this.settings$.value) {
-      await this.storage.writeBatch([{ store: 'settings', type: 'put', key: 'app', value: next }]);
-      this.settings$.next(next);
+  /** One write at a time, each from what the previous one left: a quick off-then-on must end on. */
+  updateSettings(patch: Partial<AppSettings>): Promise<AppSettings> {
+    const write = this.settingsWrites.then(() => this.writeSettings(patch));
+    this.settingsWrites = write.catch(() => undefined);
+    return write;
+  }
+
+  private async writeSettings(patch: Partial<AppSettings>): Promise<AppSettings> {
+    const next = applySettings(this.settingsRecord, patch);
+    if (next !== this.settingsRecord) {
+      const value: StoredSettings = { ...next.settings, beforeOff: next.beforeOff };
+      await this.storage.writeBatch([{ store: 'settings', type: 'put', key: 'app', value }]);
+      this.setRecord(next);
     }
-    return next;
+    return next.settings;
+  }
+
+  /** The tabs see the four settings; what turning notifications on gives back stays in the engine. */
+  private setRecord(record: SettingsRecord): void {
+    this.settingsRecord = record;
+    this.settings$.next(record.settings);
   }
 
   async setHostOverrides(overrides: HostOverrides): Promise<void> {
@@ -123,7 +145,7 @@ export class Preferences {
 
   /** Logout cleared the stored settings and drafts (spec §4); the language and host overrides stay. */
   forgetAccountData(): void {
-    this.settings$.next(normalizeSettings(null));
+    this.setRecord(normalizeSettings(null));
     this.drafts$.next({});
   }
 }

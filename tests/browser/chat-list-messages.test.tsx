@@ -1,6 +1,7 @@
 import { act } from './support/act';
 import { afterEach, describe, expect, it } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
+import type { Message } from '../../src/protocol/entities';
 import { chat, outboxEntry as entry, listEngine, msg, OTHER, renderList, SELF, unmountList } from './chat-list-support';
 
 afterEach(unmountList);
@@ -113,6 +114,64 @@ describe('message rendering', () => {
     await userEvent.click(failed.getByRole('button', { name: 'Discard' }));
     expect(engine.discardSend).toHaveBeenCalledWith('b');
     expect(page.getByText('Another chat').elements()).toHaveLength(0);
+  });
+
+  it('shows short and long events as one and the same quiet row: wrapped, no box, the time after the last word', async () => {
+    const { messages, asTab } = listEngine();
+    const description =
+      'We read one book a month and meet on the last Thursday at the library café. Bring the book, your notes and a question for the others; newcomers are always welcome.';
+    const system = (id: number, attachment: Message['attachment']) => msg(id, { type: 'system', message: '', attachment });
+    messages.next({
+      loaded: true,
+      hasOlder: false,
+      messages: [
+        msg(1, { message: 'Hello' }),
+        system(2, { type: 'event', event_type: 'user_added', event: { user_id: SELF, user_ids: [SELF] } }),
+        system(3, { type: 'event', event_type: 'conversation_description_changed', event: { description } }),
+        msg(4, { message: 'Bye' }),
+      ],
+    });
+    await renderList(asTab, { conversation: chat({ is_group: true, name: 'Readers', member_count: 2 }) });
+    const row = (id: number) => page.getByRole('log').element().querySelector(`[data-message-id="${id}"]`) as HTMLElement;
+    await expect.poll(() => row(4)).not.toBeNull();
+    const [short, long] = [row(2), row(3)];
+    const lineOf = (r: HTMLElement) => r.querySelector('.msg-event__line') as HTMLElement;
+
+    // The same component: the same elements and classes, not a bubble.
+    const shape = (r: HTMLElement) => [r, ...r.querySelectorAll('*')].map((e) => `${e.tagName}.${e.className}`);
+    expect(shape(long)).toEqual(shape(short));
+    expect(short.className).toBe('msg-event');
+    expect(long.querySelector('.msg-bubble')).toBeNull();
+    expect(short.textContent).toMatch(/^Erik added you Today \d\d:\d\d$/);
+    expect(long.textContent).toMatch(/^Erik changed the description to “We read .* always welcome\.” Today \d\d:\d\d$/);
+
+    // The same look, and no box behind either: a long one is more lines of the same quiet text.
+    const look = (r: HTMLElement) => {
+      const style = getComputedStyle(lineOf(r));
+      return [style.color, style.fontSize, style.lineHeight, style.textAlign, style.backgroundColor, style.borderTopWidth];
+    };
+    expect(look(long)).toEqual(look(short));
+    expect(getComputedStyle(lineOf(long)).backgroundColor).toBe('rgba(0, 0, 0, 0)');
+    expect(getComputedStyle(long).backgroundColor).toBe('rgba(0, 0, 0, 0)');
+    const lineHeight = parseFloat(getComputedStyle(lineOf(short)).lineHeight);
+    expect(lineOf(short).getBoundingClientRect().height).toBeLessThan(lineHeight * 1.5);
+    expect(lineOf(long).getBoundingClientRect().height).toBeGreaterThan(lineHeight * 2.5);
+    // Wrapped inside the list (600 px), centred under the other rows.
+    const list = page.getByRole('log').element().getBoundingClientRect();
+    const box = lineOf(long).getBoundingClientRect();
+    expect(box.width).toBeLessThan(list.width * 0.9);
+    expect(Math.abs(box.left - list.left - (list.right - box.right))).toBeLessThan(24);
+
+    // The time: on the last line, right after the last word, for both.
+    for (const r of [short, long]) {
+      const time = r.querySelector('time') as HTMLElement;
+      expect(time.textContent).toMatch(/^Today \d\d:\d\d$/);
+      expect(time.getAttribute('dateTime')).toBeTruthy();
+      expect(lineOf(r).getBoundingClientRect().bottom - time.getBoundingClientRect().bottom).toBeLessThan(lineHeight);
+      const end = r.querySelector('.msg-event__end') as HTMLElement;
+      expect(end.getClientRects()).toHaveLength(1);
+      expect(end.textContent).toMatch(/^\S+ Today/);
+    }
   });
 
   it('speaks Swedish in Swedish', async () => {

@@ -175,7 +175,7 @@ describe('the chat settings panel', () => {
     await expect.element(page.getByRole('button', { name: 'Make admin' })).toBeVisible();
     fake.call.mockRejectedValueOnce(refusal('setAdmin', 'Failed to update user admin status'));
     await userEvent.click(page.getByRole('button', { name: 'Make admin' }));
-    await userEvent.click(page.getByRole('button', { name: 'Promote' }));
+    await userEvent.click(page.getByRole('dialog').getByRole('button', { name: 'Make admin' }));
     await expect.element(page.getByRole('dialog').getByRole('alert')).toHaveTextContent('Failed to update user admin status');
     expect(fake.call).toHaveBeenLastCalledWith('setAdmin', 7, 2, true);
     await userEvent.keyboard('{Escape}');
@@ -184,6 +184,35 @@ describe('the chat settings panel', () => {
     await act(async () => fake.conversation.next(group({ users: [member(1, 'Anna', true)], member_count: 1 })));
     await expect.element(page.getByRole('heading', { name: 'Chat settings' })).toBeVisible();
     expect(views.at(-1)).toEqual({ kind: 'chatSettings' });
+  });
+
+  it('says broadcaster (sändare) in a broadcast group: the badge, the buttons and the dialogs with the same verb', async () => {
+    const fake = fakeEngine();
+    const broadcast = { reply_to: '1', show_numbers_to_all: '1', user_notifications_to_all: '1', all_invite: '1' };
+    fake.conversation.next(group({ settings: broadcast } as Partial<Conversation>));
+    await renderPanel(fake.asTab, 'sv');
+    await expect.element(page.getByRole('button', { name: /^Anna/ })).toHaveTextContent(/Sändare/);
+    await userEvent.click(page.getByRole('button', { name: /^Erik/ }));
+    await userEvent.click(page.getByRole('button', { name: 'Gör till sändare' }));
+    const dialog = page.getByRole('dialog');
+    await expect.element(dialog.getByRole('heading')).toHaveTextContent('Göra Erik till sändare?');
+    await expect.element(dialog).toHaveTextContent(/Erik kommer att kunna skicka till alla i gruppen/);
+    expect(dialog.getByRole('button').elements().map((b) => b.textContent)).toEqual(['Avbryt', 'Gör till sändare']);
+    expect(dialog.element().textContent).not.toMatch(/befordra|admin/i);
+    await userEvent.click(dialog.getByRole('button', { name: 'Gör till sändare' }));
+    expect(fake.call).toHaveBeenLastCalledWith('setAdmin', 7, 2, true);
+    await expect.element(dialog).not.toBeInTheDocument();
+
+    // Now a broadcaster: the way back says so too.
+    await act(async () =>
+      fake.conversation.next(group({ settings: broadcast, users: [member(1, 'Anna', true), member(2, 'Erik', true)] } as Partial<Conversation>)),
+    );
+    await userEvent.click(page.getByRole('button', { name: 'Ta bort som sändare' }));
+    await expect.element(dialog.getByRole('heading')).toHaveTextContent('Ta bort Erik som sändare?');
+    expect(dialog.getByRole('button').elements().map((b) => b.textContent)).toEqual(['Avbryt', 'Ta bort som sändare']);
+    expect(dialog.element().textContent).not.toMatch(/degradera|admin/i);
+    await userEvent.click(dialog.getByRole('button', { name: 'Ta bort som sändare' }));
+    expect(fake.call).toHaveBeenLastCalledWith('setAdmin', 7, 2, false);
   });
 
   it('mutes from a radio group: the choice waits for the engine, says until when, and a refusal puts the old one back', async () => {

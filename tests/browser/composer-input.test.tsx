@@ -64,13 +64,57 @@ describe('the composer', () => {
     const { asTab } = fakeEngine();
     await render(<Composer />, { engine: asTab });
     const box = input().element() as HTMLTextAreaElement;
-    const start = box.getBoundingClientRect().height;
+    // The field is the textarea and the rounded frame around it.
+    const field = box.parentElement as HTMLElement;
+    const start = field.getBoundingClientRect().height;
     await userEvent.click(input());
     await userEvent.keyboard('1{Shift>}{Enter}{/Shift}2{Shift>}{Enter}{/Shift}3');
-    await expect.poll(() => box.getBoundingClientRect().height).toBeGreaterThan(start);
+    await expect.poll(() => field.getBoundingClientRect().height).toBeGreaterThan(start);
     await userEvent.keyboard('{Shift>}{Enter}{Enter}{Enter}{Enter}{Enter}{Enter}{Enter}{Enter}{Enter}{Enter}{/Shift}x');
-    await expect.poll(() => box.getBoundingClientRect().height).toBe(160);
-    expect(getComputedStyle(box).overflowY).toBe('auto');
+    await expect.poll(() => getComputedStyle(box).overflowY).toBe('auto');
+    const tallest = field.getBoundingClientRect().height;
+    expect(tallest).toBeLessThanOrEqual(160);
+    expect(tallest).toBeGreaterThan(160 - 24);
+    await userEvent.keyboard('{Shift>}{Enter}{/Shift}y');
+    expect(field.getBoundingClientRect().height).toBe(tallest);
+  });
+
+  it('never cuts its first line: no hidden scroll while it grows, and whole lines, clear of the border, once tall', async () => {
+    const { asTab } = fakeEngine();
+    await render(<Composer />, { engine: asTab });
+    const box = input().element() as HTMLTextAreaElement;
+    const field = box.parentElement as HTMLElement;
+    const lineHeight = parseFloat(getComputedStyle(box).lineHeight);
+    await userEvent.click(input());
+    // Growing: each line shows, the first from its top; nothing is scrolled out of sight.
+    await userEvent.keyboard('Åsa line 1');
+    for (let n = 2; n <= 5; n++) {
+      await userEvent.keyboard(`{Shift>}{Enter}{/Shift}Åsa line ${n}`);
+      await expect.poll(() => Math.round(box.clientHeight / lineHeight)).toBe(n);
+      expect(box.scrollTop).toBe(0);
+      expect(box.scrollHeight).toBeLessThanOrEqual(box.clientHeight);
+    }
+    // Tall: many lines scroll inside the frame, the cursor's line in view.
+    for (let n = 6; n <= 14; n++) await userEvent.keyboard(`{Shift>}{Enter}{/Shift}Åsa line ${n}`);
+    await expect.poll(() => getComputedStyle(box).overflowY).toBe('auto');
+    await expect.poll(() => box.scrollTop).toBeGreaterThan(0);
+    expect(box.scrollTop).toBeGreaterThanOrEqual(box.scrollHeight - box.clientHeight - lineHeight / 2);
+    // What shows is whole lines, so the first line on show is not a sliver cut by the top edge ...
+    const shownLines = box.clientHeight / lineHeight;
+    expect(Math.abs(shownLines - Math.round(shownLines))).toBeLessThan(0.1);
+    const firstShown = box.scrollTop / lineHeight;
+    expect(Math.abs(firstShown - Math.round(firstShown))).toBeLessThan(0.15);
+    // ... and the text's edge is inside the frame's padding, clear of the rounded border.
+    const frame = field.getBoundingClientRect();
+    const text = box.getBoundingClientRect();
+    expect(text.top - frame.top).toBeGreaterThanOrEqual(6);
+    expect(frame.bottom - text.bottom).toBeGreaterThanOrEqual(6);
+    // Back at the top, the first line is the one on show, from its top.
+    box.scrollTop = 0;
+    await userEvent.keyboard('{Control>}{Home}{/Control}');
+    expect(box.scrollTop).toBe(0);
+    expect(box.selectionStart).toBe(0);
+    expect(box.value.startsWith('Åsa line 1\n')).toBe(true);
   });
 
   it('keeps the text and shows the engine’s message when a send is refused', async () => {

@@ -244,3 +244,28 @@ describe('the community screens', () => {
     await expect.poll(() => router.state.location.pathname).toBe('/explore/8/channels/21');
   });
 });
+
+describe('the center beside the community screens', () => {
+  it('says what belongs beside explore, a community and a channel’s info, never "Select a chat", in English and Swedish', async () => {
+    await page.viewport(1280, 800);
+    try {
+      const { asTab } = fakeEngine({}, channel(13, 'Resep & Tips', { read_only: true, is_member: false }));
+      const { router } = await renderApp(asTab, '/explore');
+      const center = page.getByRole('main');
+      await expect.element(center).toHaveTextContent('Communities');
+      await expect.element(center).toHaveTextContent('Pick a community on the left to see its channels.');
+      await router.navigate({ to: '/explore/7' });
+      await expect.element(center).toHaveTextContent('Open a channel you joined to read its posts here');
+      await router.navigate({ to: '/explore/7/channels/13' });
+      await expect.element(center).toHaveTextContent('Join the channel and its posts open here');
+      expect(center.element().textContent).not.toContain('Select a chat');
+      await router.navigate({ to: '/inbox' });
+      await expect.element(center).toHaveTextContent('Select a chat');
+
+      await renderApp(asTab, '/explore', 'sv');
+      await expect.element(page.getByRole('main')).toHaveTextContent('Välj en gemenskap till vänster för att se dess kanaler.');
+    } finally {
+      await page.viewport(414, 896);
+    }
+  });
+});

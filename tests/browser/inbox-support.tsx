@@ -9,6 +9,7 @@ import type {
   SessionView,
   TabEngine,
 } from '../../src/engine/api';
+import { applySettings, normalizeSettings } from '../../src/engine/rules/settings';
 import type { Conversation, Country } from '../../src/protocol/entities';
 import type { Language } from '../../src/ui/i18n';
 import { routeTree } from '../../src/ui/routing/router';
@@ -44,7 +45,8 @@ export function fakeEngine(countryCode: '46' | '62' = '46') {
   const conversations = new BehaviorSubject<readonly ConversationListItem[]>([]);
   const countries = new BehaviorSubject<CountriesView>({ countries: COUNTRIES, status: 'loaded', error: null });
   const connection = new BehaviorSubject<ConnectionState>('online');
-  const settings = new BehaviorSubject<AppSettings>(defaultSettings());
+  let settingsRecord = normalizeSettings(defaultSettings());
+  const settings = new BehaviorSubject<AppSettings>(settingsRecord.settings);
   const refresh: { next: ReturnType<typeof deferred<void>> } = { next: deferred<void>() };
   const { engine, asTab } = fakeTabEngine(
     {
@@ -60,8 +62,10 @@ export function fakeEngine(countryCode: '46' | '62' = '46') {
     {
       loadCountries: vi.fn(async () => COUNTRIES),
       refreshConversations: vi.fn(() => refresh.next.promise),
+      // The engine's own rule (off turns preview and sound off, on gives them back).
       updateSettings: vi.fn(async (patch: Partial<AppSettings>) => {
-        settings.next({ ...settings.value, ...patch });
+        settingsRecord = applySettings(settingsRecord, patch);
+        settings.next(settingsRecord.settings);
         return settings.value;
       }),
       setOpenConversation: vi.fn(),

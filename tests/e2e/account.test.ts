@@ -59,7 +59,7 @@ describe('the account page', () => {
 
     // The group says who changed their name.
     await erik.page.locator(`[data-conversation-id="${group}"]`).click();
-    await expect.poll(() => erik.page.getByText('Anna is now Anna Lind').count(), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => erik.page.getByRole('log').getByText('Anna is now Anna Lind').count(), { timeout: 10_000 }).toBe(1);
   });
 
   it('refuses a blank or too long nickname with the nickname step’s texts, in Swedish', async () => {

@@ -78,8 +78,9 @@ describe('chat settings members', () => {
     expect(await p.locator('.cs-badge').count()).toBe(0);
 
     await p.getByRole('button', { name: 'Make admin' }).click();
-    await expect.poll(() => dialog(ann.page).getByRole('heading').textContent()).toBe('Promote Bo?');
-    await dialog(ann.page).getByRole('button', { name: 'Promote' }).click();
+    // The dialog speaks the button's words (issue 10).
+    await expect.poll(() => dialog(ann.page).getByRole('heading').textContent()).toBe('Make Bo an admin?');
+    await dialog(ann.page).getByRole('button', { name: 'Make admin' }).click();
     await expect.poll(() => dialog(ann.page).count()).toBe(0);
     await expect.poll(() => p.locator('.cs-badge').textContent()).toBe('Admin');
     expect(await p.getByRole('button', { name: 'Remove as admin' }).isVisible()).toBe(true);
@@ -90,7 +91,8 @@ describe('chat settings members', () => {
     await expect.poll(() => panel(bo.page).getByRole('button', { name: 'Delete group' }).isVisible()).toBe(true);
 
     await p.getByRole('button', { name: 'Remove as admin' }).click();
-    await dialog(ann.page).getByRole('button', { name: 'Demote' }).click();
+    await expect.poll(() => dialog(ann.page).getByRole('heading').textContent()).toBe('Remove Bo as admin?');
+    await dialog(ann.page).getByRole('button', { name: 'Remove as admin' }).click();
     await expect.poll(() => p.locator('.cs-badge').count()).toBe(0);
     // A member who is no admin sees no other member's number (docs/server.md).
     await expect.poll(() => memberRows(bo.page)).toEqual(['Ann, Admin', `Bo (you), ${bo.user.phone}`]);
@@ -98,13 +100,41 @@ describe('chat settings members', () => {
 
     // Promoted again, Bo demotes Ann: her profile of Bo loses its admin controls live.
     await p.getByRole('button', { name: 'Make admin' }).click();
-    await dialog(ann.page).getByRole('button', { name: 'Promote' }).click();
+    await dialog(ann.page).getByRole('button', { name: 'Make admin' }).click();
     await expect.poll(() => panel(bo.page).getByRole('button', { name: 'Delete group' }).isVisible()).toBe(true);
     await panel(bo.page).getByRole('button', { name: /^Ann/ }).click();
     await panel(bo.page).getByRole('button', { name: 'Remove as admin' }).click();
-    await dialog(bo.page).getByRole('button', { name: 'Demote' }).click();
+    await dialog(bo.page).getByRole('button', { name: 'Remove as admin' }).click();
     await expect.poll(() => panel(bo.page).locator('.cs-badge').count()).toBe(0);
     await expect.poll(() => p.getByRole('button', { name: 'Make admin' }).count()).toBe(0);
+  });
+
+  it('says broadcaster in a broadcast group, from the badge to the dialog and its button', async () => {
+    const ann = await newPerson('Ann');
+    const bo = await newPerson('Bo');
+    const groupId = await createGroup(s, ann, 'Newsletter', [bo], true);
+    await openChat(s, ann, groupId, 'Newsletter');
+    await openSettings(ann.page);
+    const p = panel(ann.page);
+    await expect.poll(() => memberRows(ann.page)).toEqual([`Ann (you), ${ann.user.phone}, Broadcaster`, `Bo, ${bo.user.phone}`]);
+    await p.getByRole('button', { name: /^Bo/ }).click();
+    await p.getByRole('button', { name: 'Make broadcaster' }).click();
+    const d = dialog(ann.page);
+    await expect.poll(() => d.getByRole('heading').textContent()).toBe('Make Bo a broadcaster?');
+    expect(await d.textContent()).toMatch(/Bo will be able to send to everyone in the group/);
+    expect(await d.getByRole('button').allTextContents()).toEqual(['Cancel', 'Make broadcaster']);
+    expect(await d.textContent()).not.toMatch(/promote|admin/i);
+    await d.getByRole('button', { name: 'Make broadcaster' }).click();
+    await expect.poll(() => d.count()).toBe(0);
+    await expect.poll(() => p.locator('.cs-badge').textContent()).toBe('Broadcaster');
+
+    await p.getByRole('button', { name: 'Remove as broadcaster' }).click();
+    await expect.poll(() => d.getByRole('heading').textContent()).toBe('Remove Bo as broadcaster?');
+    expect(await d.getByRole('button').allTextContents()).toEqual(['Cancel', 'Remove as broadcaster']);
+    expect(await d.textContent()).not.toMatch(/demote|admin/i);
+    await d.getByRole('button', { name: 'Remove as broadcaster' }).click();
+    await expect.poll(() => p.locator('.cs-badge').count()).toBe(0);
+    expect(await p.getByRole('button', { name: 'Make broadcaster' }).isVisible()).toBe(true);
   });
 
   it('removes a member: the list loses them and their chat closes', async () => {

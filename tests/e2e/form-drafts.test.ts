@@ -80,8 +80,8 @@ describe('form drafts', () => {
     const { page } = me;
     await page.getByRole('button', { name: 'New chat' }).click();
     await page.getByRole('button', { name: /^One-to-one chat/ }).click();
-    await page.getByLabel('Name', { exact: true }).fill('Friend');
-    await page.getByLabel('Phone number').fill('0701112233');
+    await page.getByLabel('Their name').fill('Friend');
+    await page.getByLabel('Their phone number').fill('0701112233');
     // Leaving the form saves what is waiting at once, without the pause.
     await page.getByRole('button', { name: 'Cancel' }).click();
     await expect.poll(async () => (await current(page, 'formDrafts')).newPrivate).toEqual({
@@ -102,8 +102,8 @@ describe('form drafts', () => {
     await page.reload();
     await page.getByRole('button', { name: 'New chat' }).click();
     await page.getByRole('button', { name: /^One-to-one chat/ }).click();
-    await expect.poll(() => page.getByLabel('Name', { exact: true }).inputValue()).toBe('Friend');
-    expect(await page.getByLabel('Phone number').inputValue()).toBe('0701112233');
+    await expect.poll(() => page.getByLabel('Their name').inputValue()).toBe('Friend');
+    expect(await page.getByLabel('Their phone number').inputValue()).toBe('0701112233');
   });
 
   it('keeps an add-member draft per conversation', async () => {

@@ -227,12 +227,14 @@ describe('the chats list', () => {
       await page.getByRole('button', { name: 'Create' }).click();
       await expect.poll(() => page.getByText('Name is required').isVisible()).toBe(true);
       await expect.poll(() => page.getByText('Phone number is required').isVisible()).toBe(true);
-      await page.getByLabel('Name', { exact: true }).fill('Nya vännen');
-      await page.getByLabel('Phone number').fill('12345');
+      // The first field in error has the focus.
+      expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.labels?.[0]?.textContent)).toBe('Their name');
+      await page.getByLabel('Their name').fill('Nya vännen');
+      await page.getByLabel('Their phone number').fill('12345');
       await page.getByRole('button', { name: 'Create' }).click();
       await expect.poll(() => page.getByText('Invalid phone number').isVisible()).toBe(true);
       // A national number of the user's own country.
-      await page.getByLabel('Phone number').fill(`0${friend.phone.slice(3)}`);
+      await page.getByLabel('Their phone number').fill(`0${friend.phone.slice(3)}`);
       await page.getByRole('button', { name: 'Create' }).click();
       await page.waitForURL(/\/inbox\/\d+$/);
       const id = Number(new URL(page.url()).pathname.split('/').pop());

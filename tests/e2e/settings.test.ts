@@ -88,6 +88,45 @@ describe('settings', () => {
     }
   });
 
+  it('the notifications switch round trip: back on gives back the preview and sound the user had, in every tab and after a reload', async () => {
+    const context = await chromium.browser.newContext();
+    try {
+      const a = await openTab(context, s.url);
+      await signInThrough(a, 'Roundtrip');
+      await a.goto(`${s.url}/settings/notifications`);
+      const b = await openTab(context, `${s.url}/settings/notifications`);
+      await a.getByRole('switch', { name: 'Show message preview' }).click();
+      await expect.poll(() => switchState(b, 'Show message preview')).toBe('false');
+
+      await a.getByRole('switch', { name: 'Enable notifications' }).click();
+      await expect.poll(() => switchState(b, 'Incoming message sound')).toBe('false');
+      expect(await switchState(b, 'Show message preview')).toBe('false');
+      // Off survives a reload, and so does what coming back on gives back.
+      await a.reload();
+      await expect.poll(() => switchState(a, 'Enable notifications')).toBe('false');
+      expect(await a.getByText('Turning notifications on brings them back as they were.').isVisible()).toBe(true);
+
+      await a.getByRole('switch', { name: 'Enable notifications' }).click();
+      for (const page of [a, b]) {
+        await expect.poll(() => switchState(page, 'Enable notifications')).toBe('true');
+        expect(await switchState(page, 'Show message preview')).toBe('false');
+        expect(await switchState(page, 'Incoming message sound')).toBe('true');
+      }
+      expect(await a.getByRole('status').filter({ hasText: 'Notifications are on again' }).textContent()).toBe(
+        'Notifications are on again: message preview off, sound on.',
+      );
+      expect(await current(b, 'settings')).toEqual({
+        enterToSend: true,
+        notificationsEnable: true,
+        notificationsShowPreview: false,
+        incomingMessagesSound: true,
+      });
+      expect(await seriousViolations(a)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('switches the language to Swedish in every tab', async () => {
     const context = await chromium.browser.newContext({ locale: 'en-US' });
     try {

@@ -71,7 +71,12 @@ describe('GET /v2/conversations built set-based', () => {
     }
     const crowd = insertConversation(db, { members: [erik, ...many, anna], admins: [erik, many[5] as number], name: 'Crowd', isGroup: true, now });
     db.prepare('UPDATE conversations SET image_file_id = ? WHERE id = ?').run(file, crowd.id);
-    // Messages: one Anna hid, a broadcast reply only admins see, unread ones from others.
+    // Messages: one Anna hid, a broadcast reply only admins see, unread ones from others, and before
+    // them a system event (a rename by Erik), which is not counted as unread (issue 10).
+    db.prepare(
+      `INSERT INTO messages (stid, conversation_id, user_id, type, message, attachment, created_at, updated_at)
+       VALUES (?, ?, ?, 'system', '', ?, ?, ?)`,
+    ).run(newStid('msg'), crowd.id, erik, JSON.stringify({ type: 'event', event_type: 'conversation_renamed', event: { name: 'Crowd' } }), now, now);
     const insertMessage = db.prepare(
       'INSERT INTO messages (stid, conversation_id, user_id, message, audience, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
@@ -98,5 +103,7 @@ describe('GET /v2/conversations built set-based', () => {
     const erikCrowd = (await listed(DEMO_USERS[1].phone, 3)).find((c) => c.id === crowd.id);
     expect(erikCrowd?.messages.map((m) => m.message)).toEqual(['one', 'hidden by Anna', 'to the admins only']);
     expect(crowdEntry?.last_message?.message).toBe('one');
+    // Anna has read nothing: Erik's 'one' counts, his rename before it does not.
+    expect(crowdEntry).toMatchObject({ unread_message_count: 1, is_unread: true });
   });
 });

@@ -60,12 +60,16 @@ const TEMPLATE_VALUES: Record<string, readonly (readonly string[])[]> = {
   'debug.hosts.${failure}': [['saveFailed', 'resetFailed']],
   'debug.hosts.${check.error}': [['invalidApiBase', 'invalidWsBase']],
   'debug.hosts.presets.${preset.id}': [PRESETS.map((p) => p.id)],
-  'chatSettings.profile.demote.${role}': [['broadcaster', 'admin']],
-  'chatSettings.profile.promote.${role}': [['broadcaster', 'admin']],
-  'chatSettings.profile.${pending}.title': [['promote', 'demote', 'remove']],
-  'chatSettings.profile.${pending}.text': [['promote', 'demote', 'remove']],
-  'chatSettings.profile.${pending}.confirm': [['promote', 'demote', 'remove']],
+  'chatSettings.profile.demote.${role}.button': [['broadcaster', 'admin']],
+  'chatSettings.profile.promote.${role}.button': [['broadcaster', 'admin']],
+  'chatSettings.profile.${pending}.${role}.title': [['promote', 'demote'], ['broadcaster', 'admin']],
+  'chatSettings.profile.${pending}.${role}.text': [['promote', 'demote'], ['broadcaster', 'admin']],
+  'chatSettings.profile.${pending}.${role}.confirm': [['promote', 'demote'], ['broadcaster', 'admin']],
   'chatSettings.mute.${choice}': [MUTE_CHOICES],
+  'inbox.kind.${kind}': [['private', 'group', 'broadcast']],
+  'inbox.kind.${kind}Hint': [['private', 'group', 'broadcast']],
+  'nav.pane.${pane}.title': [['chats', 'explore', 'community', 'channel', 'settings']],
+  'nav.pane.${pane}.hint': [['chats', 'explore', 'community', 'channel', 'settings']],
 };
 
 /** Every value of a template: each `${…}` in turn takes each of its listed values. */

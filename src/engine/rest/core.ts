@@ -1,13 +1,16 @@
+import type { Language } from '../api';
 import { type EngineError, engineError } from '../errors';
 import { encodeForm, encodeQuery, type FormInput, type Id, joinUrl, pathId, type QueryInput } from './encode';
 import { fallbackFor, INVALID_CONVERSATION_ID, INVALID_PARAMETERS, type RestCallName } from './fallbacks';
 import { apiHeaders } from './headers';
 import type { HttpMethod, HttpResponse, HttpTransport } from './transport';
 
-/** What the client reads before every call, so a host override or a sign-out applies to the next one. */
+/** What the client reads before every call, so a host override, a sign-out or a new language applies to the next one. */
 export interface RestSession {
   apiBase: string;
   token: string | null;
+  /** The user's chosen language, sent as Accept-Language; null or absent before any choice (no header). */
+  language?: Language | null;
 }
 
 export interface RestClientOptions {
@@ -82,7 +85,7 @@ export class RestCore {
     const session = this.options.session();
     const base = spec.apiBase ?? session.apiBase;
     const url = joinUrl(base, this.resolvePath(spec.call, spec.path)) + encodeQuery(spec.query ?? {});
-    const headers = { ...apiHeaders(this.clientToken(), session.token), ...spec.headers };
+    const headers = { ...apiHeaders(this.clientToken(), session.token, session.language), ...spec.headers };
     let body: string | undefined;
     if (spec.form !== undefined) {
       headers['Content-Type'] = 'application/x-www-form-urlencoded';
@@ -111,7 +114,7 @@ export class RestCore {
     return this.answer<T>(spec.call, session.token, () =>
       this.options.transport.upload({
         url,
-        headers: apiHeaders(this.clientToken(), session.token),
+        headers: apiHeaders(this.clientToken(), session.token, session.language),
         form,
         ...(spec.onProgress ? { onProgress: spec.onProgress } : {}),
         ...this.signal(spec.signal),

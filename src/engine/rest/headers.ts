@@ -6,15 +6,24 @@ import {
   HEADER_FEATURES,
 } from '../../protocol/api';
 import { CLIENT_VERSION, X_FEATURES } from '../../protocol/constants';
+import type { Language } from '../api';
 
 /** Our Client-Project value: spec §7 names the header, not its value. */
 export const CLIENT_PROJECT = 'messenger-web';
 
+/** Asks the server for its messages in a language (design.md "Server texts"; docs/server.md "Languages"). */
+export const HEADER_ACCEPT_LANGUAGE = 'Accept-Language';
+
 /**
  * The headers of spec §7 that go on every call. `clientToken` is the stable random id of this engine
- * install; `authToken` is sent when signed in.
+ * install; `authToken` is sent when signed in. `language`, the one the user chose, goes as Accept-Language
+ * so the server's messages come in it; before any choice none is set and the browser sends its own.
  */
-export function apiHeaders(clientToken: string, authToken: string | null): Record<string, string> {
+export function apiHeaders(
+  clientToken: string,
+  authToken: string | null,
+  language: Language | null = null,
+): Record<string, string> {
   const headers: Record<string, string> = {
     [HEADER_CLIENT_TOKEN]: clientToken,
     [HEADER_CLIENT_VERSION]: String(CLIENT_VERSION),
@@ -22,5 +31,6 @@ export function apiHeaders(clientToken: string, authToken: string | null): Recor
     [HEADER_FEATURES]: String(X_FEATURES),
   };
   if (authToken) headers[HEADER_AUTH_TOKEN] = authToken;
+  if (language) headers[HEADER_ACCEPT_LANGUAGE] = language;
   return headers;
 }

@@ -6,3 +6,4 @@ export * from './settings';
 export * from './attachment';
 export * from './mute';
 export * from './profile';
+export * from './unread';

@@ -1,4 +1,5 @@
 import type { Message } from '../../protocol/entities';
+import { countsAsUnread } from './unread';
 
 /** Notification rules: spec §4 "Unread" and §8, design.md §4 "Notifications". */
 
@@ -6,7 +7,7 @@ import type { Message } from '../../protocol/entities';
 export type NotifyPermission = 'default' | 'denied' | 'granted';
 
 export interface NotifyInput {
-  message: Pick<Message, 'user_id'>;
+  message: Pick<Message, 'user_id'> & Partial<Pick<Message, 'type' | 'attachment'>>;
   selfId: number | null;
   settings: { notificationsEnable: boolean };
   permission: NotifyPermission;
@@ -16,11 +17,14 @@ export interface NotifyInput {
   muted: boolean;
 }
 
-/** A notification is due for another user's message, when enabled and permitted, unless its chat is in view or muted. */
+/**
+ * A notification is due for another user's message, when enabled and permitted, unless its chat is in
+ * view or muted. Never for a system event (a rename, members added...: rules/unread.ts), which does
+ * not count as unread either.
+ */
 export function shouldNotify(input: NotifyInput): boolean {
   return (
-    input.selfId !== null &&
-    input.message.user_id !== input.selfId &&
+    countsAsUnread(input.message, input.selfId) &&
     input.settings.notificationsEnable &&
     input.permission === 'granted' &&
     !input.openVisibleFocused &&

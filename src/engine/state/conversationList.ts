@@ -1,4 +1,4 @@
-import type { AttachmentType, Conversation, EventType, Message } from '../../protocol/entities';
+import type { Attachment, AttachmentType, Conversation, EventType, Message } from '../../protocol/entities';
 import type { EngineState, UnreadRecord } from './types';
 import { unreadCount } from './unread';
 
@@ -13,6 +13,15 @@ export interface LastMessagePreview {
   type: Message['type'];
   attachmentType: AttachmentType | null;
   eventType: EventType | null;
+  /** A system message's details (who was added, the new name…), for the same sentence as in the chat. */
+  event: Attachment['event'] | null;
+  /**
+   * Nicknames of the people a system message names (its sender and the first person it is about), from
+   * the member list: a group's row carries no member list (see `listConversation`). Empty for messages.
+   */
+  names: Readonly<Record<number, string>>;
+  /** The signed-in user, whom an event may be about ("Erik added you"). */
+  selfId: number | null;
   /** Epoch seconds as a string, as the server sends it. */
   createdAt: string;
   edited: boolean;
@@ -45,7 +54,25 @@ export function compareListItems(a: ConversationListItem, b: ConversationListIte
   );
 }
 
-export function lastMessagePreview(message: Message | null, selfId: number | null): LastMessagePreview | null {
+/** The nicknames of an event's sender and first subject, from the conversation's members. */
+function eventNames(message: Message, members: Conversation['users']): Record<number, string> {
+  const event = message.attachment?.event;
+  if (!message.attachment?.event_type || !event) return {};
+  const wanted = new Set([message.user_id, event.user_id, event.user_ids?.[0]]);
+  const names: Record<number, string> = {};
+  for (const { user } of members) {
+    // The API names a member's id `user_id` or `id` (spec §3).
+    const id = user.user_id || user.id;
+    if (wanted.has(id) && user.nickname) names[id] = user.nickname;
+  }
+  return names;
+}
+
+export function lastMessagePreview(
+  message: Message | null,
+  selfId: number | null,
+  members: Conversation['users'] = [],
+): LastMessagePreview | null {
   if (!message) return null;
   return {
     messageId: message.id,
@@ -55,22 +82,27 @@ export function lastMessagePreview(message: Message | null, selfId: number | nul
     type: message.type,
     attachmentType: message.attachment?.type ?? null,
     eventType: message.attachment?.event_type ?? null,
+    event: message.attachment?.event_type ? (message.attachment.event ?? null) : null,
+    names: eventNames(message, members),
+    selfId,
     createdAt: message.created_at,
     edited: message.edited_at > 0,
   };
 }
 
+/** `members` names the people of the preview's event when `conversation` is the list's (no members). */
 export function listItem(
   conversation: Conversation,
   record: UnreadRecord | undefined,
   selfId: number | null,
+  members: Conversation['users'] = conversation.users,
 ): ConversationListItem {
   const count = unreadCount(conversation, record);
   return {
     conversation,
     unreadCount: count,
     isUnread: count > 0,
-    preview: lastMessagePreview(conversation.last_message, selfId),
+    preview: lastMessagePreview(conversation.last_message, selfId, members),
     sortTime: conversationSortTime(conversation),
   };
 }
@@ -127,7 +159,7 @@ export function createConversationListSelector(): (state: EngineState) => readon
         const item =
           cached && cached.item.unreadCount === unreadCount(conversation, record)
             ? cached.item
-            : listItem(listConversation(conversation), record, state.selfId);
+            : listItem(listConversation(conversation), record, state.selfId, conversation.users);
         rows.set(conversation, { record, item });
         return item;
       })

@@ -1,4 +1,5 @@
 import type { Message } from '../../protocol/entities';
+import { isSystemEvent } from '../rules/unread';
 import { noteLastMessage, repairLastMessage } from './conversationStore';
 import {
   appendToWindow,
@@ -12,7 +13,7 @@ import {
 import { planReceipt, planReceiptBeforeRead } from './receipts';
 import { READ_RECEIPT_DELAY_MS } from './types';
 import type { EngineEffect, EngineState, ReduceContext } from './types';
-import { forgetUnread, isNewIncoming, noteIncoming } from './unread';
+import { forgetUnread, isNewIncoming, markReadUpTo, noteIncoming } from './unread';
 
 /** What happens to the state when messages arrive, change or go: shared by socket events and call answers. */
 
@@ -37,6 +38,10 @@ export function storeMessage(state: EngineState, message: Message): EngineState 
  * `conversation_message` (spec §4): store it, and for another user's message count it as unread
  * unless the chat is open, plan delivered now and, in an open chat, read after 500 ms (each once,
  * ever), and report it so the engine can decide on a notification. Own messages are never counted.
+ * Nor are system events (a rename, a new picture, members added or removed: issue 10), whoever made
+ * the change: they are receipted like any other message (the read receipt moves the server's read
+ * marker past them), and in an open chat the read point passes them, but they never count as unread
+ * and never ask for a notification.
  */
 export function receiveMessage(
   state: EngineState,
@@ -49,14 +54,17 @@ export function receiveMessage(
   if (state.selfId === null || message.user_id === state.selfId) return storeMessage(state, message);
 
   const open = ctx.openConversations.has(conversationId);
-  // A message already counted (by its own earlier event or by a snapshot) is not counted or announced again.
-  const fresh = isNewIncoming(state, message);
+  const counted = !isSystemEvent(message);
+  // A message already counted (by its own earlier event or by a snapshot) is not counted or announced
+  // again; an event is never counted or announced.
+  const fresh = counted && isNewIncoming(state, message);
   let next = state;
   if (open) {
     // Both receipts are planned before the read point passes the message, which then records them.
     planReceiptBeforeRead(next, effects, conversationId, message.id, 'delivered', 0);
     planReceiptBeforeRead(next, effects, conversationId, message.id, 'read', READ_RECEIPT_DELAY_MS);
-    next = noteIncoming(next, message, true);
+    // An event is read (the read point passes it) but not received: it never makes the chat unread.
+    next = counted ? noteIncoming(next, message, true) : markReadUpTo(next, conversationId, message.id);
   } else {
     next = planReceipt(next, effects, conversationId, message.id, 'delivered', 0);
     if (fresh) next = noteIncoming(next, message, false);

@@ -1,5 +1,6 @@
 import type { Conversation, Message } from '../../protocol/entities';
-import { conversationMessages, holdsLatest } from './messageStore';
+import { countsAsUnread } from '../rules/unread';
+import { conversationMessages, getMessage, holdsLatest } from './messageStore';
 import { pruneSentReceipts } from './receipts';
 import { setEntry } from './records';
 import type { EngineState, UnreadRecord } from './types';
@@ -7,15 +8,18 @@ import type { EngineState, UnreadRecord } from './types';
 /**
  * Unread state (spec §3 and §4), in two parts that this file keeps consistent:
  *
- * - The unread record (lastReadMessageId, lastReceivedMessageId) counts only other people's messages;
- *   the conversation is unread when lastRead < lastReceived. It is moved by what this client learns:
- *   incoming messages, opening a chat, a message seen, a read on another device (self_dlr_sync). An own
- *   message never raises lastReceived past lastRead (the server reads everything before one's own
- *   message, docs/server.md), so it can never be what keeps a chat unread.
+ * - The unread record (lastReadMessageId, lastReceivedMessageId) counts only other people's messages
+ *   that are not system events (rules/unread.ts `countsAsUnread`, issue 10); the conversation is unread
+ *   when lastRead < lastReceived. It is moved by what this client learns: incoming messages, opening a
+ *   chat, a message seen, a read on another device (self_dlr_sync). An own message never raises
+ *   lastReceived past lastRead (the server reads everything before one's own message, docs/server.md),
+ *   and an event (a rename, members added...) never raises lastReceived at all, so neither can be what
+ *   keeps a chat unread. Reading is by position: reading an event, or a message after it, reads past it.
  * - The conversation's `unread_message_count` is the server's count, taken from every snapshot the
  *   server sends (list, conversation, conversation_edit, conversation_add_user) and kept current
  *   between snapshots: +1 for another user's new message in a chat that is not open, 0 once the latest
- *   message is read, an exact recount from the loaded messages when the window allows one.
+ *   message is read, an exact recount from the loaded messages when the window allows one. The server
+ *   does not count events either, so both counts agree.
  *
  * The rule for the number shown (see `unreadCount`): the server's count, until the local record says
  * otherwise: a record that says "read" shows 0 (the server's snapshot may predate a read receipt still
@@ -58,8 +62,8 @@ function setCount(state: EngineState, conversationId: number, count: number): En
 /**
  * A record for a conversation that has none yet. When the server last said nothing was unread, all
  * up to the conversation's last message was read; otherwise the read point is unknown (0) and the
- * unread messages the server counted reach up to its last message (when that is another user's), so
- * reading one of them does not read the rest.
+ * unread messages the server counted reach up to its last message (when that is another user's
+ * message, not an event), so reading one of them does not read the rest.
  */
 function recordFor(state: EngineState, conversationId: number): UnreadRecord {
   const existing = state.unread[conversationId];
@@ -70,7 +74,7 @@ function recordFor(state: EngineState, conversationId: number): UnreadRecord {
     const readUpTo = last?.id ?? 0;
     return { conversationId, lastReadMessageId: readUpTo, lastReceivedMessageId: readUpTo };
   }
-  const received = last && last.user_id !== state.selfId ? last.id : 0;
+  const received = last && countsAsUnread(last, state.selfId) ? last.id : 0;
   return { conversationId, lastReadMessageId: 0, lastReceivedMessageId: received };
 }
 
@@ -90,8 +94,9 @@ export function isNewIncoming(state: EngineState, message: Message): boolean {
 }
 
 /**
- * Another user's new message arrived (call before the conversation's last message moves on). In an
- * open chat it is read at once; otherwise it is one more unread message.
+ * Another user's new message arrived (call before the conversation's last message moves on; never for
+ * a system event, which is not counted). In an open chat it is read at once; otherwise it is one more
+ * unread message.
  */
 export function noteIncoming(state: EngineState, message: Message, open: boolean): EngineState {
   const conversationId = message.conversation_id;
@@ -126,7 +131,7 @@ function recount(state: EngineState, conversationId: number, lastRead: number): 
     const id = window.ids[i];
     if (id === undefined || id <= lastRead) break;
     const message = byId[id];
-    if (message && message.user_id !== state.selfId) count++;
+    if (message && countsAsUnread(message, state.selfId)) count++;
   }
   return count;
 }
@@ -146,14 +151,21 @@ export function markReadUpTo(state: EngineState, conversationId: number, message
 /**
  * A delayed read was withdrawn (spec §4: the chat closed within the 500 ms): the message, read locally
  * when it arrived in the open chat, is unread again, and so its read receipt is due again later. Its
- * delivered receipt went out on arrival and stays recorded.
+ * delivered receipt went out on arrival and stays recorded. A system event's read point goes back the
+ * same way (its read receipt is due again), but an event is never unread, so the chat stays read
+ * unless an earlier message is still unread.
  */
 export function unreadAgain(state: EngineState, conversationId: number, messageId: number): EngineState {
   const record = state.unread[conversationId];
   if (!record || record.lastReadMessageId < messageId) return state;
   const lastReadMessageId = messageId - 1;
-  const lastReceivedMessageId = Math.max(record.lastReceivedMessageId, messageId);
+  const last = state.conversations[conversationId]?.last_message;
+  const message = getMessage(state, conversationId, messageId) ?? (last?.id === messageId ? last : undefined);
+  // A message no longer loaded counts as before (it arrived as another user's message).
+  const counted = message === undefined || countsAsUnread(message, state.selfId);
+  const lastReceivedMessageId = counted ? Math.max(record.lastReceivedMessageId, messageId) : record.lastReceivedMessageId;
   const next = putRecord(state, { conversationId, lastReadMessageId, lastReceivedMessageId });
+  if (lastReadMessageId >= lastReceivedMessageId) return setCount(next, conversationId, 0);
   const exact = recount(next, conversationId, lastReadMessageId);
   return setCount(next, conversationId, exact ?? Math.max(next.conversations[conversationId]?.unread_message_count ?? 0, 1));
 }
@@ -166,11 +178,11 @@ export function markAllRead(state: EngineState, conversationId: number, latestId
   return setCount(next, conversationId, 0);
 }
 
-/** Deleted or hidden messages that were unread stop counting. */
+/** Deleted or hidden messages that were unread stop counting (a hidden event never counted). */
 export function forgetUnread(state: EngineState, conversationId: number, removed: readonly Message[]): EngineState {
   const record = state.unread[conversationId];
   if (!record) return state;
-  const unreadGone = removed.filter((m) => m.user_id !== state.selfId && m.id > record.lastReadMessageId).length;
+  const unreadGone = removed.filter((m) => countsAsUnread(m, state.selfId) && m.id > record.lastReadMessageId).length;
   if (unreadGone === 0) return state;
   const exact = recount(state, conversationId, record.lastReadMessageId);
   const count = exact ?? (state.conversations[conversationId]?.unread_message_count ?? 0) - unreadGone;
@@ -197,7 +209,8 @@ export function reconcileSnapshot(
     if (snapshot.unread_message_count > 0 || lastId === 0) return { record, conversation: snapshot };
     return { record: { conversationId: snapshot.id, lastReadMessageId: lastId, lastReceivedMessageId: lastId }, conversation: snapshot };
   }
-  const fromOther = last !== null && last.user_id !== selfId;
+  // An event as the last row is not a received message: the unread ones, if any, lie before it.
+  const fromOther = last !== null && countsAsUnread(last, selfId);
   const received = Math.max(record.lastReceivedMessageId, fromOther ? lastId : 0);
   const keep = (read: number, rec: number): UnreadRecord =>
     read === record.lastReadMessageId && rec === record.lastReceivedMessageId
@@ -213,9 +226,9 @@ export function reconcileSnapshot(
   }
   // The server counts unread messages the record has not seen (missed while offline): mark it unread.
   // They are above the read point and at most the last message. When the last message is another
-  // user's, it is the received point. When it is our own it is not received (an own message is never
-  // what is unread): the unseen ones lie somewhere between, so the lowest id they can have is taken,
-  // and any read past the old read point (here, or self_dlr_sync from another device) clears it.
+  // user's, it is the received point. When it is our own or an event it is not received (neither is
+  // ever what is unread): the unseen ones lie somewhere between, so the lowest id they can have is
+  // taken, and any read past the old read point (here, or self_dlr_sync from another device) clears it.
   const lastReceivedMessageId = fromOther ? Math.max(received, lastId) : Math.max(received, record.lastReadMessageId + 1);
   return { record: keep(record.lastReadMessageId, lastReceivedMessageId), conversation: snapshot };
 }

@@ -1,3 +1,4 @@
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { Conversation, ConversationUser } from '../../protocol/entities';
 import { Avatar } from '../common/Avatar';
@@ -9,6 +10,26 @@ import { displayName, isBroadcast, memberId, memberImage, selfIsAdmin } from './
 import { useConfirmed } from './useConfirmed';
 
 type Pending = 'promote' | 'demote' | 'remove';
+type Role = 'admin' | 'broadcaster';
+
+/**
+ * The confirmation's texts. Promoting and demoting speak the role's own words, the button's verb
+ * included: "Make Anna a broadcaster?" confirmed by "Make broadcaster" in a broadcast group (spec §6).
+ */
+function confirmTexts(pending: Pending, role: Role, name: string, t: TFunction) {
+  if (pending === 'remove') {
+    return {
+      title: t('chatSettings.profile.remove.title', { name }),
+      text: t('chatSettings.profile.remove.text', { name }),
+      confirmLabel: t('chatSettings.profile.remove.confirm'),
+    };
+  }
+  return {
+    title: t(`chatSettings.profile.${pending}.${role}.title`, { name }),
+    text: t(`chatSettings.profile.${pending}.${role}.text`, { name }),
+    confirmLabel: t(`chatSettings.profile.${pending}.${role}.confirm`),
+  };
+}
 
 /**
  * A member's profile (spec §2): avatar, nickname, number and badge; in a group, an admin can promote or
@@ -27,7 +48,7 @@ export function UserProfile(props: {
   const userId = memberId(member);
   const name = displayName(member) || t('chatSettings.unknownMember');
   const manage = conversation.is_group && userId !== selfId && selfIsAdmin(conversation, selfId);
-  const role = isBroadcast(conversation) ? 'broadcaster' : 'admin';
+  const role: Role = isBroadcast(conversation) ? 'broadcaster' : 'admin';
 
   const { pending, ask, dialog } = useConfirmed<Pending>(async (what) => {
     if (what === 'remove') {
@@ -59,7 +80,7 @@ export function UserProfile(props: {
             className="mx-button"
             onClick={() => ask(member.is_admin ? 'demote' : 'promote')}
           >
-            {t(member.is_admin ? `chatSettings.profile.demote.${role}` : `chatSettings.profile.promote.${role}`)}
+            {member.is_admin ? t(`chatSettings.profile.demote.${role}.button`) : t(`chatSettings.profile.promote.${role}.button`)}
           </button>
           <button
             type="button"
@@ -72,9 +93,7 @@ export function UserProfile(props: {
       ) : null}
       {pending ? (
         <ConfirmDialog
-          title={t(`chatSettings.profile.${pending}.title`, { name })}
-          text={t(`chatSettings.profile.${pending}.text`, { name })}
-          confirmLabel={t(`chatSettings.profile.${pending}.confirm`)}
+          {...confirmTexts(pending, role, name, t)}
           danger={pending === 'remove'}
           {...dialog}
         />

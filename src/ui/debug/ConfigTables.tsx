@@ -1,3 +1,4 @@
+import { Fragment } from 'react';
 import { useTranslation } from 'react-i18next';
 import * as C from '../../protocol/constants';
 import { BUILD_ENV, envEntries } from './buildEnv';
@@ -25,6 +26,24 @@ const CONSTANTS: [string, unknown][] = [
   ['QUICK_REACTIONS', C.QUICK_REACTIONS.join(' ')],
 ];
 
+/**
+ * A constant's name with a break opportunity after each underscore, so a narrow column wraps
+ * DEFAULT_PING_INTERVAL_MS as "DEFAULT_PING_" / "INTERVAL_MS", never inside a word ("INTERVAL_M" / "S").
+ */
+function BreakableName({ name }: { name: string }) {
+  const parts = name.split(/(?<=_)/);
+  return (
+    <>
+      {parts.map((part, index) => (
+        <Fragment key={index}>
+          {index > 0 ? <wbr /> : null}
+          {part}
+        </Fragment>
+      ))}
+    </>
+  );
+}
+
 function Table({ caption, rows }: { caption: string; rows: [string, unknown][] }) {
   const { t } = useTranslation();
   return (
@@ -40,7 +59,9 @@ function Table({ caption, rows }: { caption: string; rows: [string, unknown][] }
         {rows.map(([name, value]) => (
           <tr key={name}>
             <th scope="row">
-              <code>{name}</code>
+              <code>
+                <BreakableName name={name} />
+              </code>
             </th>
             <td>
               <code>{String(value)}</code>

@@ -1,4 +1,4 @@
-import { type KeyboardEvent, useRef } from 'react';
+import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ChatFilter } from './filters';
 
@@ -23,6 +23,23 @@ export function FilterTabs({
 }) {
   const { t } = useTranslation();
   const refs = useRef(new Map<ChatFilter, HTMLButtonElement>());
+  const listRef = useRef<HTMLDivElement>(null);
+  const more = useOverflowEdges(listRef);
+  // Where the row scrolls (a narrow window), the chosen tab is brought into view. By its scroll offset, not
+  // scrollIntoView, which would also move where the next Tab press starts from.
+  useEffect(() => {
+    const row = listRef.current;
+    const tab = refs.current.get(value);
+    if (!row || !tab || row.scrollWidth <= row.clientWidth) return;
+    // The row's padding counts as the tab's margin, so the first and last tabs scroll the row to its ends.
+    const box = row.getBoundingClientRect();
+    const style = getComputedStyle(row);
+    const left = box.left + parseFloat(style.paddingLeft);
+    const right = box.right - parseFloat(style.paddingRight);
+    const at = tab.getBoundingClientRect();
+    if (at.left < left) row.scrollLeft -= left - at.left;
+    else if (at.right > right) row.scrollLeft += at.right - right;
+  }, [value]);
   const move = (event: KeyboardEvent, index: number) => {
     const last = filters.length - 1;
     const next =
@@ -43,7 +60,7 @@ export function FilterTabs({
     refs.current.get(filter)?.focus();
   };
   return (
-    <div className="inbox-tabs" role="tablist" aria-label={t('inbox.filter.label')}>
+    <div ref={listRef} className="inbox-tabs" role="tablist" aria-label={t('inbox.filter.label')} data-more={more ?? undefined}>
       {filters.map((filter, index) => (
         <button
           key={filter}
@@ -66,4 +83,33 @@ export function FilterTabs({
       ))}
     </div>
   );
+}
+
+type Edges = 'start' | 'end' | 'both' | null;
+
+/**
+ * Which edges of a row that scrolls sideways hide tabs (for the fade that says so), or null when all show.
+ * Followed as the row scrolls and as its size or its tabs' change (a language, a window).
+ */
+function useOverflowEdges(ref: { current: HTMLElement | null }): Edges {
+  const [edges, setEdges] = useState<Edges>(null);
+  useEffect(() => {
+    const row = ref.current;
+    if (!row) return;
+    const measure = () => {
+      const start = row.scrollLeft > 1;
+      const end = row.scrollLeft + row.clientWidth < row.scrollWidth - 1;
+      setEdges(start && end ? 'both' : start ? 'start' : end ? 'end' : null);
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(row);
+    for (const tab of Array.from(row.children)) observer.observe(tab);
+    row.addEventListener('scroll', measure, { passive: true });
+    return () => {
+      observer.disconnect();
+      row.removeEventListener('scroll', measure);
+    };
+  });
+  return edges;
 }

@@ -1,7 +1,9 @@
-import { type FormEvent, useCallback, useId, useRef, useState } from 'react';
+import { type FormEvent, useCallback, useId, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { type CountriesView, type FormDraft, isEngineError } from '../../engine/api';
 import { errorText } from '../common/errorText';
+import { RemoveIcon } from '../common/icons';
 import { useEngine } from '../hooks/EngineContext';
 import { formDraftKeys, useFormDraft } from '../hooks/useFormDraft';
 import { useQuery } from '../hooks/useQuery';
@@ -47,7 +49,6 @@ export function NewChatForm({
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const formId = useId();
-  const firstField = useRef<HTMLInputElement>(null);
 
   const applyDraft = useCallback(
     (draft: FormDraft | null) => {
@@ -68,6 +69,26 @@ export function NewChatForm({
     if (isGroup && dirty) setConfirming(true);
     else onCancel();
   };
+  /** The first row: the one-to-one form's only one. */
+  const only = rows[0];
+  const fieldId = (rowId: string, field?: 'name' | 'phone') => `${formId}-${rowId}${field ? `-${field}` : ''}`;
+  /** The first field in error, in the order of the form; the first name when no row was filled in. */
+  const firstInvalidField = (nameError: string | null, result: CheckedRows): string | null => {
+    if (nameError) return fieldId('group');
+    for (const row of rows) {
+      const errors = result.errors[row.id];
+      if (errors?.name) return fieldId(row.id, 'name');
+      if (errors?.phone) return fieldId(row.id, 'phone');
+    }
+    return result.noMembers && only ? fieldId(only.id, 'name') : null;
+  };
+  /** Focus, and the whole field (label, input, error) scrolled into the form's view. */
+  const focusField = (id: string) => {
+    const input = document.getElementById(id);
+    if (!input) return;
+    input.focus({ preventScroll: true });
+    input.closest('.mx-field')?.scrollIntoView({ block: 'nearest' });
+  };
   const update = (id: string, patch: Partial<MemberRow>) =>
     setRows((list) => list.map((row) => (row.id === id ? { ...row, ...patch } : row)));
 
@@ -77,14 +98,20 @@ export function NewChatForm({
     const result = checkRows(rows, country);
     // A one-to-one chat needs both fields (spec §5), so an empty form is a missing name and phone.
     if (!isGroup && result.noMembers) {
-      const only = rows[0];
       if (only) result.errors[only.id] = { name: 'inbox.form.nameRequired', phone: 'inbox.form.phoneRequired' };
       result.noMembers = false;
     }
     const nameError = isGroup ? groupNameError(groupName) : null;
-    setChecked(result);
-    setGroupError(nameError);
-    if (nameError || result.noMembers || Object.keys(result.errors).length > 0) return;
+    // The errors are drawn before focus moves, so the field is read with its error.
+    flushSync(() => {
+      setChecked(result);
+      setGroupError(nameError);
+    });
+    const invalid = firstInvalidField(nameError, result);
+    if (invalid) {
+      focusField(invalid);
+      return;
+    }
     setBusy(true);
     try {
       const answer = await engine.call('createConversation', {
@@ -110,7 +137,38 @@ export function NewChatForm({
   };
 
   const title = t(kind === 'private' ? 'inbox.kind.private' : kind === 'group' ? 'inbox.kind.group' : 'inbox.kind.broadcast');
-  const errorId = (rowId: string, field: string) => `${formId}-${rowId}-${field}-error`;
+  const membersErrorId = `${formId}-members-error`;
+  /** A row's name and phone fields; in a group's compact rows their labels are for screen readers. */
+  const rowFields = (
+    row: MemberRow,
+    labels: { name: string; phone: string; compact?: boolean; describedBy?: string },
+  ) => {
+    const errors = checked?.errors[row.id];
+    return (
+      <>
+        <Field
+          id={fieldId(row.id, 'name')}
+          label={labels.name}
+          hiddenLabel={labels.compact}
+          placeholder={labels.compact ? t('inbox.form.columnName') : undefined}
+          value={row.name}
+          onChange={(name) => update(row.id, { name })}
+          error={errors?.name ? t(errors.name) : null}
+          describedBy={labels.describedBy}
+        />
+        <Field
+          id={fieldId(row.id, 'phone')}
+          label={labels.phone}
+          hiddenLabel={labels.compact}
+          placeholder={labels.compact ? t('inbox.form.columnPhone') : undefined}
+          tel
+          value={row.phone}
+          onChange={(phone) => update(row.id, { phone })}
+          error={errors?.phone ? t(errors.phone) : null}
+        />
+      </>
+    );
+  };
   return (
     <section className="chats-panel" aria-labelledby={`${formId}-title`}>
       <header className="mx-panel-header">
@@ -122,115 +180,146 @@ export function NewChatForm({
         </h1>
       </header>
       <form className="new-chat-form" onSubmit={(event) => void submit(event)} noValidate>
-        {isGroup ? (
-          <div className="mx-field">
-            <label htmlFor={`${formId}-group`}>{t('inbox.form.groupName')}</label>
-            <input
-              id={`${formId}-group`}
-              ref={firstField}
-              className="mx-input"
-              value={groupName}
-              maxLength={100}
-              onChange={(e) => setGroupName(e.target.value)}
-              aria-invalid={groupError ? true : undefined}
-              aria-describedby={groupError ? `${formId}-group-error` : undefined}
-            />
-            {groupError ? (
-              <p className="mx-field__error" id={`${formId}-group-error`}>
-                {t(groupError)}
-              </p>
-            ) : null}
-          </div>
-        ) : null}
-        {isGroup ? <h2 className="new-chat-form__members">{t('inbox.form.members')}</h2> : null}
-        {rows.map((row, index) => {
-          const errors = checked?.errors[row.id];
-          const n = index + 1;
-          return (
-            <fieldset key={row.id} className={isGroup ? "member-row" : "member-row member-row--single"}>
-              <legend className="visually-hidden">{t('inbox.form.member', { n })}</legend>
-              <div className="mx-field">
-                <label htmlFor={`${formId}-${row.id}-name`}>
-                  {isGroup ? t('inbox.form.memberName', { n }) : t('inbox.form.name')}
-                </label>
-                <input
-                  id={`${formId}-${row.id}-name`}
-                  className="mx-input"
-                  value={row.name}
-                  autoComplete="off"
-                  onChange={(e) => update(row.id, { name: e.target.value })}
-                  aria-invalid={errors?.name ? true : undefined}
-                  aria-describedby={errors?.name ? errorId(row.id, 'name') : undefined}
-                />
-                {errors?.name ? (
-                  <p className="mx-field__error" id={errorId(row.id, 'name')}>
-                    {t(errors.name)}
-                  </p>
-                ) : null}
-              </div>
-              <div className="mx-field">
-                <label htmlFor={`${formId}-${row.id}-phone`}>
-                  {isGroup ? t('inbox.form.memberPhone', { n }) : t('inbox.form.phone')}
-                </label>
-                <input
-                  id={`${formId}-${row.id}-phone`}
-                  className="mx-input"
-                  type="tel"
-                  inputMode="tel"
-                  autoComplete="off"
-                  value={row.phone}
-                  onChange={(e) => update(row.id, { phone: e.target.value })}
-                  aria-invalid={errors?.phone ? true : undefined}
-                  aria-describedby={errors?.phone ? errorId(row.id, 'phone') : undefined}
-                />
-                {errors?.phone ? (
-                  <p className="mx-field__error" id={errorId(row.id, 'phone')}>
-                    {t(errors.phone)}
-                  </p>
-                ) : null}
-              </div>
-              {isGroup && rows.length > 1 ? (
-                <button
-                  type="button"
-                  className="mx-button mx-button--link"
-                  onClick={() => setRows((list) => list.filter((r) => r.id !== row.id))}
-                >
-                  {t('inbox.form.removeMember', { n })}
-                </button>
+        <div className="new-chat-form__body">
+          {isGroup ? (
+            <>
+              <Field
+                id={fieldId('group')}
+                label={t('inbox.form.groupName')}
+                value={groupName}
+                maxLength={100}
+                onChange={setGroupName}
+                error={groupError ? t(groupError) : null}
+              />
+              <h2 className="new-chat-form__members" id={`${formId}-members`}>
+                {t('inbox.form.members')}
+              </h2>
+              {checked?.noMembers ? (
+                <p className="mx-field__error new-chat-form__members-error" id={membersErrorId}>
+                  {t('inbox.form.membersRequired')}
+                </p>
               ) : null}
-            </fieldset>
-          );
-        })}
-        {isGroup ? (
-          <button type="button" className="mx-button" onClick={() => setRows((list) => [...list, ...emptyRows(ROWS_STEP)])}>
-            {t('inbox.form.addMembers')}
-          </button>
-        ) : null}
-        {checked?.noMembers ? (
-          <p className="mx-field__error" role="alert">
-            {t('inbox.form.membersRequired')}
-          </p>
-        ) : null}
-        {failure ? (
-          <p className="mx-field__error" role="alert">
-            {failure}
-          </p>
-        ) : null}
-        <div className="new-chat-form__actions">
-          <button type="button" className="mx-button" onClick={cancel}>
-            {t('common.cancel')}
-          </button>
-          <button type="submit" className="mx-button mx-button--primary" disabled={busy}>
-            {t('inbox.form.create')}
-          </button>
+              {/* Column heads for sighted users; each field has its own label ("Name of member 2"). */}
+              <div className="member-rows__head" aria-hidden="true">
+                <span>{t('inbox.form.columnName')}</span>
+                <span>{t('inbox.form.columnPhone')}</span>
+              </div>
+              <ul className="member-rows" aria-labelledby={`${formId}-members`}>
+                {rows.map((row, index) => {
+                  const n = index + 1;
+                  return (
+                    <li key={row.id} className="member-row">
+                      {rowFields(row, {
+                        name: t('inbox.form.memberName', { n }),
+                        phone: t('inbox.form.memberPhone', { n }),
+                        compact: true,
+                        describedBy: index === 0 && checked?.noMembers ? membersErrorId : undefined,
+                      })}
+                      {rows.length > 1 ? (
+                        <button
+                          type="button"
+                          className="mx-icon-button member-row__remove"
+                          aria-label={t('inbox.form.removeMember', { n })}
+                          title={t('inbox.form.removeMember', { n })}
+                          onClick={() => setRows((list) => list.filter((r) => r.id !== row.id))}
+                        >
+                          <RemoveIcon />
+                        </button>
+                      ) : null}
+                    </li>
+                  );
+                })}
+              </ul>
+              <button type="button" className="mx-button" onClick={() => setRows((list) => [...list, ...emptyRows(ROWS_STEP)])}>
+                {t('inbox.form.addMembers')}
+              </button>
+            </>
+          ) : (
+            <>
+              <p className="new-chat-form__lead">{t('inbox.form.privateLead')}</p>
+              {only ? rowFields(only, { name: t('inbox.form.name'), phone: t('inbox.form.phone') }) : null}
+            </>
+          )}
+        </div>
+        {/* Create and Cancel stay in view however long the form grows. */}
+        <div className="new-chat-form__footer">
+          {failure ? (
+            <p className="mx-field__error" role="alert">
+              {failure}
+            </p>
+          ) : null}
+          <div className="new-chat-form__actions">
+            <button type="button" className="mx-button" onClick={cancel}>
+              {t('common.cancel')}
+            </button>
+            <button type="submit" className="mx-button mx-button--primary" disabled={busy}>
+              {t('inbox.form.create')}
+            </button>
+          </div>
         </div>
       </form>
-      {confirming ? <DiscardDialog
+      {confirming ? (
+        <DiscardDialog
           onDiscard={() => {
             draft.clear();
             onCancel();
           }}
-          onKeep={() => setConfirming(false)} /> : null}
+          onKeep={() => setConfirming(false)}
+        />
+      ) : null}
     </section>
+  );
+}
+
+/** A labelled input with its error, which it is described by; a member row's label is for screen readers. */
+function Field({
+  id,
+  label,
+  hiddenLabel,
+  placeholder,
+  tel,
+  value,
+  maxLength,
+  onChange,
+  error,
+  describedBy,
+}: {
+  id: string;
+  label: string;
+  hiddenLabel?: boolean;
+  placeholder?: string;
+  tel?: boolean;
+  value: string;
+  maxLength?: number;
+  onChange: (value: string) => void;
+  error: string | null;
+  /** Another error that concerns this field (the members error, on the first row). */
+  describedBy?: string;
+}) {
+  const errorId = `${id}-error`;
+  const described = [error ? errorId : null, describedBy].filter(Boolean).join(' ');
+  return (
+    <div className="mx-field">
+      <label htmlFor={id} className={hiddenLabel ? 'visually-hidden' : undefined}>
+        {label}
+      </label>
+      <input
+        id={id}
+        className="mx-input"
+        value={value}
+        placeholder={placeholder}
+        maxLength={maxLength}
+        autoComplete="off"
+        {...(tel ? { type: 'tel', inputMode: 'tel' as const } : {})}
+        onChange={(e) => onChange(e.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={described || undefined}
+      />
+      {error ? (
+        <p className="mx-field__error" id={errorId}>
+          {error}
+        </p>
+      ) : null}
+    </div>
   );
 }

@@ -1,6 +1,7 @@
 import type { TFunction } from 'i18next';
 import type { LastMessagePreview } from '../../engine/api';
-import type { AttachmentType, EventType } from '../../protocol/entities';
+import type { AttachmentType } from '../../protocol/entities';
+import { eventSentence } from '../chat/message/eventText';
 import { clockTime, dayKind, fromEpochSeconds, shortDate } from '../common/time';
 
 const ATTACHMENT_KEYS: Record<Exclude<AttachmentType, 'event'>, string> = {
@@ -12,22 +13,22 @@ const ATTACHMENT_KEYS: Record<Exclude<AttachmentType, 'event'>, string> = {
   link: 'inbox.attachment.link',
 };
 
-const EVENT_KEYS: Record<EventType, string> = {
-  conversation_renamed: 'inbox.event.conversationRenamed',
-  conversation_description_changed: 'inbox.event.descriptionChanged',
-  user_removed: 'inbox.event.userRemoved',
-  user_added: 'inbox.event.userAdded',
-  user_renamed: 'inbox.event.userRenamed',
-  conversation_picture_change: 'inbox.event.pictureChanged',
-};
-
 /**
- * The last-message line of a row, in the user's language: events and attachments are worded (a link
- * keeps its text), own messages say "You:". Keys are listed above so the locale check sees them.
+ * The last-message line of a row, in the user's language: an event says the chat's own sentence ("You
+ * removed Sara", "Erik added you"), attachments are worded (a link keeps its text), own messages say
+ * "You:". Keys are listed above so the locale check sees them.
  */
 export function previewText(preview: LastMessagePreview | null, t: TFunction): string {
   if (!preview) return t('inbox.noMessages');
-  if (preview.eventType) return t(EVENT_KEYS[preview.eventType]);
+  if (preview.eventType) {
+    const { names } = preview;
+    return eventSentence(
+      { actorId: preview.userId, eventType: preview.eventType, event: preview.event, text: preview.text },
+      preview.selfId,
+      (userId) => names[userId] ?? null,
+      t,
+    );
+  }
   if (preview.type === 'system') return preview.text || t('inbox.event.generic');
   const text = preview.text.trim();
   let body: string;

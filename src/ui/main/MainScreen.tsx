@@ -17,6 +17,7 @@ import { HelpView } from '../settings/HelpView';
 import { NotificationsView } from '../settings/NotificationsView';
 import { SettingsList } from '../settings/SettingsList';
 import { ConnectionIndicator } from './ConnectionIndicator';
+import { EmptyPane } from './EmptyPane';
 import { IconMenu } from './IconMenu';
 import { idParamOf, isCommunitiesView, type LeftView, leftViewOf, sectionOf } from './leftView';
 import { RightPanel } from './RightPanel';
@@ -153,19 +154,7 @@ export function MainScreen() {
         ) : badChatId ? (
           <InvalidChatView />
         ) : (
-          <div className="empty-chat">
-            {isCommunitiesView(shownView) ? (
-              <>
-                <p className="empty-chat__title">{t('explore.title')}</p>
-                <p className="empty-chat__hint">{t('explore.pickHint')}</p>
-              </>
-            ) : (
-              <>
-                <p className="empty-chat__title">{t('nav.selectChat')}</p>
-                <p className="empty-chat__hint">{t('nav.selectChatHint')}</p>
-              </>
-            )}
-          </div>
+          <EmptyPane view={shownView} />
         )}
       </main>
       {panelView && openId !== null ? (

@@ -57,35 +57,38 @@ export function AccountView({ env = BUILD_ENV }: { env?: BuildEnv }) {
             </button>
           </p>
         ) : null}
-        <AvatarPicker
-          id={session.userId}
-          name={session.nickname}
-          imageUrl={session.avatarUrl}
-          size={96}
-          changeLabel={t('settings.avatarChange')}
-          fileLabel={t('settings.avatarFile')}
-          save={async (file) => {
-            await engine.updateProfile({ image: file });
-          }}
-        />
-        {session.avatarUrl ? (
-          <button type="button" className="mx-button" onClick={removePicture} disabled={removing}>
-            {t('settings.avatarRemove')}
-          </button>
-        ) : null}
-        <NicknameEditor session={session} />
-        <dl className="account__facts">
-          <dt>{t('settings.phone')}</dt>
-          <dd dir="ltr">{session.phone}</dd>
-          {environment !== null ? (
-            <>
-              <dt>{t('settings.version')}</dt>
-              <dd data-testid="account-version">{t('settings.versionValue', { version: CLIENT_VERSION, build: BUILD_NUMBER })}</dd>
-              <dt>{t('settings.environment')}</dt>
-              <dd data-testid="account-environment">{environment}</dd>
-            </>
+        {/* The profile card: who the user is to others (picture, nickname, phone number), edited in place. */}
+        <div className="account__card">
+          <AvatarPicker
+            id={session.userId}
+            name={session.nickname}
+            imageUrl={session.avatarUrl}
+            size={96}
+            changeLabel={t('settings.avatarChange')}
+            fileLabel={t('settings.avatarFile')}
+            save={async (file) => {
+              await engine.updateProfile({ image: file });
+            }}
+          />
+          {session.avatarUrl ? (
+            <button type="button" className="mx-button account__remove" onClick={removePicture} disabled={removing}>
+              {t('settings.avatarRemove')}
+            </button>
           ) : null}
-        </dl>
+          <NicknameEditor session={session} />
+          <dl className="account__facts account__contact">
+            <dt>{t('settings.phone')}</dt>
+            <dd dir="ltr">{session.phone}</dd>
+          </dl>
+        </div>
+        {environment !== null ? (
+          <dl className="account__facts account__build">
+            <dt>{t('settings.version')}</dt>
+            <dd data-testid="account-version">{t('settings.versionValue', { version: CLIENT_VERSION, build: BUILD_NUMBER })}</dd>
+            <dt>{t('settings.environment')}</dt>
+            <dd data-testid="account-environment">{environment}</dd>
+          </dl>
+        ) : null}
         <button type="button" className="mx-button mx-button--danger" onClick={() => setConfirming(true)}>
           {t('settings.logout')}
         </button>

@@ -14,16 +14,22 @@ const browserPermission = (): Permission =>
 
 /**
  * Spec §2 notifications: enable, show preview, sound. Turning them on asks the browser from the click
- * (a user gesture, as browsers require); turning them off turns preview and sound off too (the engine's rule).
+ * (a user gesture, as browsers require). Turning them off turns preview and sound off too, and turning them
+ * back on gives back what the user had (the engine's rule, rules/settings.ts): a note says so while they
+ * are off, and a status line says what came back.
  */
 export function NotificationsView() {
   const { t } = useTranslation();
   const engine = useEngine();
   const { settings, update } = useSettings();
   const [permission, setPermission] = useState<Permission>(browserPermission);
+  // Turned back on from this view: the status line says what preview and sound are now.
+  const [turnedOn, setTurnedOn] = useState(false);
   const titleId = useId();
+  const state = (on: boolean) => t(on ? 'settings.stateOn' : 'settings.stateOff');
 
   const enable = (on: boolean) => {
+    if (settings && on !== settings.notificationsEnable) setTurnedOn(on);
     update({ notificationsEnable: on });
     if (on && permission === 'default') {
       void Notification.requestPermission().then((answer) => {
@@ -56,6 +62,15 @@ export function NotificationsView() {
             disabled={!settings.notificationsEnable}
             onChange={(incomingMessagesSound) => update({ incomingMessagesSound })}
           />
+          {settings.notificationsEnable ? null : <p className="settings-note">{t('settings.notificationsOffNote')}</p>}
+          <p className="settings-status" role="status">
+            {turnedOn && settings.notificationsEnable
+              ? t('settings.notificationsBackOn', {
+                  preview: state(settings.notificationsShowPreview),
+                  sound: state(settings.incomingMessagesSound),
+                })
+              : null}
+          </p>
           {settings.notificationsEnable && permission === 'default' ? (
             <div className="settings-note">
               <p>{t('settings.permissionDefault')}</p>

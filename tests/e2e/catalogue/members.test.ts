@@ -127,9 +127,9 @@ async function manage(s: Stage, action: 'promote' | 'remove', refuse: 'refuse' |
   s.proxy.fail(action === 'promote' ? 'PUT' : 'DELETE', path, fault);
   await boProfile(s, p);
   await p
-    .getByRole('button', { name: s.t(action === 'promote' ? 'chatSettings.profile.promote.admin' : 'chatSettings.profile.remove.button') })
+    .getByRole('button', { name: s.t(action === 'promote' ? 'chatSettings.profile.promote.admin.button' : 'chatSettings.profile.remove.button') })
     .click();
-  return confirm(s, page, `chatSettings.profile.${action}.confirm`);
+  return confirm(s, page, action === 'promote' ? 'chatSettings.profile.promote.admin.confirm' : 'chatSettings.profile.remove.confirm');
 }
 
 /** Exit or delete the group, confirmed, the call refused or dropped. */

@@ -8,7 +8,7 @@ import { createMessageWindowSelector, selectMessageWindow } from '../../../src/e
 import { reduce } from '../../../src/engine/state/reduce';
 import { initialState } from '../../../src/engine/state/types';
 import type { EngineState } from '../../../src/engine/state/types';
-import { BOB, SELF, at, conversation, ctx, frame, listed, loadedState, message, run } from './state.fixtures';
+import { ALICE, BOB, SELF, at, conversation, ctx, frame, listed, loadedState, message, run } from './state.fixtures';
 
 /** A fresh memoised list selector per call: what a new subscriber sees. */
 const selectConversationList = (state: EngineState) => createConversationListSelector()(state);
@@ -57,6 +57,29 @@ describe('conversation list', () => {
     expect(empty?.preview).toBeNull();
     expect(other?.preview).toMatchObject({ messageId: 3, fromSelf: false, userId: 2, edited: false });
     expect(other).toMatchObject({ unreadCount: 0, isUnread: false });
+  });
+
+  it('an event preview carries what its sentence needs, though the row has no member list', () => {
+    const removed = message(4, {
+      user_id: ALICE,
+      type: 'system',
+      message: '',
+      attachment: { type: 'event', event_type: 'user_removed', event: { user_id: SELF } },
+    });
+    const state = run(initialState(), [
+      { type: 'signedIn', selfId: SELF },
+      { type: 'conversationsLoaded', conversations: [listed(10, removed)] },
+    ]).state;
+    const [row] = selectConversationList(state);
+    expect(row?.conversation.users).toEqual([]);
+    expect(row?.preview).toMatchObject({
+      eventType: 'user_removed',
+      event: { user_id: SELF },
+      names: { [ALICE]: 'user 2', [SELF]: 'user 1' },
+      selfId: SELF,
+    });
+    // An ordinary message names nobody.
+    expect(selectConversationList(listState())[0]?.preview).toMatchObject({ event: null, names: {} });
   });
 
   it('sort time: last_message_time, else created_at', () => {

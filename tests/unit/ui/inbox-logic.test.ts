@@ -1,25 +1,20 @@
-import i18next, { type TFunction } from 'i18next';
+import type { TFunction } from 'i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ConversationListItem, LastMessagePreview } from '../../../src/engine/api';
-import type { Conversation, Country } from '../../../src/protocol/entities';
+import type { Conversation, Country, EventType } from '../../../src/protocol/entities';
 import { filtersFor, visibleConversations } from '../../../src/ui/inbox/filters';
 import { checkRows, groupNameError } from '../../../src/ui/inbox/memberRows';
 import { memberPhone } from '../../../src/ui/inbox/phone';
 import { previewText, rowTime } from '../../../src/ui/inbox/preview';
+import { createI18n } from '../../../src/ui/i18n';
 import { idParamOf, leftViewOf, sectionOf } from '../../../src/ui/main/leftView';
-import enInbox from '../../../src/locales/en/inbox.json';
-import svInbox from '../../../src/locales/sv/inbox.json';
 
 let en: TFunction;
 let sv: TFunction;
 beforeAll(async () => {
-  const make = async (lng: string, inbox: object) => {
-    const instance = i18next.createInstance();
-    await instance.init({ lng, resources: { [lng]: { translation: { inbox } } }, interpolation: { escapeValue: false } });
-    return instance.t;
-  };
-  en = await make('en', enInbox);
-  sv = await make('sv', svInbox);
+  // Every area: an event's preview is the chat's own sentence (chat.events).
+  en = (await createI18n('en')).t;
+  sv = (await createI18n('sv')).t;
 });
 
 const preview = (patch: Partial<LastMessagePreview>): LastMessagePreview => ({
@@ -30,6 +25,9 @@ const preview = (patch: Partial<LastMessagePreview>): LastMessagePreview => ({
   type: 'text',
   attachmentType: null,
   eventType: null,
+  event: null,
+  names: {},
+  selfId: 1,
   createdAt: '0',
   edited: false,
   ...patch,
@@ -106,29 +104,34 @@ describe('row previews in the user language', () => {
     expect(previewText(null, en)).toBe('No messages yet');
   });
 
-  it('words each of the six event types', () => {
-    const events = [
-      'conversation_renamed',
-      'conversation_description_changed',
-      'user_removed',
-      'user_added',
-      'user_renamed',
-      'conversation_picture_change',
-    ] as const;
-    const texts = events.map((eventType) =>
-      previewText(preview({ type: 'system', attachmentType: 'event', eventType, text: '' }), en),
-    );
-    expect(texts).toEqual([
-      'The group was renamed',
-      'The group description was changed',
-      'A member was removed',
-      'A member was added',
-      'A member changed their name',
-      'The group picture was changed',
-    ]);
-    expect(previewText(preview({ attachmentType: 'event', eventType: 'user_added', text: '' }), sv)).toBe(
-      'En medlem lades till',
-    );
+  it('says an event as the chat does, with the reader as "you" (not "A member was removed")', () => {
+    // Anna (1) reads; names come with the preview, as a group's row has no member list.
+    const names = { 1: 'Anna', 2: 'Erik', 3: 'Sara' };
+    const event = (userId: number, eventType: EventType, e: LastMessagePreview['event']) =>
+      preview({ userId, fromSelf: userId === 1, type: 'system', attachmentType: 'event', eventType, event: e, names, text: '' });
+    const cases: [LastMessagePreview, string, string][] = [
+      [event(1, 'user_removed', { user_id: 3 }), 'You removed Sara', 'Du tog bort Sara'],
+      [event(2, 'user_removed', { user_id: 1 }), 'Erik removed you', 'Erik tog bort dig'],
+      [event(2, 'user_removed', { user_id: 3, name: 'Sara' }), 'Erik removed Sara', 'Erik tog bort Sara'],
+      [event(3, 'user_removed', { user_id: 3 }), 'Sara left', 'Sara lämnade gruppen'],
+      [event(2, 'user_added', { user_id: 1, user_ids: [1] }), 'Erik added you', 'Erik lade till dig'],
+      [event(1, 'user_added', { user_id: 3, user_ids: [3, 4] }), 'You added Sara and one other', 'Du lade till Sara och en person till'],
+      [event(2, 'conversation_renamed', { name: 'Readers' }), 'Erik renamed the group to “Readers”', 'Erik döpte om gruppen till ”Readers”'],
+      [event(1, 'conversation_description_changed', { description: '' }), 'You removed the description', 'Du tog bort beskrivningen'],
+      [event(2, 'conversation_picture_change', {}), 'Erik changed the group picture', 'Erik bytte gruppbild'],
+      [event(3, 'user_renamed', { user_id: 3, old_nickname: 'Sara', new_nickname: 'Sarah' }), 'Sara is now Sarah', 'Sara heter nu Sarah'],
+      // No "You:" before an own event: the sentence already says who.
+      [event(1, 'user_renamed', { user_id: 1, old_nickname: 'Anna', new_nickname: 'Annie' }), 'You are now Annie', 'Du heter nu Annie'],
+    ];
+    for (const [p, english, swedish] of cases) {
+      expect(previewText(p, en)).toBe(english);
+      expect(previewText(p, sv)).toBe(swedish);
+    }
+    // Someone the row knows nothing of.
+    expect(previewText({ ...event(9, 'user_removed', { user_id: 8 }), names: {} }, en)).toBe('Someone removed someone');
+    // A system message without an event type keeps its text.
+    expect(previewText(preview({ type: 'system', text: 'Welcome' }), en)).toBe('Welcome');
+    expect(previewText(preview({ type: 'system', text: '' }), sv)).toBe('Gruppändring');
   });
 
   it('shows the clock today, Yesterday, else a short date', () => {

@@ -7,12 +7,15 @@ import { useChatUi } from '../ChatContext';
 import { ActionMenu, type MenuAction, type MenuChoices } from './ActionMenu';
 import { canReply } from './actionRules';
 import { DeleteDialog } from './DeleteDialog';
+import { useRevealed, useTouchReveal } from './touchReveal';
 import { errorText } from '../../common/errorText';
 import './actions.css';
 
 /**
  * The "Message actions" button of one message, its menu (spec §2, §6: reply, react, edit, delete, copy)
- * and the delete dialog. What is offered follows the rules the engine and the server apply.
+ * and the delete dialog. What is offered follows the rules the engine and the server apply. With a mouse the
+ * button shows while the message is hovered; on a touch screen a tap on the message reveals it and a long
+ * press opens the menu (touchReveal.ts); with the keyboard it shows as it takes the focus.
  */
 export function MessageActions({ message }: { message: Message }) {
   const { t } = useTranslation();
@@ -23,6 +26,7 @@ export function MessageActions({ message }: { message: Message }) {
   const [problem, setProblem] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
+  const rootRef = useRef<HTMLDivElement>(null);
   const menuId = useId();
   const conversationId = conversation.id;
 
@@ -44,6 +48,11 @@ export function MessageActions({ message }: { message: Message }) {
       ),
     });
   };
+
+  useTouchReveal(rootRef, message.id, () => {
+    if (!menu) open();
+  });
+  const revealed = useRevealed(message.id);
 
   const attempt = (work: Promise<unknown>) => work.catch((error: unknown) => setProblem(errorText(error, t)));
 
@@ -72,7 +81,11 @@ export function MessageActions({ message }: { message: Message }) {
   };
 
   return (
-    <div className="message-actions" data-actions-for={message.id}>
+    <div
+      ref={rootRef}
+      className={`message-actions${revealed ? ' message-actions-revealed' : ''}`}
+      data-actions-for={message.id}
+    >
       <button
         ref={buttonRef}
         type="button"

@@ -33,6 +33,9 @@ export function Composer() {
   return <ComposerForm key={conversation.id} />;
 }
 
+/** A computed length in pixels ('12.5px'), 0 for anything else ('normal'). */
+const px = (value: string): number => parseFloat(value) || 0;
+
 /** Literal keys, so the locale check sees every text used. */
 function blockText(block: SendBlock, t: TFunction): string {
   switch (block) {
@@ -111,14 +114,23 @@ function ComposerForm() {
     input.setSelectionRange(end, end);
   }, [replyId, editingId]);
 
-  // Grows with the text up to 160 px (spec §9), then scrolls.
+  // Grows with the text up to 160 px (spec §9), then scrolls. The field's frame (its padding and rounded
+  // border) is around the textarea, which is whole lines high: a scrolled line is cut at a straight edge
+  // inside the frame, and one scrolled to the end shows its first line whole, never half under the border.
   useLayoutEffect(() => {
     const input = inputRef.current;
-    if (!input) return;
+    const field = input?.parentElement;
+    if (!input || !field) return;
     input.style.height = 'auto';
-    const height = Math.min(input.scrollHeight, INPUT_MAX_HEIGHT_PX);
-    input.style.height = `${height}px`;
-    input.style.overflowY = input.scrollHeight > INPUT_MAX_HEIGHT_PX ? 'auto' : 'hidden';
+    const lineHeight = px(getComputedStyle(input).lineHeight) || 22;
+    const box = getComputedStyle(field);
+    const frame = px(box.paddingTop) + px(box.paddingBottom) + px(box.borderTopWidth) + px(box.borderBottomWidth);
+    const maxLines = Math.max(1, Math.floor((INPUT_MAX_HEIGHT_PX - frame) / lineHeight));
+    const lines = Math.max(1, Math.round(input.scrollHeight / lineHeight));
+    // Whole pixels up: a fraction short would leave the text a hair taller than its box, and the browser
+    // would scroll that hair to show the cursor, cutting the top of the first line.
+    input.style.height = `${Math.ceil(Math.min(lines, maxLines) * lineHeight)}px`;
+    input.style.overflowY = lines > maxLines ? 'auto' : 'hidden';
   }, [text]);
 
   const takeFile = useCallback(
@@ -288,17 +300,20 @@ function ComposerForm() {
           <PaperclipIcon />
         </button>
         <input ref={fileRef} type="file" accept="image/*,video/*" hidden onChange={onFileChosen} />
-        <textarea
-          ref={inputRef}
-          className="composer-input"
-          rows={1}
-          value={text}
-          aria-label={t('chatActions.composer.label')}
-          aria-describedby={hintId}
-          placeholder={t('chatActions.composer.placeholder')}
-          onChange={(event) => setText(event.target.value)}
-          onKeyDown={onKeyDown}
-        />
+        {/* A label, so a press on the frame around the text puts the cursor in it too. */}
+        <label className="composer-field">
+          <textarea
+            ref={inputRef}
+            className="composer-input"
+            rows={1}
+            value={text}
+            aria-label={t('chatActions.composer.label')}
+            aria-describedby={hintId}
+            placeholder={t('chatActions.composer.placeholder')}
+            onChange={(event) => setText(event.target.value)}
+            onKeyDown={onKeyDown}
+          />
+        </label>
         <span id={hintId} className="composer-sr-only">
           {enterToSend ? t('chatActions.composer.hintEnter') : t('chatActions.composer.hintCtrlEnter')}
         </span>

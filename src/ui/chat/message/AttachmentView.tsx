@@ -127,10 +127,20 @@ function VideoAttachment({ message, attachment }: { message: Message; attachment
       />
       <button
         type="button"
-        className="att-expand"
+        className="att-open-viewer"
         onClick={() => openMedia(message)}
         aria-label={t('chat.attachment.openVideoNamed', { name })}
       >
+        <svg className="att-open-viewer__icon" viewBox="0 0 24 24" width="16" height="16" aria-hidden="true" focusable="false">
+          <path
+            d="M4 9V4h5M15 4h5v5M20 15v5h-5M9 20H4v-5"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="2"
+            strokeLinecap="round"
+            strokeLinejoin="round"
+          />
+        </svg>
         {t('chat.attachment.openVideo')}
       </button>
     </div>

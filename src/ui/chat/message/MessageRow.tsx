@@ -7,7 +7,8 @@ import { useChatUi } from '../ChatContext';
 import { CommentsButton } from '../comments/CommentsButton';
 import { isCommunityChat } from '../composer/sendRules';
 import { AttachmentView } from './AttachmentView';
-import { eventText, memberName } from './eventText';
+import { EventRow } from './EventRow';
+import { isEventMessage, memberName } from './eventText';
 import { MessageText } from './MessageText';
 import { fullTime, messageTime } from './messageTime';
 import { QuotedMessage } from './QuotedMessage';
@@ -27,24 +28,20 @@ export interface MessageRowProps {
 
 /** One message: a system line for events, else a bubble with sender, quote, text, attachment and meta. */
 export const MessageRow = memo(function MessageRow({ message, previous, quoted, receipt, now }: MessageRowProps) {
+  if (isEventMessage(message)) return <EventRow message={message} now={now} />;
+  return <Bubble message={message} previous={previous} quoted={quoted} receipt={receipt} now={now} />;
+});
+
+/** An ordinary message: a bubble with sender, quote, text, attachment and meta. */
+function Bubble({ message, previous, quoted, receipt, now }: MessageRowProps) {
   const { t, i18n } = useTranslation();
   const { conversation, selfId } = useChatUi();
   const date = fromEpochSeconds(message.created_at);
-  if (message.type === 'system' || message.attachment?.type === 'event' && message.attachment.event_type) {
-    return (
-      <div className="msg-system" data-message-id={message.id}>
-        <span>{eventText(message, conversation, selfId, t)}</span>
-        <time dateTime={date.toISOString()} title={fullTime(date, i18n.language)}>
-          {messageTime(date, now, i18n.language, t)}
-        </time>
-      </div>
-    );
-  }
   const own = message.user_id === selfId;
   const showSender =
     !own &&
     conversation.is_group &&
-    (previous === null || previous.user_id !== message.user_id || previous.type === 'system');
+    (previous === null || previous.user_id !== message.user_id || isEventMessage(previous));
   const sender = memberName(conversation, message.user_id) ?? t('chat.someone');
   const edited = message.edited_at > 0;
   return (
@@ -71,4 +68,4 @@ export const MessageRow = memo(function MessageRow({ message, previous, quoted, 
       <MessageActions message={message} />
     </article>
   );
-});
+}

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { fetchTransport, type HttpTransport } from '../../../src/engine/rest';
+import { MemoryStorage } from '../../../src/engine/storage/storage';
+import { nextPhone, useTestServer } from '../../support/server';
+import { signIn, useEngines } from './support/liveEngines';
+
+/**
+ * Issue 10: the engine asks the server for its messages in the language the user chose: Accept-Language
+ * on every call, following a change at once; before any choice it sets none (the browser sends its own).
+ */
+
+const s = useTestServer();
+const { startEngine } = useEngines(s);
+
+/** A PNG's first bytes: the server reads the type from them. */
+const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1]);
+const png = () => new Blob([PNG], { type: 'image/png' });
+
+/** The real transport, noting the Accept-Language of every request and upload (null: none). */
+function recording(): { transport: HttpTransport; sent: (string | null)[] } {
+  const sent: (string | null)[] = [];
+  const transport: HttpTransport = {
+    request: (request) => {
+      sent.push(request.headers['Accept-Language'] ?? null);
+      return fetchTransport.request(request);
+    },
+    upload: (request) => {
+      sent.push(request.headers['Accept-Language'] ?? null);
+      return fetchTransport.upload(request);
+    },
+  };
+  return { transport, sent };
+}
+
+describe('Accept-Language', () => {
+  it('follows the chosen language on every call, uploads too, and is kept across restarts', async () => {
+    const storage = new MemoryStorage();
+    const { transport, sent } = recording();
+    const engine = await startEngine({ storage, transport });
+    await engine.requestPin(nextPhone());
+    expect(sent).toEqual([null]);
+
+    await engine.setLanguage('sv');
+    await signIn(engine, 'Språk');
+    expect(sent.length).toBeGreaterThan(3);
+    expect(new Set(sent.slice(1))).toEqual(new Set(['sv']));
+
+    sent.length = 0;
+    await engine.setLanguage('en');
+    await engine.updateProfile({ image: png() });
+    await engine.refreshProfile();
+    // The upload, the PUT /v1/me that names it, the GET /v1/me.
+    expect(sent.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(sent)).toEqual(new Set(['en']));
+
+    await engine.setLanguage('sv');
+    await engine.stop();
+    const again = recording();
+    const restarted = await startEngine({ storage, transport: again.transport });
+    await restarted.refreshProfile();
+    expect(again.sent.length).toBeGreaterThan(0);
+    expect(new Set(again.sent)).toEqual(new Set(['sv']));
+  });
+
+  it('brings the server’s own message back in Swedish', async () => {
+    const engine = await startEngine();
+    await engine.setLanguage('sv');
+    const phone = nextPhone();
+    for (let i = 0; i < 5; i++) await engine.requestPin(phone);
+    await expect(engine.requestPin(phone)).rejects.toMatchObject({
+      status: 429,
+      message: 'För många begäranden om PIN-kod för det här numret. Vänta några minuter.',
+      fallback: 'Failed to request the PIN code',
+    });
+    await engine.setLanguage('en');
+    await expect(engine.requestPin(phone)).rejects.toMatchObject({
+      message: 'Too many PIN requests for this number. Please wait a few minutes.',
+    });
+  });
+});
