@@ -9,9 +9,9 @@ import type { DeliveryMode, DeliverySettings, MuteType, WarningsAnswer } from '.
 import type { Channel, Comment, Community, ConversationMute, Country, Message } from '../protocol/entities';
 import type { ChannelsView, CommentsView, CommunitiesView, PostsView } from './community/views';
 import type { EngineError } from './errors';
-import type { FormDraft, FormDrafts } from './formDrafts';
-import type { OutboxEntry } from './outbox';
-import type { ProfileChanges } from './session';
+import type { FormDraft, FormDrafts } from './preferences/formDrafts';
+import type { OutboxEntry } from './messages/outbox';
+import type { ProfileChanges } from './session/session';
 import type { RestClient } from './rest/client';
 import type { AppSettings, NotifyPermission } from './rules';
 import type { ConnectionState } from './socket/connection';
@@ -40,9 +40,9 @@ export type {
   ParticipantsById,
   PostsView,
 } from './community/views';
-export type { FormDraft, FormDraftMember, FormDrafts } from './formDrafts';
-export type { OutboxAttachment, OutboxEntry } from './outbox';
-export type { ProfileChanges } from './session';
+export type { FormDraft, FormDraftMember, FormDrafts } from './preferences/formDrafts';
+export type { OutboxAttachment, OutboxEntry } from './messages/outbox';
+export type { ProfileChanges } from './session/session';
 export type { AppSettings, NotifyPermission } from './rules';
 export type { ConnectionState } from './socket/connection';
 export type { ConversationListItem, LastMessagePreview } from './state/conversationList';

@@ -13,28 +13,28 @@ import type {
   TabState,
 } from './api';
 import { type EngineClock, realClock } from './clock';
-import { CommunityCommands } from './communityCommands';
+import { CommunityCommands } from './community/communityCommands';
 import { CommunityService } from './community/service';
-import { ConversationCommands } from './conversationCommands';
-import { CountryList } from './countries';
+import { ConversationCommands } from './conversations/conversationCommands';
+import { CountryList } from './session/countries';
 import { engineError } from './errors';
-import { LiveState } from './liveState';
-import { Notifier } from './notifier';
-import { Outbox, type OutboxEntry } from './outbox';
-import { loadState, signOutOps } from './persistence';
-import { type FormDraft, FormDraftStore, type FormDrafts } from './formDrafts';
-import { Preferences } from './preferences';
-import { ReceiptSender } from './receiptSender';
+import { LiveState } from './state/liveState';
+import { Notifier } from './notifications/notifier';
+import { Outbox, type OutboxEntry } from './messages/outbox';
+import { loadState, signOutOps } from './storage/persistence';
+import { type FormDraft, FormDraftStore, type FormDrafts } from './preferences/formDrafts';
+import { Preferences } from './preferences/preferences';
+import { ReceiptSender } from './messages/receiptSender';
 import { createRestClient, fetchTransport, type HttpTransport, type RestClient } from './rest';
 import { INVALID_PARAMETERS } from './rest/fallbacks';
 import type { AppSettings, NotifyPermission } from './rules';
 import { type ConnectionState, type SocketDelivery, SocketConnection, type SocketFactory } from './socket';
 import type { ConversationListItem, MessageWindowView, ReceiptMarksView } from './state';
 import type { EngineEffect } from './state/types';
-import { type ProfileChanges, Session } from './session';
+import { type ProfileChanges, Session } from './session/session';
 import { ClosableStorage } from './storage/closableStorage';
 import type { EngineStorage } from './storage/storage';
-import { TabRegistry } from './tabs';
+import { TabRegistry } from './tabs/tabs';
 
 export interface EngineOptions {
   storage: EngineStorage;

@@ -7,6 +7,7 @@ import {
   listedIds,
   memberRows,
   openChat,
+  openGroup,
   openSettings,
   panel,
   type Person,
@@ -66,9 +67,7 @@ describe('chat settings members', () => {
   it('promotes and demotes a member after a confirmation; both see the badge change', async () => {
     const ann = await newPerson('Ann');
     const bo = await newPerson('Bo');
-    const groupId = await createGroup(s, ann, 'Ranks', [bo]);
-    await openChat(s, ann, groupId, 'Ranks');
-    await openChat(s, bo, groupId, 'Ranks');
+    await openGroup(s, ann, 'Ranks', [bo], { openFor: [ann, bo] });
     await openSettings(bo.page);
     await openSettings(ann.page);
     const p = panel(ann.page);
@@ -112,8 +111,7 @@ describe('chat settings members', () => {
   it('says broadcaster in a broadcast group, from the badge to the dialog and its button', async () => {
     const ann = await newPerson('Ann');
     const bo = await newPerson('Bo');
-    const groupId = await createGroup(s, ann, 'Newsletter', [bo], true);
-    await openChat(s, ann, groupId, 'Newsletter');
+    await openGroup(s, ann, 'Newsletter', [bo], { broadcast: true });
     await openSettings(ann.page);
     const p = panel(ann.page);
     await expect.poll(() => memberRows(ann.page)).toEqual([`Ann (you), ${ann.user.phone}, Broadcaster`, `Bo, ${bo.user.phone}`]);
@@ -141,9 +139,7 @@ describe('chat settings members', () => {
     const ann = await newPerson('Ann');
     const bo = await newPerson('Bo');
     const cy = await newPerson('Cy');
-    const groupId = await createGroup(s, ann, 'Shrinking', [bo, cy]);
-    await openChat(s, ann, groupId, 'Shrinking');
-    await openChat(s, cy, groupId, 'Shrinking');
+    const groupId = await openGroup(s, ann, 'Shrinking', [bo, cy], { openFor: [ann, cy] });
     await openSettings(ann.page);
     const p = panel(ann.page);
     await p.getByRole('button', { name: /^Cy/ }).click();
@@ -166,8 +162,7 @@ describe('chat settings members', () => {
   it('exits a group: back to /inbox and the chat leaves the list; the last admin is refused inline', async () => {
     const ann = await newPerson('Ann');
     const bo = await newPerson('Bo');
-    const groupId = await createGroup(s, ann, 'Leaving', [bo]);
-    await openChat(s, ann, groupId, 'Leaving');
+    const groupId = await openGroup(s, ann, 'Leaving', [bo]);
     // The only admin may not leave a group with other members: the server's message shows in the dialog.
     await openSettings(ann.page);
     await panel(ann.page).getByRole('button', { name: 'Exit group' }).click();
@@ -191,9 +186,7 @@ describe('chat settings members', () => {
   it('deletes a group (admin): both people go back to /inbox and lose the chat', async () => {
     const ann = await newPerson('Ann');
     const bo = await newPerson('Bo');
-    const groupId = await createGroup(s, ann, 'Doomed', [bo]);
-    await openChat(s, ann, groupId, 'Doomed');
-    await openChat(s, bo, groupId, 'Doomed');
+    const groupId = await openGroup(s, ann, 'Doomed', [bo], { openFor: [ann, bo] });
     await openSettings(ann.page);
     await panel(ann.page).getByRole('button', { name: 'Delete group' }).click();
     await expect.poll(() => dialog(ann.page).getByRole('heading').textContent()).toBe('Delete group?');

@@ -36,6 +36,19 @@ export async function createGroup(s: TestServer, admin: Person, name: string, me
   return answer.data.conversation.id;
 }
 
+/** A group made by `admin` (see createGroup), open in the tabs of `openFor` (the admin's alone by default). */
+export async function openGroup(
+  s: TestServer,
+  admin: Person,
+  name: string,
+  members: Person[],
+  options: { broadcast?: boolean; openFor?: Person[] } = {},
+): Promise<number> {
+  const groupId = await createGroup(s, admin, name, members, options.broadcast);
+  for (const p of options.openFor ?? [admin]) await openChat(s, p, groupId, name);
+  return groupId;
+}
+
 /** Opens a chat by its URL and waits for its header. */
 export async function openChat(s: TestServer, p: Person, conversationId: number, heading: string): Promise<void> {
   await p.page.goto(`${s.url}/inbox/${conversationId}`);

@@ -9,6 +9,7 @@ import {
   listedIds,
   memberRows,
   openChat,
+  openGroup,
   openSettings,
   panel,
   panelViolations,
@@ -46,8 +47,7 @@ describe('chat settings panel', () => {
     await profile.getByRole('button', { name: 'Close panel' }).click();
     await expect.poll(() => panel(ann.page).count()).toBe(0);
 
-    const groupId = await createGroup(s, ann, 'Settings club', [bo]);
-    await openChat(s, ann, groupId, 'Settings club');
+    await openGroup(s, ann, 'Settings club', [bo]);
     await openSettings(ann.page);
     await expect.poll(() => panel(ann.page).getByRole('heading', { name: 'Chat settings' }).isVisible()).toBe(true);
     // The panel's title shows while the conversation still loads: its body comes with the engine's answer.
@@ -89,9 +89,7 @@ describe('chat settings panel', () => {
   it('lets an admin rename the group inline; the other member sees it live with a system message', async () => {
     const ann = await newPerson('Ann');
     const bo = await newPerson('Bo');
-    const groupId = await createGroup(s, ann, 'Old name', [bo]);
-    await openChat(s, ann, groupId, 'Old name');
-    await openChat(s, bo, groupId, 'Old name');
+    await openGroup(s, ann, 'Old name', [bo], { openFor: [ann, bo] });
     await openSettings(ann.page);
     const p = panel(ann.page);
 
@@ -139,8 +137,7 @@ describe('chat settings panel', () => {
   it('shows a non-admin no rename, picture or delete, but add member and exit', async () => {
     const ann = await newPerson('Ann');
     const bo = await newPerson('Bo');
-    const groupId = await createGroup(s, ann, 'Admins only', [bo]);
-    await openChat(s, bo, groupId, 'Admins only');
+    await openGroup(s, ann, 'Admins only', [bo], { openFor: [bo] });
     await openSettings(bo.page);
     const p = panel(bo.page);
     await expect.poll(() => p.getByRole('button', { name: 'Exit group' }).isVisible()).toBe(true);
@@ -160,8 +157,7 @@ describe('chat settings panel', () => {
   it('changes the group picture, refusing a file that is not an image or is over 3 MB', async () => {
     const ann = await newPerson('Ann');
     const bo = await newPerson('Bo');
-    const groupId = await createGroup(s, ann, 'Pictures', [bo]);
-    await openChat(s, ann, groupId, 'Pictures');
+    const groupId = await openGroup(s, ann, 'Pictures', [bo]);
     await openSettings(ann.page);
     const p = panel(ann.page);
     const file = p.locator('input[type="file"]');
@@ -183,8 +179,7 @@ describe('chat settings panel', () => {
   it('closes dialogs and the panel with Escape or a click outside, and gives focus back', async () => {
     const ann = await newPerson('Ann');
     const bo = await newPerson('Bo');
-    const groupId = await createGroup(s, ann, 'Escape room', [bo]);
-    await openChat(s, ann, groupId, 'Escape room');
+    const groupId = await openGroup(s, ann, 'Escape room', [bo]);
     const page = ann.page;
     await openSettings(page);
     // Focus moved into the panel (by an effect, after the panel shows).
@@ -216,8 +211,7 @@ describe('chat settings panel', () => {
   it('has no serious accessibility violations in the panel, its profile and its dialogs', async () => {
     const ann = await newPerson('Ann');
     const bo = await newPerson('Bo');
-    const groupId = await createGroup(s, ann, 'Accessible', [bo], true);
-    await openChat(s, ann, groupId, 'Accessible');
+    await openGroup(s, ann, 'Accessible', [bo], { broadcast: true });
     await openSettings(ann.page);
     const p = panel(ann.page);
     // A broadcast group calls its admins broadcasters.
@@ -245,8 +239,7 @@ describe('chat settings panel', () => {
     const ann = await newPerson('Ann', { locale: 'sv-SE' });
     const bo = await newPerson('Bo');
     await ann.page.evaluate(() => window.engine.setLanguage('sv'));
-    const groupId = await createGroup(s, ann, 'Bokcirkel', [bo]);
-    await openChat(s, ann, groupId, 'Bokcirkel');
+    await openGroup(s, ann, 'Bokcirkel', [bo]);
     await settingsButton(ann.page, 'Chattinställningar').click();
     const p = panel(ann.page);
     await expect.poll(() => p.getByRole('heading', { name: 'Chattinställningar' }).isVisible()).toBe(true);
@@ -267,8 +260,7 @@ describe('chat settings panel', () => {
   it('covers the chat on a narrow screen', async () => {
     const ann = await newPerson('Ann', { width: 420 });
     const bo = await newPerson('Bo');
-    const groupId = await createGroup(s, ann, 'Narrow', [bo]);
-    await openChat(s, ann, groupId, 'Narrow');
+    await openGroup(s, ann, 'Narrow', [bo]);
     await openSettings(ann.page);
     await expect.poll(() => panel(ann.page).boundingBox()).toMatchObject({ x: 0, y: 0, width: 420, height: 850 });
     await panel(ann.page).getByRole('button', { name: 'Close panel' }).click();

@@ -1,19 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Conversation } from '../../src/protocol/entities';
-import { call, nextPhone, signUp, startTestServer, TEST_PIN, type TestServer, TestSocket, type TestUser } from '../support/server';
+import { call, nextPhone, signUp, TEST_PIN, TestSocket, type TestUser, useTestServer, useUsers } from '../support/server';
 import { createGroup, expectNothingAbout, type Form, memberForm, memberIdsOf, waitFor } from './conversations-support';
 
-let s: TestServer;
-let alice: TestUser;
-let bob: TestUser;
-let carol: TestUser;
-beforeAll(async () => {
-  s = await startTestServer();
-  alice = await signUp(s.url, 'Alice');
-  bob = await signUp(s.url, 'Bob');
-  carol = await signUp(s.url, 'Carol');
-});
-afterAll(() => s.close());
+const s = useTestServer();
+const [alice, bob, carol] = useUsers(s, 'Alice', 'Bob', 'Carol');
 
 type Created = { conversation: Conversation; created: boolean };
 const create = (user: TestUser, form: Form) => call<Created>(s.url, 'POST', '/v2/conversations', { token: user.token, form });

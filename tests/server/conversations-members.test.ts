@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Conversation } from '../../src/protocol/entities';
 import { insertCommunity, insertConversation } from '../support/fixtures';
-import { call, nextPhone, signUp, startTestServer, type TestServer, TestSocket, type TestUser } from '../support/server';
+import { call, nextPhone, signUp, TestSocket, type TestUser, useTestServer, useUsers } from '../support/server';
 import {
   createGroup,
   expectNothingAbout,
@@ -13,19 +13,8 @@ import {
   waitFor,
 } from './conversations-support';
 
-let s: TestServer;
-let alice: TestUser;
-let bob: TestUser;
-let carol: TestUser;
-let outsider: TestUser;
-beforeAll(async () => {
-  s = await startTestServer();
-  alice = await signUp(s.url, 'Alice');
-  bob = await signUp(s.url, 'Bob');
-  carol = await signUp(s.url, 'Carol');
-  outsider = await signUp(s.url, 'Outsider');
-});
-afterAll(() => s.close());
+const s = useTestServer();
+const [alice, bob, carol, outsider] = useUsers(s, 'Alice', 'Bob', 'Carol', 'Outsider');
 
 type Added = { conversation: Conversation; added_user_ids: number[] };
 type Removed = { conversation_id: number; user_id: number; conversation: Conversation | null };

@@ -1,25 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Conversation } from '../../src/protocol/entities';
 import { ManualClock } from '../../server/clock';
 import { newStid } from '../../server/domain/ids';
 import type { ConversationRow } from '../../server/domain/rows';
 import { loadConversation, serializeConversation } from '../../server/domain/serialize';
 import { insertCommunity, insertConversation } from '../support/fixtures';
-import { call, nextPhone, signUp, startTestServer, type TestServer, type TestUser } from '../support/server';
+import { call, nextPhone, signUp, type TestUser, useTestServer, useUsers } from '../support/server';
 import { createGroup } from './conversations-support';
 
 const clock = new ManualClock();
-let s: TestServer;
-let alice: TestUser;
-let bob: TestUser;
-let outsider: TestUser;
-beforeAll(async () => {
-  s = await startTestServer({}, { clock });
-  alice = await signUp(s.url, 'Alice');
-  bob = await signUp(s.url, 'Bob');
-  outsider = await signUp(s.url, 'Outsider');
-});
-afterAll(() => s.close());
+const s = useTestServer({}, { clock });
+const [alice, bob, outsider] = useUsers(s, 'Alice', 'Bob', 'Outsider');
 
 type List = { conversations: { conversation: Conversation }[] };
 const list = (user: TestUser, headers: Record<string, string> = {}) =>

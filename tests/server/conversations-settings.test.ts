@@ -1,22 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Conversation } from '../../src/protocol/entities';
 import { ManualClock } from '../../server/clock';
 import { insertCommunity, insertConversation } from '../support/fixtures';
-import { call, signUp, startTestServer, type TestServer, TestSocket, type TestUser } from '../support/server';
+import { call, TestSocket, type TestUser, useTestServer, useUsers } from '../support/server';
 import { createGroup, expectNothingAbout, type Form, framesAbout, waitFor } from './conversations-support';
 
 const clock = new ManualClock();
-let s: TestServer;
-let alice: TestUser;
-let bob: TestUser;
-let outsider: TestUser;
-beforeAll(async () => {
-  s = await startTestServer({}, { clock });
-  alice = await signUp(s.url, 'Alice');
-  bob = await signUp(s.url, 'Bob');
-  outsider = await signUp(s.url, 'Outsider');
-});
-afterAll(() => s.close());
+const s = useTestServer({}, { clock });
+const [alice, bob, outsider] = useUsers(s, 'Alice', 'Bob', 'Outsider');
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1]);
 async function uploadAvatar(user: TestUser): Promise<{ id: number; url: string }> {

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Conversation } from '../../src/protocol/entities';
-import { call, signUp, startTestServer, type TestServer, TestSocket, type TestUser } from '../support/server';
+import { call, TestSocket, type TestUser, useTestServer, useUsers } from '../support/server';
 import { createGroup, type Form, memberForm, waitFor } from './conversations-support';
 import { sent } from './messages-support';
 
@@ -10,17 +10,8 @@ import { sent } from './messages-support';
  * conversation and the snapshots in socket events all count alike (the engine counts the same way:
  * tests/unit/engine/unread-events.test.ts).
  */
-let s: TestServer;
-let alice: TestUser;
-let bob: TestUser;
-let carol: TestUser;
-beforeAll(async () => {
-  s = await startTestServer();
-  alice = await signUp(s.url, 'Alice');
-  bob = await signUp(s.url, 'Bob');
-  carol = await signUp(s.url, 'Carol');
-});
-afterAll(() => s.close());
+const s = useTestServer();
+const [alice, bob, carol] = useUsers(s, 'Alice', 'Bob', 'Carol');
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1]);
 async function uploadAvatar(user: TestUser): Promise<number> {

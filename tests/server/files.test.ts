@@ -1,8 +1,8 @@
 import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sniffMime } from '../../server/files/sniff';
-import { call, signUp, startTestServer, type TestServer, type TestUser } from '../support/server';
+import { call, signUp, type TestServer, useTestServer, useUsers } from '../support/server';
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex');
 const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(60, 1)]);
@@ -17,13 +17,8 @@ function form(field: string, bytes: Buffer, filename: string, type = 'applicatio
 /** Files under the data directory, without SQLite's own. */
 const storedFiles = (s: TestServer) => readdirSync(path.join(s.dataDir, 'files'));
 
-let s: TestServer;
-let user: TestUser;
-beforeAll(async () => {
-  s = await startTestServer();
-  user = await signUp(s.url, 'Uploader');
-});
-afterAll(() => s.close());
+const s = useTestServer();
+const [user] = useUsers(s, 'Uploader');
 
 describe('type sniffing', () => {
   it('recognises each accepted type from its bytes and nothing else', () => {

@@ -1,21 +1,12 @@
 import { existsSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { MessagesAnswer, WarningsAnswer } from '../../src/protocol/api';
-import { call, startTestServer, type TestServer, type TestUser } from '../support/server';
-import { actionsOf, conversation, count, received, sent, settle, socket, uploadPng, users } from './messages-support';
+import { call, type TestUser, useTestServer, useUsers } from '../support/server';
+import { actionsOf, conversation, count, received, sent, settle, socket, uploadPng } from './messages-support';
 
-let s: TestServer;
-let anna: TestUser;
-let bo: TestUser;
-let cay: TestUser;
-let out: TestUser;
-
-beforeAll(async () => {
-  s = await startTestServer();
-  [anna, bo, cay, out] = (await users(s, 'Anna', 'Bo', 'Cay', 'Out')) as [TestUser, TestUser, TestUser, TestUser];
-});
-afterAll(() => s.close());
+const s = useTestServer();
+const [anna, bo, cay, out] = useUsers(s, 'Anna', 'Bo', 'Cay', 'Out');
 
 const del = (user: TestUser, conversationId: number, json: unknown) =>
   call<WarningsAnswer>(s.url, 'POST', `/v2/conversations/${conversationId}/delete/messages`, {

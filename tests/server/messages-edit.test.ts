@@ -1,22 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { MessageAnswer } from '../../src/protocol/api';
 import { EDIT_WINDOW_MS } from '../../src/protocol/constants';
 import { ManualClock } from '../../server/clock';
-import { call, startTestServer, type TestServer, type TestUser } from '../support/server';
-import { actionsOf, conversation, received, sent, settle, socket, users } from './messages-support';
+import { call, type TestUser, useTestServer, useUsers } from '../support/server';
+import { actionsOf, conversation, received, sent, settle, socket } from './messages-support';
 
-let s: TestServer;
 const clock = new ManualClock();
-let anna: TestUser;
-let bo: TestUser;
-let cay: TestUser;
-let out: TestUser;
-
-beforeAll(async () => {
-  s = await startTestServer(undefined, { clock });
-  [anna, bo, cay, out] = (await users(s, 'Anna', 'Bo', 'Cay', 'Out')) as [TestUser, TestUser, TestUser, TestUser];
-});
-afterAll(() => s.close());
+const s = useTestServer({}, { clock });
+const [anna, bo, cay, out] = useUsers(s, 'Anna', 'Bo', 'Cay', 'Out');
 
 const edit = (user: TestUser, conversationId: number, json: unknown) =>
   call<MessageAnswer>(s.url, 'POST', `/v2/conversations/${conversationId}/edit_message`, { token: user.token, json });

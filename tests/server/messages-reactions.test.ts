@@ -1,21 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { MessageAnswer } from '../../src/protocol/api';
 import { isValidReaction } from '../../src/protocol/reactions';
 import { REACTIONS_PER_USER_MAX } from '../../server/domain/reactions';
-import { call, startTestServer, type TestServer, type TestUser } from '../support/server';
-import { actionsOf, conversation, count, received, sent, settle, socket, users } from './messages-support';
+import { call, type TestUser, useTestServer, useUsers } from '../support/server';
+import { actionsOf, conversation, count, received, sent, settle, socket } from './messages-support';
 
-let s: TestServer;
-let anna: TestUser;
-let bo: TestUser;
-let cay: TestUser;
-let out: TestUser;
-
-beforeAll(async () => {
-  s = await startTestServer();
-  [anna, bo, cay, out] = (await users(s, 'Anna', 'Bo', 'Cay', 'Out')) as [TestUser, TestUser, TestUser, TestUser];
-});
-afterAll(() => s.close());
+const s = useTestServer();
+const [anna, bo, cay, out] = useUsers(s, 'Anna', 'Bo', 'Cay', 'Out');
 
 const react = (method: 'POST' | 'DELETE', user: TestUser, conversationId: number, messageId: number, json: unknown) =>
   call<MessageAnswer>(s.url, method, `/v2/conversations/${conversationId}/messages/${messageId}/reactions`, {

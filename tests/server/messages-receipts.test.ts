@@ -1,19 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ConversationAnswer, DlrsAnswer } from '../../src/protocol/api';
-import { call, startTestServer, type TestServer, type TestUser } from '../support/server';
-import { actionsOf, conversation, count, received, sent, settle, socket, users } from './messages-support';
+import { call, type TestUser, useTestServer, useUsers } from '../support/server';
+import { actionsOf, conversation, count, received, sent, settle, socket } from './messages-support';
 
-let s: TestServer;
-let anna: TestUser;
-let bo: TestUser;
-let cay: TestUser;
-let out: TestUser;
-
-beforeAll(async () => {
-  s = await startTestServer();
-  [anna, bo, cay, out] = (await users(s, 'Anna', 'Bo', 'Cay', 'Out')) as [TestUser, TestUser, TestUser, TestUser];
-});
-afterAll(() => s.close());
+const s = useTestServer();
+const [anna, bo, cay, out] = useUsers(s, 'Anna', 'Bo', 'Cay', 'Out');
 
 const receipt = (user: TestUser, conversationId: number, messageId: number | string, read: string) =>
   call<DlrsAnswer>(s.url, 'POST', `/v1/conversations/${conversationId}/messages/${messageId}`, {

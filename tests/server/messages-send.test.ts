@@ -1,32 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { MessageAnswer } from '../../src/protocol/api';
 import type { Comment, Participant } from '../../src/protocol/entities';
 import { insertCommunity } from '../support/fixtures';
-import { call, startTestServer, type TestServer, type TestUser } from '../support/server';
-import {
-  actionsOf,
-  conversation,
-  count,
-  received,
-  send,
-  sent,
-  settle,
-  socket,
-  uploadPng,
-  users,
-} from './messages-support';
+import { call, type TestUser, useTestServer, useUsers } from '../support/server';
+import { actionsOf, conversation, count, received, send, sent, settle, socket, uploadPng } from './messages-support';
 
-let s: TestServer;
-let anna: TestUser;
-let bo: TestUser;
-let cay: TestUser;
-let out: TestUser;
-
-beforeAll(async () => {
-  s = await startTestServer();
-  [anna, bo, cay, out] = (await users(s, 'Anna', 'Bo', 'Cay', 'Outsider')) as [TestUser, TestUser, TestUser, TestUser];
-});
-afterAll(() => s.close());
+const s = useTestServer();
+const [anna, bo, cay, out] = useUsers(s, 'Anna', 'Bo', 'Cay', 'Outsider');
 
 const messagesIn = (id: number) => count(s, 'SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ?', id);
 

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { WarningsAnswer } from '../../src/protocol/api';
 import { KNOWN_ERRORS } from '../../src/ui/common/errorText';
 import { requestLanguage } from '../../server/http/language';
@@ -10,8 +10,8 @@ import {
   swedishFor,
   swedishSchemaMessage,
 } from '../../server/http/messages.sv';
-import { call, nextPhone, startTestServer, TEST_PIN, type TestServer, type TestUser } from '../support/server';
-import { conversation, sent, users } from './messages-support';
+import { call, nextPhone, TEST_PIN, useTestServer, useUsers } from '../support/server';
+import { conversation, sent } from './messages-support';
 import { scanServerTexts } from './server-texts-scan';
 
 /**
@@ -19,14 +19,8 @@ import { scanServerTexts } from './server-texts-scan';
  * English or Swedish (docs/server.md "Languages"), and no message it can send lacks its Swedish.
  */
 
-let s: TestServer;
-let anna: TestUser;
-let bo: TestUser;
-beforeAll(async () => {
-  s = await startTestServer();
-  [anna, bo] = (await users(s, 'Anna', 'Bo')) as [TestUser, TestUser];
-});
-afterAll(() => s.close());
+const s = useTestServer();
+const [anna, bo] = useUsers(s, 'Anna', 'Bo');
 
 const sv = { 'Accept-Language': 'sv' };
 const message = (r: { body: unknown }) => (r.body as { message?: string }).message;

@@ -44,14 +44,14 @@ export async function startTestServer(
  * A reference server for the tests of the file (or describe block) this is called in: started before
  * them, closed after them. The object it returns stands for that server; read it in tests and hooks.
  */
-export function useTestServer(overrides: Partial<ServerConfig> = {}): TestServer {
+export function useTestServer(overrides: Partial<ServerConfig> = {}, options: { clock?: Clock } = {}): TestServer {
   let started: TestServer | null = null;
   const current = (): TestServer => {
     if (!started) throw new Error('the test server runs only during the tests (read it in a test or hook)');
     return started;
   };
   beforeAll(async () => {
-    started = await startTestServer(overrides);
+    started = await startTestServer(overrides, options);
   });
   afterAll(async () => {
     await started?.close();
@@ -146,6 +146,21 @@ export async function signUp(base: string, nickname = 'Tester', country: '46' | 
   ).data;
   if (nickname) await call(base, 'POST', '/v2/me/register', { token, json: { name: nickname } }).then((r) => r.data);
   return { id: user_id, token, phone };
+}
+
+/**
+ * Users signed up on `s` before the tests of this file (after `s` started, as hooks run in order), one per
+ * nickname, in order: the objects are filled in place, so read their fields in tests and hooks.
+ */
+export function useUsers<const N extends readonly string[]>(
+  s: Pick<TestServer, 'url'>,
+  ...nicknames: N
+): { [K in keyof N]: TestUser } {
+  const users: TestUser[] = nicknames.map(() => ({ id: 0, token: '', phone: '' }));
+  beforeAll(async () => {
+    for (const [i, nickname] of nicknames.entries()) Object.assign(users[i] as TestUser, await signUp(s.url, nickname));
+  });
+  return users as { [K in keyof N]: TestUser };
 }
 
 /** A websocket client that records every frame and answers pings unless told not to. */

@@ -2,10 +2,10 @@ import { BehaviorSubject, combineLatest, distinctUntilChanged, map, type Observa
 import { COMMENTS_PAGE_SIZE, POSTS_PAGE_SIZE } from '../../protocol/constants';
 import type { Channel, Comment, Community, Message, Participant } from '../../protocol/entities';
 import type { EventPayloads } from '../../protocol/socket';
-import { BatchedWriter, type WriteBatch } from '../batchedWriter';
+import { BatchedWriter, type WriteBatch } from '../storage/batchedWriter';
 import type { EngineClock } from '../clock';
 import { type EngineError, engineError, isEngineError } from '../errors';
-import { checkSend, type CommentTarget, type OutboxEntry } from '../outbox';
+import { checkSend, type CommentTarget, type OutboxEntry } from '../messages/outbox';
 import type { RestClient } from '../rest';
 import { FALLBACKS, INVALID_PARAMETERS, type RestCallName, UNEXPECTED } from '../rest/fallbacks';
 import { attachmentKind } from '../rules/attachment';

@@ -1,6 +1,6 @@
 import type { Channel, Comment, Community, Message, Participant } from '../../protocol/entities';
 import type { EngineError } from '../errors';
-import type { OutboxEntry } from '../outbox';
+import type { OutboxEntry } from '../messages/outbox';
 import { type CommunityState, threadKey } from './types';
 
 /** The explore list (spec §2 Communities screens): every community the user may see, joined or not. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BatchedWriter, PERSIST_DELAY_MS } from '../../../src/engine/batchedWriter';
+import { BatchedWriter, PERSIST_DELAY_MS } from '../../../src/engine/storage/batchedWriter';
 import { MemoryStorage } from '../../../src/engine/storage/storage';
 import { manualClock } from '../worker/manualClock';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PERSIST_DELAY_MS } from '../../../src/engine/batchedWriter';
+import { PERSIST_DELAY_MS } from '../../../src/engine/storage/batchedWriter';
 import { MemoryStorage } from '../../../src/engine/storage/storage';
 import { EDIT_WINDOW_MS } from '../../../src/protocol/constants';
 import { incoming, ManualEngineClock, signedInEngine } from './support/fakeEngine';

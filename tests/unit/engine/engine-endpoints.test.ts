@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StoredAuth } from '../../../src/engine/session';
+import type { StoredAuth } from '../../../src/engine/session/session';
 import { MemoryStorage } from '../../../src/engine/storage/storage';
 import type { Country } from '../../../src/protocol/entities';
 import { nextPhone, startTestServer, type TestServer, TEST_PIN, useTestServer } from '../../support/server';

@@ -1,7 +1,7 @@
 import { firstValueFrom } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { PERSIST_DELAY_MS } from '../../../src/engine/batchedWriter';
-import { RECEIPT_RETRY_MS } from '../../../src/engine/receiptSender';
+import { PERSIST_DELAY_MS } from '../../../src/engine/storage/batchedWriter';
+import { RECEIPT_RETRY_MS } from '../../../src/engine/messages/receiptSender';
 import { MemoryStorage } from '../../../src/engine/storage/storage';
 import { incoming, ManualEngineClock, signedInEngine } from './support/fakeEngine';
 

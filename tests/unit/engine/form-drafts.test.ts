@@ -1,7 +1,7 @@
 import { BehaviorSubject, firstValueFrom } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { FormDraft } from '../../../src/engine/api';
-import { FormDraftStore } from '../../../src/engine/formDrafts';
+import { FormDraftStore } from '../../../src/engine/preferences/formDrafts';
 import { MemoryStorage } from '../../../src/engine/storage/storage';
 import { useTestServer } from '../../support/server';
 import { refusal, signIn, useEngines } from './support/liveEngines';

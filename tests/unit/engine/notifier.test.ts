@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { NotificationRequest } from '../../../src/engine/api';
-import { Notifier } from '../../../src/engine/notifier';
+import { Notifier } from '../../../src/engine/notifications/notifier';
 import { type AppSettings, DEFAULT_APP_SETTINGS } from '../../../src/engine/rules';
-import { TabRegistry } from '../../../src/engine/tabs';
+import { TabRegistry } from '../../../src/engine/tabs/tabs';
 import type { Conversation } from '../../../src/protocol/entities';
 import { conversation, loadedState, message, SELF } from './state.fixtures';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { engineError } from '../../../src/engine/errors';
-import { Outbox, RETRY_BASE_MS } from '../../../src/engine/outbox';
+import { Outbox, RETRY_BASE_MS } from '../../../src/engine/messages/outbox';
 import type { RestClient } from '../../../src/engine/rest';
 import type { CreateCommentInput } from '../../../src/engine/rest/inputs';
 import { MemoryStorage } from '../../../src/engine/storage/storage';

@@ -1,6 +1,6 @@
 import { firstValueFrom } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { Outbox } from '../../../src/engine/outbox';
+import { Outbox } from '../../../src/engine/messages/outbox';
 import type { RestClient } from '../../../src/engine/rest';
 import { MemoryStorage } from '../../../src/engine/storage/storage';
 import type { Message } from '../../../src/protocol/entities';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { engineError } from '../../../src/engine/errors';
-import { Outbox, type OutboxEntry } from '../../../src/engine/outbox';
+import { Outbox, type OutboxEntry } from '../../../src/engine/messages/outbox';
 import type { RestClient } from '../../../src/engine/rest';
 import type { SendMessageInput } from '../../../src/engine/rest/inputs';
 import { MemoryStorage } from '../../../src/engine/storage/storage';

@@ -1,6 +1,6 @@
 import { firstValueFrom } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { Preferences } from '../../../src/engine/preferences';
+import { Preferences } from '../../../src/engine/preferences/preferences';
 import { MemoryStorage, type StorageOp } from '../../../src/engine/storage/storage';
 
 /** IndexedDB's writes take a while: each batch here waits for the test to let it through, in order. */

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { NotificationRequest } from '../../../src/engine/api';
-import { Notifier } from '../../../src/engine/notifier';
+import { Notifier } from '../../../src/engine/notifications/notifier';
 import { countsAsUnread, DEFAULT_APP_SETTINGS, isSystemEvent, shouldNotify } from '../../../src/engine/rules';
 import { createConversationListSelector, selectConversation } from '../../../src/engine/state/conversationList';
 import { reduce } from '../../../src/engine/state/reduce';
 import { initialState } from '../../../src/engine/state/types';
 import type { EngineEffect, EngineState } from '../../../src/engine/state/types';
-import { TabRegistry } from '../../../src/engine/tabs';
+import { TabRegistry } from '../../../src/engine/tabs/tabs';
 import type { EventType, Message } from '../../../src/protocol/entities';
 import { visibleConversations } from '../../../src/ui/inbox/filters';
 import { ALICE, BOB, SELF, ctx, frame, listed, loadedState, message, run } from './state.fixtures';

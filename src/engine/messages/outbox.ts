@@ -1,12 +1,12 @@
 import { BehaviorSubject, type Observable } from 'rxjs';
-import { CLIENT_ID_MAX, CLIENT_ID_MIN } from '../protocol/constants';
-import type { Comment, Message, Participant, UploadedFile } from '../protocol/entities';
-import type { EngineClock } from './clock';
-import { type EngineError, engineError, isEngineError } from './errors';
-import type { RestClient } from './rest';
-import { FALLBACKS } from './rest/fallbacks';
-import { attachmentKind, attachmentMime, attachmentProblem } from './rules/attachment';
-import type { EngineStorage, StorageOp } from './storage/storage';
+import { CLIENT_ID_MAX, CLIENT_ID_MIN } from '../../protocol/constants';
+import type { Comment, Message, Participant, UploadedFile } from '../../protocol/entities';
+import type { EngineClock } from '../clock';
+import { type EngineError, engineError, isEngineError } from '../errors';
+import type { RestClient } from '../rest';
+import { FALLBACKS } from '../rest/fallbacks';
+import { attachmentKind, attachmentMime, attachmentProblem } from '../rules/attachment';
+import type { EngineStorage, StorageOp } from '../storage/storage';
 
 /** A file a send carries (spec §5: one image or video); it is uploaded first, then the message is sent. */
 export interface OutboxAttachment {

@@ -1,9 +1,9 @@
 import { defer, filter, finalize, map, type Observable, Subject } from 'rxjs';
-import type { Message } from '../protocol/entities';
-import type { NotificationRequest } from './api';
-import { type AppSettings, isMuted, notificationBody, type NotifyPermission, shouldNotify } from './rules';
-import type { EngineState } from './state/types';
-import type { TabRegistry } from './tabs';
+import type { Message } from '../../protocol/entities';
+import type { NotificationRequest } from '../api';
+import { type AppSettings, isMuted, notificationBody, type NotifyPermission, shouldNotify } from '../rules';
+import type { EngineState } from '../state/types';
+import type { TabRegistry } from '../tabs/tabs';
 
 export interface NotifierOptions {
   settings: () => AppSettings;

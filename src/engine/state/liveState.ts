@@ -1,10 +1,10 @@
 import { BehaviorSubject, type Observable } from 'rxjs';
-import { BatchedWriter, type WriteBatch } from './batchedWriter';
-import type { EngineClock } from './clock';
-import { persistOps } from './persistence';
-import { reduce } from './state';
-import { type EngineEffect, type EngineEvent, type EngineState, initialState } from './state/types';
-import type { EngineStorage, StorageOp } from './storage/storage';
+import { BatchedWriter, type WriteBatch } from '../storage/batchedWriter';
+import type { EngineClock } from '../clock';
+import { persistOps } from '../storage/persistence';
+import { reduce } from '.';
+import { type EngineEffect, type EngineEvent, type EngineState, initialState } from './types';
+import type { EngineStorage, StorageOp } from '../storage/storage';
 
 export interface LiveStateOptions {
   storage: EngineStorage;

@@ -6,14 +6,14 @@ import {
   MUTE_TYPES,
   type MuteType,
   type WarningsAnswer,
-} from '../protocol/api';
-import type { ConversationMute, Message } from '../protocol/entities';
-import type { EngineClock } from './clock';
-import { engineError } from './errors';
-import type { LiveState } from './liveState';
-import type { RestClient } from './rest';
-import { INVALID_PARAMETERS } from './rest/fallbacks';
-import { canEdit, editTarget } from './rules';
+} from '../../protocol/api';
+import type { ConversationMute, Message } from '../../protocol/entities';
+import type { EngineClock } from '../clock';
+import { engineError } from '../errors';
+import type { LiveState } from '../state/liveState';
+import type { RestClient } from '../rest';
+import { INVALID_PARAMETERS } from '../rest/fallbacks';
+import { canEdit, editTarget } from '../rules';
 import {
   type ConversationListItem,
   createConversationListSelector,
@@ -24,9 +24,9 @@ import {
   type ReceiptMarksView,
   selectConversation,
   windowMessages,
-} from './state';
-import { holdsLatest } from './state/messageStore';
-import type { TabRegistry } from './tabs';
+} from '../state';
+import { holdsLatest } from '../state/messageStore';
+import type { TabRegistry } from '../tabs/tabs';
 
 /** The browser's IANA time zone, as mutes are set in (the server assumes UTC without one). */
 function browserTimeZone(): string {

@@ -1,5 +1,5 @@
-import type { EngineClock } from './clock';
-import type { EngineStorage, StorageOp } from './storage/storage';
+import type { EngineClock } from '../clock';
+import type { EngineStorage, StorageOp } from './storage';
 
 /** Writes of a burst of changes are gathered this long, then written in one transaction. */
 export const PERSIST_DELAY_MS = 50;

@@ -1,7 +1,7 @@
 import { BehaviorSubject, combineLatest, distinctUntilChanged, map, type Observable } from 'rxjs';
-import { engineError } from './errors';
-import { INVALID_PARAMETERS } from './rest/fallbacks';
-import type { EngineStorage } from './storage/storage';
+import { engineError } from '../errors';
+import { INVALID_PARAMETERS } from '../rest/fallbacks';
+import type { EngineStorage } from '../storage/storage';
 
 /** One member row of a form draft (spec §3 "Member draft entry"). */
 export interface FormDraftMember {

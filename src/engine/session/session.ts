@@ -1,12 +1,12 @@
 import { BehaviorSubject, distinctUntilChanged, map, type Observable } from 'rxjs';
-import type { User } from '../protocol/entities';
-import type { SessionView } from './api';
-import type { EngineClock } from './clock';
-import { engineError } from './errors';
-import type { RestClient } from './rest';
-import { FALLBACKS, INVALID_PARAMETERS } from './rest/fallbacks';
-import { avatarProblem, nicknameError } from './rules';
-import type { EngineStorage } from './storage/storage';
+import type { User } from '../../protocol/entities';
+import type { SessionView } from '../api';
+import type { EngineClock } from '../clock';
+import { engineError } from '../errors';
+import type { RestClient } from '../rest';
+import { FALLBACKS, INVALID_PARAMETERS } from '../rest/fallbacks';
+import { avatarProblem, nicknameError } from '../rules';
+import type { EngineStorage } from '../storage/storage';
 
 /** What `updateProfile` changes: a new nickname, a new picture, or null to remove the picture. */
 export interface ProfileChanges {

@@ -1,9 +1,9 @@
 import { BehaviorSubject, type Observable } from 'rxjs';
-import type { Country } from '../protocol/entities';
-import type { CountriesView } from './api';
-import { engineError, isEngineError } from './errors';
-import type { RestClient } from './rest';
-import type { EngineStorage } from './storage/storage';
+import type { Country } from '../../protocol/entities';
+import type { CountriesView } from '../api';
+import { engineError, isEngineError } from '../errors';
+import type { RestClient } from '../rest';
+import type { EngineStorage } from '../storage/storage';
 
 const NO_COUNTRIES: CountriesView = { countries: [], status: 'idle', error: null };
 

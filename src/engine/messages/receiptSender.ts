@@ -1,9 +1,9 @@
-import type { WriteBatch } from './batchedWriter';
-import type { EngineClock } from './clock';
-import { isEngineError } from './errors';
-import type { RestClient } from './rest';
-import type { ReceiptKind } from './state/types';
-import type { EngineStorage } from './storage/storage';
+import type { WriteBatch } from '../storage/batchedWriter';
+import type { EngineClock } from '../clock';
+import { isEngineError } from '../errors';
+import type { RestClient } from '../rest';
+import type { ReceiptKind } from '../state/types';
+import type { EngineStorage } from '../storage/storage';
 
 export interface PendingReceipt {
   conversationId: number;

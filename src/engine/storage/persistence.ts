@@ -1,8 +1,8 @@
-import type { Conversation, Message } from '../protocol/entities';
-import type { EngineState, MessageWindow, ReceiptMarks, UnreadRecord } from './state/types';
-import { getMessage, indexMessages, pruneSentReceipts } from './state';
-import { initialState } from './state/types';
-import type { EngineStorage, StorageOp, StoreName } from './storage/storage';
+import type { Conversation, Message } from '../../protocol/entities';
+import type { EngineState, MessageWindow, ReceiptMarks, UnreadRecord } from '../state/types';
+import { getMessage, indexMessages, pruneSentReceipts } from '../state';
+import { initialState } from '../state/types';
+import type { EngineStorage, StorageOp, StoreName } from './storage';
 
 /** Only the latest messages of each conversation are cached across reloads; older pages reload from the server. */
 export const CACHED_MESSAGES_PER_CONVERSATION = 50;

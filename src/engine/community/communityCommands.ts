@@ -1,7 +1,7 @@
 import type { Observable } from 'rxjs';
-import type { Channel, Comment, Community, Message } from '../protocol/entities';
-import type { ChannelsView, CommentsView, CommunitiesView, EngineApi, OutboxEntry, PostsView, SendInput } from './api';
-import type { CommunityService } from './community/service';
+import type { Channel, Comment, Community, Message } from '../../protocol/entities';
+import type { ChannelsView, CommentsView, CommunitiesView, EngineApi, OutboxEntry, PostsView, SendInput } from '../api';
+import type { CommunityService } from './service';
 
 /** The community part of EngineApi (spec §2 Communities screens, §6). */
 type CommunityApi = Pick<

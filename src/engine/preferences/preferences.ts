@@ -1,10 +1,10 @@
 import { BehaviorSubject, type Observable } from 'rxjs';
-import type { HostOverrides, Language } from './api';
-import { engineError } from './errors';
+import type { HostOverrides, Language } from '../api';
+import { engineError } from '../errors';
 import { FORM_DRAFT_PREFIX } from './formDrafts';
-import { INVALID_PARAMETERS } from './rest/fallbacks';
-import { type AppSettings, applySettings, normalizeSettings, type SettingsRecord, type StoredSettings } from './rules';
-import type { EngineStorage } from './storage/storage';
+import { INVALID_PARAMETERS } from '../rest/fallbacks';
+import { type AppSettings, applySettings, normalizeSettings, type SettingsRecord, type StoredSettings } from '../rules';
+import type { EngineStorage } from '../storage/storage';
 
 type Drafts = Readonly<Record<number, string>>;
 
