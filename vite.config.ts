@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defaultClientConditions, defineConfig, type Plugin } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 
 /** Where `npm run dev` finds the API server it proxies to (scripts/dev.ts starts one). */
 const apiTarget = process.env.API_TARGET ?? 'http://localhost:8080';
@@ -11,10 +12,103 @@ const apiTarget = process.env.API_TARGET ?? 'http://localhost:8080';
 const buildTime = Number(process.env.MESSENGER_BUILD_TIME ?? Date.now());
 const build = { id: process.env.MESSENGER_BUILD_ID ?? buildTime.toString(36), time: buildTime };
 
+/** React, the router, i18next and Comlink (not RxJS, whose operators most screens load only with their chunks). */
+const VENDOR =
+  /node_modules[\\/](react|react-dom|scheduler|@tanstack[\\/](react-router|router-core|history|store|react-store)|i18next|react-i18next|use-sync-external-store|comlink)[\\/]/;
+
+/** The app's theme colour (src/ui/styles.css `--accent`): the installed app's title bar and splash screen. */
+const THEME = '#0b6e4f';
+
+/**
+ * The app shell names its build (`<meta name="messenger-build">`) and the theme colour: a tab compares the
+ * shell its service worker precached with its own build (src/ui/pwa/shellBuild.ts).
+ */
+const shellMeta = (): Plugin => ({
+  name: 'messenger-shell-meta',
+  transformIndexHtml: () => [
+    { tag: 'meta', attrs: { name: 'messenger-build', content: build.id }, injectTo: 'head' },
+    { tag: 'meta', attrs: { name: 'theme-color', content: THEME }, injectTo: 'head' },
+  ],
+});
+
+/**
+ * The offline shell and installation (issue 13, docs/ui.md "Offline and installation"): Workbox precaches
+ * the built app; navigations go to the network first, so a deploy's new page still loads at once and
+ * takes the engine (the build of the page loaded last, src/worker/README.md), and fall back to the
+ * precached shell when the server cannot be reached. The API, websocket and /files/ never touch a cache.
+ * Registered by the main screen (src/ui/pwa/), never by /login's eager code.
+ */
+const pwa = VitePWA({
+  registerType: 'autoUpdate',
+  injectRegister: false,
+  // The icons are precached with the rest of the build (globPatterns), once.
+  includeManifestIcons: false,
+  manifest: {
+    name: 'Messenger',
+    short_name: 'Messenger',
+    description: 'Chats, groups and communities, signed in to with your phone number.',
+    lang: 'en',
+    start_url: '/inbox',
+    scope: '/',
+    display: 'standalone',
+    theme_color: THEME,
+    background_color: '#ffffff',
+    icons: [
+      { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png' },
+      { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png' },
+      { src: '/icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+    ],
+  },
+  workbox: {
+    // Hashed scripts and styles (both languages' texts, the engine worker's chunks), the shell, the icons;
+    // not the source maps nor Vite's manifest.
+    globPatterns: ['**/*.{js,css,html,png,svg,webmanifest}'],
+    // The worker's Sentry chunk and the largest screens sit well under it; a bigger file is a mistake to see.
+    maximumFileSizeToCacheInBytes: 3 * 1024 * 1024,
+    cleanupOutdatedCaches: true,
+    // A new build's worker takes over at once, in every tab: the tabs then move to that build together
+    // (src/ui/pwa/useAppUpdate.ts), and an offline reload opens the build the server served last.
+    skipWaiting: true,
+    clientsClaim: true,
+    // `/` too goes to the network first (not to the precached index.html).
+    directoryIndex: null,
+    navigateFallback: null,
+    runtimeCaching: [
+      {
+        // Paths the server owns (API, files, websocket, CSP reports) never get the shell. The function is
+        // copied into the service worker as source, so it refers to nothing outside itself.
+        urlPattern: ({ request, url }) =>
+          request.mode === 'navigate' && !/^\/(?:v1|v2|files|ws|csp-report)(?:\/|$)/.test(url.pathname),
+        handler: 'NetworkOnly',
+        options: { precacheFallback: { fallbackURL: '/index.html' } },
+      },
+    ],
+  },
+});
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), shellMeta(), pwa],
   define: { __MESSENGER_BUILD__: JSON.stringify(build) },
-  build: { outDir: 'dist', sourcemap: true },
+  // RxJS's ES2015 build (classes, no tslib helpers) rather than its ES5 one: smaller in the tab and the worker.
+  resolve: { conditions: [...defaultClientConditions, 'es2015'] },
+  build: {
+    outDir: 'dist',
+    sourcemap: true,
+    // `.vite/manifest.json`: which chunk each screen loads, for the size report (scripts/build-report.ts).
+    manifest: true,
+    // Every browser the app supports preloads modules itself (issue 11: the polyfill is weight on /login).
+    modulePreload: { polyfill: false },
+    rolldownOptions: {
+      output: {
+        // The libraries every screen needs from the first paint, in one chunk: gzip does better on one file
+        // than on the four the splitting made of them (issue 11). A language's texts are chunks of their own
+        // by their modules (src/ui/localeGroups/).
+        codeSplitting: { groups: [{ name: 'vendor', test: VENDOR }] },
+      },
+    },
+  },
+  // ES workers can split: the engine worker loads its error reporting SDK as a chunk of its own, after start-up.
+  worker: { format: 'es' },
   server: {
     proxy: {
       '/v1': apiTarget,

@@ -50,6 +50,7 @@ export default defineConfig({
           environment: 'node',
           include: ['tests/e2e/**/*.test.ts'],
           globalSetup: ['tests/e2e/global-setup.ts'],
+          setupFiles: ['tests/e2e/csp-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 180_000,
           // The whole app (worker, socket, server) answers a poll; on a busy CI machine 1 s is too short.
@@ -57,6 +58,20 @@ export default defineConfig({
           // CI shares two cores between the server, several Chromium profiles and Vitest: one retry absorbs a
           // stalled machine. A missing feature still fails, as it fails the retry too; locally there is none.
           retry: process.env.CI ? 1 : 0,
+          fileParallelism: false,
+        },
+      },
+      {
+        // Issue 12, the browser client under faults: FAULTS=short (in `npm test`) or full (`npm run test:faults`).
+        test: {
+          name: 'faults',
+          environment: 'node',
+          include: ['tests/faults/**/*.test.ts'],
+          globalSetup: ['tests/faults/global-setup.ts'],
+          setupFiles: ['tests/e2e/csp-setup.ts'],
+          testTimeout: 900_000,
+          hookTimeout: 180_000,
+          expect: { poll: { timeout: 30_000 } },
           fileParallelism: false,
         },
       },

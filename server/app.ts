@@ -11,9 +11,15 @@ import type { ServerConfig } from './config';
 import type { ServerContext } from './context';
 import { openDatabase } from './db/database';
 import { userForToken } from './http/auth';
+import { registerClientFileHeaders } from './http/clientFiles';
 import { ApiError, unauthorized } from './http/errors';
 import { apiNotFound, failure, installErrorHandlers } from './http/errorHandler';
+import { type CspReport, registerCspReports } from './http/cspReports';
 import { FormTooLargeError, parseForm } from './http/form';
+import { numberRulePlugin } from './http/numbers';
+import { recordRoutes } from './http/routeTable';
+import { registerSecurityHeaders } from './http/securityHeaders';
+import { registerSendRateLimit } from './http/sendRateLimit';
 import { EventLog } from './realtime/events';
 import { SocketHub } from './realtime/hub';
 import { registerRoutes } from './routes';
@@ -34,6 +40,8 @@ export interface BuildOptions {
   logStream?: Writable | false;
   /** Where PINs are printed; defaults to the log. */
   announcePin?: (phone: string, pin: string) => void;
+  /** Where Content-Security-Policy violation reports go; defaults to the log. */
+  onCspReport?: (report: CspReport) => void;
 }
 
 const API_PREFIXES = ['/v1/', '/v2/', '/files/'];
@@ -72,8 +80,10 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
       void failure(reply as FastifyReply, status, 'Bad request');
     },
     // The client sends ids as strings in forms; coerce them like query strings.
-    ajv: { customOptions: { coerceTypes: true, removeAdditional: false, allErrors: false } },
+    // Numbers are not coerced: the number rule's keyword parses them (server/http/numbers.ts).
+    ajv: { customOptions: { coerceTypes: true, removeAdditional: false, allErrors: false }, plugins: [numberRulePlugin] },
   });
+  recordRoutes(app);
 
   const { db, created } = openDatabase(config.dataDir);
   const filesDir = path.join(config.dataDir, 'files');
@@ -96,6 +106,7 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
     db,
     events,
     pingIntervalMs: config.pingIntervalMs,
+    allowedOrigins: config.allowedOrigins,
     now: () => clock.now(),
     log: app.log,
   });
@@ -119,6 +130,10 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
     limits: { fileSize: ATTACHMENT_MAX_BYTES, files: 1, fields: 20, parts: 25, fieldSize: 64 * 1024 },
   });
 
+  // Before authentication, so refusals carry them too.
+  await registerSecurityHeaders(app, config);
+  await registerCspReports(app, options.onCspReport ?? ((report) => app.log.warn({ report }, 'CSP violation')));
+
   app.decorateRequest('authUser', undefined);
   app.addHook('onRequest', async (request) => {
     // Decided by the matched route, not the raw URL: `/%761/me` routes to /v1/me but does not start with /v1/.
@@ -131,6 +146,7 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
     if (!user) throw unauthorized();
     request.authUser = user;
   });
+  registerSendRateLimit(app, config, clock);
   // Every answer of the API is the client's to read but no one else's to frame or sniff.
   app.addHook('onSend', async (_request, reply) => {
     reply.header('X-Content-Type-Options', 'nosniff');
@@ -143,6 +159,7 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
   const hasClient = clientDir !== undefined && existsSync(path.join(clientDir, 'index.html'));
   if (hasClient) {
     await app.register(fastifyStatic, { root: clientDir, prefix: '/', wildcard: false, index: false });
+    registerClientFileHeaders(app);
   }
   app.setNotFoundHandler((request, reply) => {
     if (request.method === 'GET' && hasClient && !isApiPath(request.url)) {

@@ -14,6 +14,16 @@ export interface ServerConfig {
   clientDir: string | undefined;
   /** Seed the demo world when the database is new. */
   seedDemo: boolean;
+  /** Foreign origins whose pages may open the websocket (the page's own origin always may). */
+  allowedOrigins: readonly string[];
+  /** Origins the pages may connect to besides their own (CSP connect-src): debug presets, error reporting. */
+  cspConnectSrc: readonly string[];
+  /**
+   * Sends (messages, posts, comments, reactions) a user may make at once; they come back at this many per
+   * window. 0: no limit.
+   */
+  sendRateLimit: number;
+  sendRateWindowMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -27,6 +37,10 @@ const DEFAULTS: ServerConfig = {
   eventRetention: 10_000,
   clientDir: undefined,
   seedDemo: true,
+  allowedOrigins: [],
+  cspConnectSrc: [],
+  sendRateLimit: 60,
+  sendRateWindowMs: 60_000,
 };
 
 function intFrom(value: string | undefined, name: string, fallback: number): number {
@@ -43,6 +57,45 @@ export function validateDevPin(devPin: string | undefined, nodeEnv: string | und
   return devPin;
 }
 
+/**
+ * The origins of a list of URLs (space or comma separated). Only the origin is kept, so the value cannot
+ * carry anything else into a header (a `;` would start another CSP directive).
+ */
+export function originsFrom(value: string | undefined, name: string, schemes: readonly string[]): string[] {
+  const origins: string[] = [];
+  for (const entry of (value ?? '').split(/[\s,]+/).filter(Boolean)) {
+    let url: URL | null = null;
+    try {
+      url = new URL(entry);
+    } catch {
+      // Reported below with the entry.
+    }
+    if (!url || !schemes.includes(url.protocol) || !/^[a-z0-9.*:[\]-]+$/i.test(url.host)) {
+      throw new ConfigError(`${name} must list ${schemes.join(' or ')} addresses, got "${entry}"`);
+    }
+    origins.push(`${url.protocol}//${url.host}`);
+  }
+  return origins;
+}
+
+/**
+ * connect-src beyond the page's own origin: CSP_CONNECT_SRC, and the hosts the build was given (the debug
+ * screen's QA preset and the error-reporting DSN; `npm start` builds the client with the same variables).
+ */
+function connectSrcFrom(env: NodeJS.ProcessEnv): string[] {
+  const http = ['http:', 'https:'];
+  const qaApi = originsFrom(env.VITE_QA_API_BASE, 'VITE_QA_API_BASE', http);
+  const sources = [
+    ...originsFrom(env.CSP_CONNECT_SRC, 'CSP_CONNECT_SRC', [...http, 'ws:', 'wss:']),
+    ...qaApi,
+    // Without a websocket base of its own the QA preset's socket follows its API base.
+    ...qaApi.map((origin) => origin.replace(/^http/, 'ws')),
+    ...originsFrom(env.VITE_QA_WS_BASE, 'VITE_QA_WS_BASE', ['ws:', 'wss:']),
+    ...originsFrom(env.VITE_SENTRY_DSN, 'VITE_SENTRY_DSN', http),
+  ];
+  return [...new Set(sources)];
+}
+
 export function configFromEnv(env: NodeJS.ProcessEnv, overrides: Partial<ServerConfig> = {}): ServerConfig {
   return {
     ...DEFAULTS,
@@ -53,10 +106,16 @@ export function configFromEnv(env: NodeJS.ProcessEnv, overrides: Partial<ServerC
     pingIntervalMs: intFrom(env.PING_INTERVAL_MS, 'PING_INTERVAL_MS', DEFAULTS.pingIntervalMs),
     eventRetention: intFrom(env.EVENT_RETENTION, 'EVENT_RETENTION', DEFAULTS.eventRetention),
     seedDemo: env.SEED_DEMO !== '0',
+    allowedOrigins: originsFrom(env.ALLOWED_ORIGINS, 'ALLOWED_ORIGINS', ['http:', 'https:']),
+    cspConnectSrc: connectSrcFrom(env),
+    sendRateLimit: intFrom(env.SEND_RATE_LIMIT, 'SEND_RATE_LIMIT', DEFAULTS.sendRateLimit),
+    sendRateWindowMs: intFrom(env.SEND_RATE_WINDOW_MS, 'SEND_RATE_WINDOW_MS', DEFAULTS.sendRateWindowMs),
     ...overrides,
   };
 }
 
 export function testConfig(dataDir: string, overrides: Partial<ServerConfig> = {}): ServerConfig {
-  return { ...DEFAULTS, port: 0, host: '127.0.0.1', dataDir, devPin: '1234', seedDemo: false, ...overrides };
+  // Tests and benchmarks send hundreds of messages as one user in a second; a test of the limit sets its own.
+  const unlimited = { sendRateLimit: 0 };
+  return { ...DEFAULTS, port: 0, host: '127.0.0.1', dataDir, devPin: '1234', seedDemo: false, ...unlimited, ...overrides };
 }

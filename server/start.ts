@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { buildReport } from '../scripts/build-report';
 import { buildServer } from './app';
 import { ConfigError, configFromEnv } from './config';
 
@@ -25,6 +26,7 @@ function buildClientIfNeeded(): void {
     cwd: root,
     stdio: 'inherit',
   });
+  console.log(buildReport(distDir).join('\n'));
 }
 
 async function main(): Promise<void> {

@@ -198,4 +198,24 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TABLE server_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
   INSERT INTO server_meta (key, value) VALUES ('epoch', lower(hex(randomblob(8))));
   `,
+  // 4: an event's data is stored once, not once per receiver (issue 11): a message to a group of 100 wrote
+  // its JSON 100 times, and every commit waits for those bytes to reach the disk (synchronous=FULL).
+  // Existing events keep their ids; each gets a payload of its own.
+  `
+  CREATE TABLE event_payloads (id INTEGER PRIMARY KEY, data TEXT NOT NULL);
+  CREATE TABLE events_v4 (
+    user_id INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    payload_id INTEGER NOT NULL REFERENCES event_payloads(id),
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (user_id, seq)
+  ) WITHOUT ROWID;
+  INSERT INTO event_payloads (id, data) SELECT ROW_NUMBER() OVER (ORDER BY user_id, seq), data FROM events;
+  INSERT INTO events_v4 (user_id, seq, action, payload_id, created_at)
+    SELECT user_id, seq, action, ROW_NUMBER() OVER (ORDER BY user_id, seq), created_at FROM events;
+  DROP TABLE events;
+  ALTER TABLE events_v4 RENAME TO events;
+  CREATE INDEX events_payload ON events(payload_id);
+  `,
 ];

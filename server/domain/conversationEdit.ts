@@ -1,6 +1,7 @@
 import type { EventType } from '../../src/protocol/entities';
 import type { ServerContext } from '../context';
 import { badRequest } from '../http/errors';
+import { IMAGE_ID_RANGE, numberSchema } from '../http/numbers';
 import { memberIds, requireAdmin } from './access';
 import { emitConversationEdit, postChangeEvent } from './conversationEvents';
 import { requireGroup, validDescription, validGroupName } from './conversationRules';
@@ -18,7 +19,7 @@ export const editBodySchema = {
   properties: {
     name: { type: 'string', maxLength: 1000 },
     description: { type: 'string', maxLength: 5000 },
-    image_id: { type: 'integer', minimum: 0 },
+    image_id: numberSchema(IMAGE_ID_RANGE),
   },
 } as const;
 

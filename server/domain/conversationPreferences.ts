@@ -10,6 +10,7 @@ import {
 } from '../../src/protocol/api';
 import type { Db } from '../db/database';
 import { badRequest } from '../http/errors';
+import { numberSchema } from '../http/numbers';
 import { epochSeconds } from './ids';
 
 /**
@@ -100,7 +101,7 @@ export const deliveryBodySchema = {
     smart_mode_options: {
       type: 'object',
       additionalProperties: false,
-      properties: { interval_minutes: { type: 'integer', minimum: 1, maximum: 1440 } },
+      properties: { interval_minutes: numberSchema({ min: 1, max: 1440 }) },
     },
   },
 } as const;

@@ -1,5 +1,7 @@
 import { DESCRIPTION_MAX, NAME_MAX, NAME_MIN } from '../../src/protocol/constants';
+import { HEADER_MESSAGE_COUNT } from '../../src/protocol/api';
 import { badRequest, forbidden } from '../http/errors';
+import { numberHeader } from '../http/numbers';
 import type { ConversationRow } from './rows';
 
 /** How many latest messages a listed conversation carries, unless Message-Count says otherwise. */
@@ -41,17 +43,11 @@ export function validDescription(raw: string): string {
 }
 
 /**
- * The Message-Count header, the one parser for every route that takes it: absent or blank means
- * `fallback`; anything but a whole number in min..max is a 400.
+ * The Message-Count header of every route that takes it: absent means `fallback`; otherwise the number
+ * rule (server/http/numbers.ts) within min..max, so a blank value is a 400 like any other non-number.
  */
 export function messageCountHeader(raw: string | string[] | undefined, fallback: number, min: number, max: number): number {
-  if (raw === undefined) return fallback;
-  const value = Array.isArray(raw) ? raw.join(',') : raw.trim();
-  if (value === '') return fallback;
-  if (!/^\d{1,4}$/.test(value) || Number(value) < min || Number(value) > max) {
-    throw badRequest(`Message-Count must be a whole number from ${min} to ${max}`);
-  }
-  return Number(value);
+  return numberHeader(raw, HEADER_MESSAGE_COUNT, { min, max }, fallback);
 }
 
 /** Community channels and feeds are managed by the community routes, never by the group routes. */

@@ -1,14 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/database';
+import { ID_RANGE, wholeNumber } from '../http/numbers';
 
 /** String ids (`stid`) are random, so they reveal neither counts nor order. */
 export function newStid(prefix: string): string {
   return `${prefix}_${randomBytes(9).toString('base64url')}`;
 }
 
-/** Accepts a numeric id or a stid in a path segment. */
+/** Accepts a numeric id (by the number rule of server/http/numbers.ts) or a stid in a path segment. */
 export function parseIdOrStid(raw: string): { id: number } | { stid: string } | null {
-  if (/^\d{1,15}$/.test(raw)) return { id: Number(raw) };
+  const id = wholeNumber(raw, ID_RANGE);
+  if (id !== null) return { id };
   if (/^[a-z]{1,4}_[A-Za-z0-9_-]{6,32}$/.test(raw)) return { stid: raw };
   return null;
 }

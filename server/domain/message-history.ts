@@ -1,34 +1,53 @@
 import type { Message } from '../../src/protocol/entities';
 import type { Db } from '../db/database';
+import { HEADER_AFTER, HEADER_BEFORE } from '../../src/protocol/api';
 import { badRequest } from '../http/errors';
+import { ID_RANGE, numberHeader } from '../http/numbers';
 import type { ConversationRow, MemberRow, MessageRow } from './rows';
 import { serializeMessages } from './serialize';
 import { visibleMessagesSql } from './visibility';
 
-/** The Before header: absent means "the latest"; otherwise a message id. */
+/** Where a page of history starts: the latest, older than a message (`Before`), or newer than one (`After`). */
+export type PageCursor = { before: number } | { after: number } | null;
+
+/** The Before header: absent means "the latest"; otherwise a message id, by the number rule. */
 export function parseBefore(raw: string | string[] | undefined): number | null {
-  if (raw === undefined) return null;
-  const n = typeof raw === 'string' && /^\d{1,15}$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
-  if (!(n >= 1)) throw badRequest('Before must be a message id');
-  return n;
+  return numberHeader(raw, HEADER_BEFORE, ID_RANGE, null);
 }
 
 /**
- * One page of history as `member` sees it: the `count` visible messages older than `before` (or the
- * latest), oldest first. Paging is by id, so a message arriving between two pages never shifts them.
+ * The page's cursor from its headers: `Before` (spec §7) or our `After` (issue 13), each a message id by the
+ * number rule. Both at once ask for two different pages: refused, naming both.
+ */
+export function parseCursor(before: string | string[] | undefined, after: string | string[] | undefined): PageCursor {
+  const b = parseBefore(before);
+  const a = numberHeader(after, HEADER_AFTER, ID_RANGE, null);
+  if (b !== null && a !== null) throw badRequest('Before and After cannot be used together');
+  if (b !== null) return { before: b };
+  return a !== null ? { after: a } : null;
+}
+
+/**
+ * One page of history as `member` sees it, oldest first: the `count` visible messages older than `before`
+ * (or the latest), or, with `after`, the `count` visible messages right after that id. Paging is by id, so
+ * a message arriving between two pages never shifts them.
  */
 export function messagesPage(
   db: Db,
   conversation: ConversationRow,
   member: MemberRow,
   count: number,
-  before: number | null,
+  page: PageCursor,
 ): Message[] {
-  const rows = db
-    .prepare<number[], MessageRow>(
-      `SELECT m.* FROM messages m WHERE ${visibleMessagesSql('m')} AND m.id < ? ORDER BY m.id DESC LIMIT ?`,
-    )
-    .all(conversation.id, member.user_id, member.user_id, member.is_admin, before ?? Number.MAX_SAFE_INTEGER, count)
-    .reverse();
+  const params = [conversation.id, member.user_id, member.user_id, member.is_admin];
+  const rows =
+    page !== null && 'after' in page
+      ? db
+          .prepare<number[], MessageRow>(`SELECT m.* FROM messages m WHERE ${visibleMessagesSql('m')} AND m.id > ? ORDER BY m.id ASC LIMIT ?`)
+          .all(...params, page.after, count)
+      : db
+          .prepare<number[], MessageRow>(`SELECT m.* FROM messages m WHERE ${visibleMessagesSql('m')} AND m.id < ? ORDER BY m.id DESC LIMIT ?`)
+          .all(...params, page?.before ?? Number.MAX_SAFE_INTEGER, count)
+          .reverse();
   return serializeMessages(db, conversation, rows);
 }

@@ -8,6 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import type { AttachmentMime } from '../../src/protocol/constants';
 import type { Db } from '../db/database';
 import { ApiError, badRequest, tooLarge, unsupportedType } from '../http/errors';
+import { cleanFileName } from './fileName';
 import { EXTENSIONS, SNIFF_BYTES, sniffMime } from './sniff';
 
 export interface StoredFile {
@@ -35,13 +36,6 @@ export function asClientError(error: unknown): unknown {
   const status = (error as { statusCode?: number }).statusCode;
   if (status !== undefined && status >= 400 && status < 500) return error;
   return badRequest('The upload was cut short or is malformed.');
-}
-
-function cleanName(name: string | undefined): string {
-  // Only for display: the stored name is always server-made.
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what is stripped
-  const base = path.basename(name ?? '').replace(/[\u0000-\u001f\u007f"\\/]/g, '').trim();
-  return base.slice(0, 200) || 'file';
 }
 
 /**
@@ -91,7 +85,8 @@ export async function storeUpload(
   const name = `${token}.${EXTENSIONS[mime]}`;
   await rename(tmpPath, path.join(filesDir, name));
   const kind = mime.startsWith('image/') ? 'image' : 'video';
-  const original = cleanName(part.filename);
+  // Only for display: the name on disk is always server-made.
+  const original = cleanFileName(part.filename);
   try {
     const info = db
       .prepare(

@@ -3,6 +3,7 @@ import type { ApiFailure } from '../../src/protocol/envelope';
 import { ApiError } from './errors';
 import { localize, type Localized, requestLanguage, type ServerLanguage } from './language';
 import { type SchemaError, SWEDISH_GENERIC_REFUSAL, swedishSchemaMessage } from './messages.sv';
+import { schemaNumberRefusal } from './numbers';
 
 /**
  * The failure envelope, its message in the language the request asks for (Accept-Language, docs/server.md
@@ -32,8 +33,13 @@ function frameworkMessage(error: FastifyError): string | Localized {
   return FRAMEWORK_MESSAGES[error.code] ?? { en: error.message, sv: SWEDISH_GENERIC_REFUSAL };
 }
 
-/** A schema refusal: AJV's text in English ("Invalid pin: must be string"), one made from its keyword in Swedish. */
-function validationMessage(error: FastifyError): Localized {
+/**
+ * A schema refusal: the number rule's own text (translated by the table like any other), else AJV's text
+ * in English ("Invalid pin: must be string") and one made from its keyword in Swedish.
+ */
+function validationMessage(error: FastifyError): string | Localized {
+  const number = schemaNumberRefusal(error);
+  if (number) return number.message;
   const first = error.validation?.[0];
   const where = first?.instancePath ? first.instancePath.replace(/^\//, '').replace(/\//g, '.') : '';
   const field = (first?.params as { missingProperty?: string } | undefined)?.missingProperty ?? where;
@@ -41,6 +47,15 @@ function validationMessage(error: FastifyError): Localized {
     en: `Invalid ${field || 'request'}: ${first?.message ?? 'bad value'}`,
     sv: swedishSchemaMessage(field || null, first as SchemaError | undefined),
   };
+}
+
+/**
+ * SQLite refusing a value it was given (a type it cannot compare, a string too big, a broken constraint).
+ * Its text names tables and SQL, so it is never sent; the failures of the database itself (a full disk, a
+ * locked file) stay 500s.
+ */
+function isSqliteInputError(error: FastifyError): boolean {
+  return error.name === 'SqliteError' && /^SQLITE_(MISMATCH|TOOBIG|RANGE|CONSTRAINT)/.test(error.code ?? '');
 }
 
 /** The `warnings` of a success envelope (delete and hide messages), or null. */
@@ -77,6 +92,11 @@ export function installErrorHandlers(app: FastifyInstance): void {
     if (error.validation) return failure(reply, 400, validationMessage(error));
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) return failure(reply, status, frameworkMessage(error));
+    if (isSqliteInputError(error)) {
+      // The schemas and the number rule should have stopped this value: a bug to fix, not the client's 500.
+      request.log.error({ err: error }, 'input reached SQLite');
+      return failure(reply, 400, 'Bad request');
+    }
     request.log.error({ err: error }, 'unexpected error');
     return failure(reply, 500, 'An unexpected error occurred');
   });

@@ -2,11 +2,11 @@ import type { FastifyRequest } from 'fastify';
 import { HEADER_IDEMPOTENCY_KEY } from '../../src/protocol/api';
 import { CLIENT_ID_MAX, CLIENT_ID_MIN } from '../../src/protocol/constants';
 import { badRequest } from './errors';
+import { ID_RANGE, numberSchema } from './numbers';
 
 /** JSON-schema pieces shared by the calls that carry message content (send and create post). */
-export const positiveId = { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } as const;
-// A list of types, not anyOf: with coerceTypes on, anyOf would turn null into 0 in its first branch.
-export const nullableId = { ...positiveId, type: ['integer', 'null'] } as const;
+export const positiveId = numberSchema(ID_RANGE);
+export const nullableId = numberSchema(ID_RANGE, { nullable: true });
 
 export interface MessageContentBody {
   client_id?: number;
@@ -16,7 +16,7 @@ export interface MessageContentBody {
 }
 
 export const messageContentProperties = {
-  client_id: { type: 'integer', minimum: CLIENT_ID_MIN, maximum: CLIENT_ID_MAX },
+  client_id: numberSchema({ min: CLIENT_ID_MIN, max: CLIENT_ID_MAX }),
   message: { type: 'string' },
   attachment: {
     type: ['object', 'null'],

@@ -87,9 +87,10 @@ export const SWEDISH: Readonly<Record<string, string>> = {
   'is_admin must be 1 or 0': 'is_admin måste vara 1 eller 0',
 
   // Messages
+  'You are sending too fast. Please wait a moment.': 'Du skickar för snabbt. Vänta en stund.',
   'Message not found': 'Meddelandet hittades inte',
   'Invalid message ID provided': 'Ogiltigt meddelande-id',
-  'Before must be a message id': 'Before måste vara ett meddelande-id',
+  'Before and After cannot be used together': 'Before och After kan inte användas tillsammans',
   'This is a demo chat': 'Det här är en demochatt',
   'System messages cannot be edited': 'Systemmeddelanden kan inte redigeras',
   'You can only edit your own messages': 'Du kan bara redigera dina egna meddelanden',
@@ -141,10 +142,8 @@ export const SWEDISH_PATTERNS: readonly SwedishPattern[] = [
   { en: 'Name must be at least {min} characters', sv: 'Namnet måste vara minst {min} tecken' },
   { en: 'Name must be at most {max} characters', sv: 'Namnet får vara högst {max} tecken' },
   { en: 'Description must be at most {max} characters', sv: 'Beskrivningen får vara högst {max} tecken' },
-  {
-    en: 'Message-Count must be a whole number from {min} to {max}',
-    sv: 'Message-Count måste vara ett heltal från {min} till {max}',
-  },
+  // The number rule (server/http/numbers.ts); the field is named as the client wrote it, in any language.
+  { en: '{field} must be a whole number from {min} to {max}', sv: '{field} måste vara ett heltal från {min} till {max}' },
   { en: 'At most {max} members can be added at a time', sv: 'Högst {max} medlemmar kan läggas till åt gången' },
   {
     en: 'Member name must be at most {max} characters {row}',

@@ -4,6 +4,8 @@ import type { Db } from '../db/database';
 export interface Delivery {
   userId: number;
   frame: EventFrame | { action: EventAction; data: unknown };
+  /** The frame as sent, when the emitter already built it: one event's data is serialized once, not per receiver. */
+  text?: string;
 }
 
 export interface DeliveryTarget {
@@ -19,8 +21,10 @@ export class EventLog {
   private pending: Delivery[] | null = null;
   private target: DeliveryTarget | null = null;
   private readonly bumpSeq;
+  private readonly insertPayload;
   private readonly insert;
   private readonly prune;
+  private readonly dropPayload;
 
   constructor(
     private readonly db: Db,
@@ -30,8 +34,14 @@ export class EventLog {
     this.bumpSeq = db.prepare<[number], { event_seq: number }>(
       'UPDATE users SET event_seq = event_seq + 1 WHERE id = ? RETURNING event_seq',
     );
-    this.insert = db.prepare('INSERT INTO events (user_id, seq, action, data, created_at) VALUES (?, ?, ?, ?, ?)');
-    this.prune = db.prepare('DELETE FROM events WHERE user_id = ? AND seq <= ?');
+    this.insertPayload = db.prepare('INSERT INTO event_payloads (data) VALUES (?)');
+    this.insert = db.prepare('INSERT INTO events (user_id, seq, action, payload_id, created_at) VALUES (?, ?, ?, ?, ?)');
+    this.prune = db.prepare<[number, number], { payload_id: number }>(
+      'DELETE FROM events WHERE user_id = ? AND seq <= ? RETURNING payload_id',
+    );
+    this.dropPayload = db.prepare<[number, number]>(
+      'DELETE FROM event_payloads WHERE id = ? AND NOT EXISTS (SELECT 1 FROM events WHERE payload_id = ?)',
+    );
     this.epoch =
       db.prepare<[], { value: string }>("SELECT value FROM server_meta WHERE key = 'epoch'").get()?.value ?? '';
   }
@@ -59,15 +69,24 @@ export class EventLog {
   /** Records a replayable event for each user (duplicates folded) and queues its delivery. */
   emit<A extends EventAction>(userIds: Iterable<number>, action: A, data: EventPayloads[A]): void {
     this.transaction(() => {
+      // The data is stored once for all its receivers; each receiver's row holds only its own id.
       const json = JSON.stringify(data);
+      let payloadId: number | null = null;
+      const pruned = new Set<number>();
+      const now = this.now();
       for (const userId of new Set(userIds)) {
         const row = this.bumpSeq.get(userId);
         if (!row) continue;
         const seq = row.event_seq;
-        this.insert.run(userId, seq, action, json, this.now());
-        if (seq > this.retention) this.prune.run(userId, seq - this.retention);
-        this.pending?.push({ userId, frame: { action, id: seq, data } as EventFrame });
+        payloadId ??= Number(this.insertPayload.run(json).lastInsertRowid);
+        this.insert.run(userId, seq, action, payloadId, now);
+        if (seq > this.retention) for (const r of this.prune.all(userId, seq - this.retention)) pruned.add(r.payload_id);
+        // The same text JSON.stringify gives for the frame, key order included.
+        const text = `{"action":${JSON.stringify(action)},"id":${seq},"data":${json}}`;
+        this.pending?.push({ userId, frame: { action, id: seq, data } as EventFrame, text });
       }
+      // A payload goes when the last receiver's event that used it is pruned.
+      for (const id of pruned) this.dropPayload.run(id, id);
     });
   }
 
@@ -104,7 +123,8 @@ export class EventLog {
     if (lastId < current && (oldest == null || oldest > lastId + 1)) return { needSync: true, frames: [], current };
     const rows = this.db
       .prepare<[number, number], { seq: number; action: EventAction; data: string }>(
-        'SELECT seq, action, data FROM events WHERE user_id = ? AND seq > ? ORDER BY seq',
+        `SELECT e.seq, e.action, p.data FROM events e JOIN event_payloads p ON p.id = e.payload_id
+         WHERE e.user_id = ? AND e.seq > ? ORDER BY e.seq`,
       )
       .all(userId, lastId);
     const frames = rows.map((r) => ({ action: r.action, id: r.seq, data: JSON.parse(r.data) as unknown }) as EventFrame);

@@ -6,7 +6,9 @@ import type { ServerFrame } from '../../src/protocol/socket';
 import type { Db } from '../db/database';
 import { epochSeconds } from '../domain/ids';
 import { userForToken } from '../http/auth';
+import { EVENT_ID_RANGE, wholeNumber } from '../http/numbers';
 import type { Delivery, DeliveryTarget, EventLog } from './events';
+import { originAllowed } from './originCheck';
 
 interface Connection {
   socket: WebSocket;
@@ -19,6 +21,8 @@ export interface HubOptions {
   db: Db;
   events: EventLog;
   pingIntervalMs: number;
+  /** Foreign page origins allowed to open a socket (ALLOWED_ORIGINS); the page's own origin always may. */
+  allowedOrigins: readonly string[];
   now: () => number;
   log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
 }
@@ -49,10 +53,10 @@ export class SocketHub implements DeliveryTarget {
   }
 
   deliver(deliveries: Delivery[]): void {
-    for (const { userId, frame } of deliveries) {
+    for (const { userId, frame, text: built } of deliveries) {
       const connections = this.byUser.get(userId);
       if (!connections) continue;
-      const text = JSON.stringify(frame);
+      const text = built ?? JSON.stringify(frame);
       for (const c of connections) if (c.socket.readyState === WebSocket.OPEN) c.socket.send(text);
     }
   }
@@ -77,13 +81,14 @@ export class SocketHub implements DeliveryTarget {
       return this.reject(socket, 400, 'Bad Request');
     }
     if (url.pathname !== '/ws') return this.reject(socket, 404, 'Not Found');
+    if (!originAllowed(request.headers, this.options.allowedOrigins)) return this.reject(socket, 403, 'Forbidden');
     const protocol = url.searchParams.get('protocol');
     if (protocol !== null && protocol !== String(PROTOCOL_VERSION)) {
       return this.reject(socket, 400, 'Bad Request');
     }
     const lastRaw = url.searchParams.get('last_message_id') ?? '0';
-    const lastId = /^\d{1,15}$/.test(lastRaw) ? Number(lastRaw) : NaN;
-    if (Number.isNaN(lastId)) return this.reject(socket, 400, 'Bad Request');
+    const lastId = wholeNumber(lastRaw, EVENT_ID_RANGE);
+    if (lastId === null) return this.reject(socket, 400, 'Bad Request');
     const user = userForToken(this.options.db, url.searchParams.get('token') ?? undefined);
     if (!user) return this.reject(socket, 401, 'Unauthorized');
     // An empty epoch is no epoch: the client does not know this database yet.

@@ -10,6 +10,7 @@ import type { UserRow } from '../domain/rows';
 import { loadUser, serializeUser } from '../domain/serialize';
 import { hashToken, me, newToken } from '../http/auth';
 import { badRequest, tooManyRequests } from '../http/errors';
+import { IMAGE_ID_RANGE, numberSchema } from '../http/numbers';
 import { ok } from '../http/reply';
 
 export const PIN_TTL_MS = 10 * 60_000;
@@ -161,7 +162,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: ServerContext): vo
           properties: {
             nickname: { type: 'string', maxLength: 200 },
             email: { type: 'string', maxLength: 254 },
-            image_id: { type: 'integer', minimum: 0 },
+            image_id: numberSchema(IMAGE_ID_RANGE),
           },
         },
       },

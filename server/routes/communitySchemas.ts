@@ -4,13 +4,16 @@ import { INVALID_PARAMETERS } from '../domain/communityAccess';
 import type { PageQuery } from '../domain/channelPaging';
 import { badRequest } from '../http/errors';
 import { positiveId } from '../http/messageSchemas';
+import { numberSchema, schemaNumberRefusal } from '../http/numbers';
 
 /**
- * The community and channel routes validate with `attachValidation` and answer every schema failure
- * with the one text spec §5 names for them, instead of Ajv's technical wording.
+ * The community and channel routes validate with `attachValidation` and answer a schema failure with the
+ * one text spec §5 names for them, instead of Ajv's technical wording; a number that is there but breaks
+ * the number rule is refused like everywhere else, naming the field (docs/server.md "Numbers").
  */
 export function rejectInvalid(request: FastifyRequest): void {
-  if (request.validationError) throw badRequest(INVALID_PARAMETERS);
+  if (!request.validationError) return;
+  throw schemaNumberRefusal(request.validationError) ?? badRequest(INVALID_PARAMETERS);
 }
 
 export const idParams = {
@@ -20,7 +23,7 @@ export const idParams = {
 } as const;
 
 export const pageProperties = {
-  limit: { type: 'integer', minimum: 1, maximum: MESSAGE_PAGE_MAX },
+  limit: numberSchema({ min: 1, max: MESSAGE_PAGE_MAX }),
   before: positiveId,
   after: positiveId,
   around: positiveId,

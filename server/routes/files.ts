@@ -5,6 +5,7 @@ import type { FileAnswer, ImageAnswer } from '../../src/protocol/api';
 import { ATTACHMENT_MAX_BYTES, ATTACHMENT_MIME_TYPES, AVATAR_MAX_BYTES } from '../../src/protocol/constants';
 import type { ServerContext } from '../context';
 import { fileUrl } from '../domain/serialize';
+import { cleanFileName } from '../files/fileName';
 import { asClientError, type UploadRules, storeUpload } from '../files/store';
 import { me } from '../http/auth';
 import { badRequest, notFound } from '../http/errors';
@@ -85,10 +86,12 @@ export function registerFileRoutes(app: FastifyInstance, ctx: ServerContext): vo
     if (!onDisk?.isFile()) throw notFound('File not found');
     const inline = row.kind === 'image' || row.kind === 'video';
     const disposition = inline ? 'inline' : 'attachment';
+    // Cleaned again on the way out: names stored before the rule may still hold bidi or control characters.
+    const filename = encodeURIComponent(cleanFileName(row.original_name));
     return reply
       .header('Content-Type', inline ? row.mime : 'application/octet-stream')
       .header('Content-Length', onDisk.size)
-      .header('Content-Disposition', `${disposition}; filename*=UTF-8''${encodeURIComponent(row.original_name)}`)
+      .header('Content-Disposition', `${disposition}; filename*=UTF-8''${filename}`)
       .header('Cache-Control', 'private, max-age=31536000, immutable')
       .header('Content-Security-Policy', "default-src 'none'; sandbox")
       .send(createReadStream(path.join(filesDir, name)));

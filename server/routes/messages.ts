@@ -6,7 +6,7 @@ import type {
   MessagesAnswer,
   WarningsAnswer,
 } from '../../src/protocol/api';
-import { HEADER_BEFORE, HEADER_MESSAGE_COUNT } from '../../src/protocol/api';
+import { HEADER_AFTER, HEADER_BEFORE, HEADER_MESSAGE_COUNT } from '../../src/protocol/api';
 import { MESSAGE_PAGE_MAX, MESSAGE_PAGE_SIZE } from '../../src/protocol/constants';
 import type { ServerContext } from '../context';
 import { requireMembership } from '../domain/access';
@@ -14,7 +14,7 @@ import { addComment } from '../domain/comments';
 import { parseIdOrStid } from '../domain/ids';
 import { deleteForEverybody, hideForMe } from '../domain/message-delete';
 import { editMessage } from '../domain/message-edit';
-import { messagesPage, parseBefore } from '../domain/message-history';
+import { messagesPage, parseCursor } from '../domain/message-history';
 import { messageCountHeader } from '../domain/conversationRules';
 import { sendMessage } from '../domain/messages';
 import { setReaction } from '../domain/reactions';
@@ -98,9 +98,10 @@ export function registerMessageRoutes(app: FastifyInstance, ctx: ServerContext):
       1,
       MESSAGE_PAGE_MAX,
     );
-    const before = parseBefore(request.headers[HEADER_BEFORE.toLowerCase()]);
+    const headers = request.headers;
+    const cursor = parseCursor(headers[HEADER_BEFORE.toLowerCase()], headers[HEADER_AFTER.toLowerCase()]);
     const { conversation, member } = requireMembership(db, request.params.id, me(request).id);
-    return ok<MessagesAnswer>({ messages: messagesPage(db, conversation, member, count, before) });
+    return ok<MessagesAnswer>({ messages: messagesPage(db, conversation, member, count, cursor) });
   });
 
   app.post<{ Params: ConversationParams; Body: SendBody }>(

@@ -15,9 +15,12 @@ import type { ProfileChanges } from './session/session';
 import type { RestClient } from './rest/client';
 import type { AppSettings, NotifyPermission } from './rules';
 import type { ConnectionState } from './socket/connection';
+import type { StorageStatus } from './storage/quotaWatch';
 import type { ConversationListItem } from './state/conversationList';
 import type { MessageWindowView } from './state/messageWindow';
 import type { ReceiptMarksView } from './state/receiptMarks';
+import type { MessageViewport } from './conversations/history';
+import type { HistoryKept } from './search/historyKept';
 
 export type { EngineError } from './errors';
 export { isEngineError } from './errors';
@@ -45,9 +48,14 @@ export type { OutboxAttachment, OutboxEntry } from './messages/outbox';
 export type { ProfileChanges } from './session/session';
 export type { AppSettings, NotifyPermission } from './rules';
 export type { ConnectionState } from './socket/connection';
+export type { StorageStatus } from './storage/quotaWatch';
 export type { ConversationListItem, LastMessagePreview } from './state/conversationList';
 export type { MessageWindowView } from './state/messageWindow';
+export type { MessageViewport } from './conversations/history';
 export type { ReceiptMarksView } from './state/receiptMarks';
+export type { HistoryKept } from './search/historyKept';
+/** The choices of `setHistoryKept`, in the order a settings screen offers them. */
+export { HISTORY_KEPT_CHOICES } from './search/historyKept';
 
 /** The languages of spec §9. */
 export type Language = 'en' | 'sv';
@@ -112,10 +120,45 @@ export type RestCallName = {
   [K in keyof RestClient]: RestClient[K] extends (...args: never[]) => Promise<unknown> ? K : never;
 }[keyof RestClient];
 
+/** One hit of `searchMessages` (issue 13). */
+export interface MessageSearchHit {
+  kind: 'message' | 'post' | 'comment';
+  /** The chat of a message; null for posts and comments. */
+  conversationId: number | null;
+  /** The channel (and community) of a post or comment; null for messages. */
+  channelId: number | null;
+  communityId: number | null;
+  /** The post a comment belongs to; null otherwise. */
+  postId: number | null;
+  /** The message, post or comment id. */
+  id: number;
+  /** The chat's or channel's name, for the result row. */
+  title: string;
+  /** Sender's display name as the engine knows it (may be ''). */
+  senderName: string;
+  /** Epoch ms of the item. */
+  createdAt: number;
+  /** The text around the first match, split so that the matched words are marked: render `match` parts as <mark>. */
+  snippet: readonly { text: string; match: boolean }[];
+  score: number;
+}
+export interface MessageSearchView {
+  query: string;
+  /** Best first; at most `limit` (default 50). */
+  hits: readonly MessageSearchHit[];
+  /** False while the index is still being built from what is stored. */
+  complete: boolean;
+}
+
 export interface EngineApi {
   // Queries.
   session(): Observable<SessionView>;
   connection(): Observable<ConnectionState>;
+  /**
+   * Whether this device's store takes new data (issue 12): 'full' while the browser refuses writes for want
+   * of space. Sending still works then, but what is new is not kept on the device: the UI says so.
+   */
+  storageStatus(): Observable<StorageStatus>;
   /** The chats list, newest first. Its group rows leave out the member list (`users` is empty). */
   conversations(): Observable<readonly ConversationListItem[]>;
   /** One conversation, with its whole member list. */
@@ -155,6 +198,10 @@ export interface EngineApi {
   posts(channelId: number): Observable<PostsView>;
   /** A post's comments, or a comment's replies with `parentCommentId` (after `loadComments`; live by socket). */
   comments(channelId: number, postId: number, parentCommentId?: number | null): Observable<CommentsView>;
+  /** Full-text search of the messages, posts and comments stored on this device (issue 13); re-emits as they change. An empty query gives no hits. */
+  searchMessages(query: string, options?: { conversationId?: number; limit?: number }): Observable<MessageSearchView>;
+  /** How much history this device keeps for search and offline (issue 13): 'everything' ever loaded (the default) or the 'latest-1000' items of each chat. */
+  historyKept(): Observable<HistoryKept>;
 
   // Session.
   requestPin(phone: string): Promise<void>;
@@ -176,8 +223,31 @@ export interface EngineApi {
   refreshConversations(): Promise<void>;
   /** Loads the latest page, marks the chat read (spec §4) and sends the read receipt for its last message. */
   openConversation(conversationId: number): Promise<void>;
-  /** Loads the next older page; resolves false when there is none. */
+  /**
+   * Opens the chat at a message (a search hit, issue 13): unless the window holds it, the page around it
+   * becomes the window (IndexedDB first, else the server), however far back it is; pages then load around
+   * the reader as in any chat, newer ones by the reference server's `After` (docs/server.md) until the
+   * window joins the latest message (`hasNewer` is true until then; `loadLatestMessages` jumps there). The
+   * chat counts as opened (read, spec §4). Ids that are not positive integers reject with 'Invalid
+   * parameters provided'.
+   */
+  openConversationAt(conversationId: number, messageId: number): Promise<void>;
+  /**
+   * Loads the next older page (20); resolves false when there is none. A prefetch of that page already on
+   * its way (see `setViewport`) is shared, not asked for twice.
+   */
   loadOlderMessages(conversationId: number): Promise<boolean>;
+  /**
+   * Where this tab's reader is in a chat: the oldest and newest message ids on screen, or null once the chat
+   * is closed (issue 11). The engine keeps about five pages (100 messages) loaded beyond both edges of every
+   * tab's viewport, 20 a request, from IndexedDB first (pages it trimmed before) and then the server, and
+   * trims the window's messages more than 200 beyond them (in whole pages), so memory stays bounded however
+   * far the reader goes. Trimmed at its newer end, the window's `hasNewer` is true and live messages wait
+   * until the reader comes back down, or `loadLatestMessages`.
+   */
+  setViewport(tabId: string, conversationId: number, viewport: MessageViewport | null): void;
+  /** Makes the latest page the window again (Jump to latest after the window was trimmed at its newer end). */
+  loadLatestMessages(conversationId: number): Promise<void>;
   /** The UI saw at least half of this message (spec §4): a read receipt is due once. */
   markVisible(conversationId: number, messageId: number): void;
   /** Queues a message in the outbox (pending at once); a file is uploaded first, with its progress shown. */
@@ -245,6 +315,8 @@ export interface EngineApi {
   setFormDraft(key: string, draft: FormDraft | null): Promise<void>;
   setLanguage(language: Language): Promise<void>;
   updateSettings(patch: Partial<AppSettings>): Promise<AppSettings>;
+  /** Chooses how much history this device keeps; a smaller choice trims what is kept at once. Anything else is refused ('Invalid parameters provided'). */
+  setHistoryKept(kept: HistoryKept): Promise<void>;
   setHostOverrides(overrides: HostOverrides): Promise<void>;
   setNotificationPermission(permission: NotifyPermission): void;
   setTabState(tabId: string, state: TabState): void;

@@ -1,11 +1,14 @@
-import { combineLatest, filter, map, type Observable } from 'rxjs';
+import { map, type Observable } from 'rxjs';
 import type { DeliveryMode, DeliverySettings, MuteType, WarningsAnswer } from '../protocol/api';
 import type { ConversationMute, Country, Message } from '../protocol/entities';
 import type {
   CountriesView,
   EngineApi,
+  HistoryKept,
   HostOverrides,
   Language,
+  MessageSearchView,
+  MessageViewport,
   NotificationRequest,
   RestCallName,
   SendInput,
@@ -14,26 +17,28 @@ import type {
 } from './api';
 import { type EngineClock, realClock } from './clock';
 import { CommunityCommands } from './community/communityCommands';
-import { CommunityService } from './community/service';
-import { ConversationCommands } from './conversations/conversationCommands';
+import type { CommunityService } from './community/service';
+import type { ConversationCommands } from './conversations/conversationCommands';
+import { deferredPart } from './deferredPart';
 import { CountryList } from './session/countries';
 import { engineError } from './errors';
-import { LiveState } from './state/liveState';
 import { Notifier } from './notifications/notifier';
-import { Outbox, type OutboxEntry } from './messages/outbox';
-import { loadState, signOutOps } from './storage/persistence';
+import type { Outbox, OutboxEntry } from './messages/outbox';
 import { type FormDraft, FormDraftStore, type FormDrafts } from './preferences/formDrafts';
 import { Preferences } from './preferences/preferences';
-import { ReceiptSender } from './messages/receiptSender';
-import { createRestClient, fetchTransport, type HttpTransport, type RestClient } from './rest';
+import { fetchTransport, type HttpTransport, type RestClient } from './rest';
+import { authCalls } from './rest/authCalls';
+import { RestCore } from './rest/core';
 import { INVALID_PARAMETERS } from './rest/fallbacks';
 import type { AppSettings, NotifyPermission } from './rules';
-import { type ConnectionState, type SocketDelivery, SocketConnection, type SocketFactory } from './socket';
+import type { ConnectionState, SocketFactory } from './socket';
 import type { ConversationListItem, MessageWindowView, ReceiptMarksView } from './state';
-import type { EngineEffect } from './state/types';
+import type { SignedInParts } from './signedInParts';
 import { type ProfileChanges, Session } from './session/session';
 import { ClosableStorage } from './storage/closableStorage';
+import { QuotaWatchStorage, type StorageStatus } from './storage/quotaWatch';
 import type { EngineStorage } from './storage/storage';
+import { afterLoad } from './streams';
 import { TabRegistry } from './tabs/tabs';
 
 export interface EngineOptions {
@@ -58,26 +63,38 @@ export class Engine extends CommunityCommands implements EngineApi {
   private readonly clock: EngineClock;
   private readonly log: (message: string, detail?: unknown) => void;
   private readonly tabs = new TabRegistry();
+  /**
+   * The REST client: the session's calls from the start, the signed-in user's added with the signed-in parts
+   * (rest/signedInCalls.ts). Only those parts and `call` (which loads them first) use the latter.
+   */
   private readonly rest: RestClient;
+  private readonly restCore: RestCore;
   private readonly sessionStore: Session;
   private readonly preferences: Preferences;
   private readonly formDraftStore: FormDraftStore;
   private readonly countryList: CountryList;
-  private readonly state: LiveState;
-  private readonly chats: ConversationCommands;
-  private readonly socket: SocketConnection;
-  private readonly outboxQueue: Outbox;
-  private readonly receiptSender: ReceiptSender;
   private readonly notifier: Notifier;
-  protected readonly communityStore: CommunityService;
+  /**
+   * The parts only a signed-in user needs (signedInParts.ts), a chunk of their own (issue 11): loaded when a
+   * stored session is restored or at sign-in, or by the first call that needs them; null until then.
+   */
+  private parts: SignedInParts | null = null;
+  private partsLoad: Promise<SignedInParts> | null = null;
+  /** What `open` left to `start`: the signed-in parts loading and connecting (resolved when signed out). */
+  private started: Promise<void> = Promise.resolve();
+  /** Until the parts are there, their methods called from outside load them first (deferredPart.ts). */
+  private readonly later: { chats: ConversationCommands; outboxQueue: Outbox; communityStore: CommunityService };
   /** The store as this engine writes it: closed for writes once it stopped. */
   private readonly storage: ClosableStorage;
+  /** The store's room (issue 12): full once a write was refused for want of space. */
+  private readonly quota: QuotaWatchStorage;
   /** Aborts every REST call of this engine when it stops. */
   private readonly lifetime = new AbortController();
 
   constructor(private readonly options: EngineOptions) {
     super();
-    const storage = (this.storage = new ClosableStorage(options.storage));
+    this.quota = new QuotaWatchStorage(options.storage);
+    const storage = (this.storage = new ClosableStorage(this.quota));
     const clock = (this.clock = options.clock ?? realClock);
     const log = (this.log = options.log ?? ((message, detail) => console.warn(message, detail ?? '')));
     const rest = () => this.rest;
@@ -88,7 +105,7 @@ export class Engine extends CommunityCommands implements EngineApi {
       this.sessionStore.changes().pipe(map((auth) => auth?.userId ?? null)),
       () => this.sessionStore.auth?.userId ?? null,
     );
-    this.rest = createRestClient({
+    this.restCore = new RestCore({
       transport: options.transport ?? fetchTransport,
       session: () => ({
         apiBase: this.apiBase(),
@@ -99,86 +116,108 @@ export class Engine extends CommunityCommands implements EngineApi {
       onUnauthorized: () => void this.signOut(),
       lifetime: this.lifetime.signal,
     });
+    this.rest = authCalls(this.restCore) as RestClient;
     this.countryList = new CountryList({ storage, rest, log });
-    this.state = new LiveState({
-      storage,
-      clock,
-      log,
-      openConversations: () => this.tabs.openConversations(),
-      extraOps: () => this.receiptSender.takeOps(),
-      onEffect: (effect) => this.run(effect),
-    });
-    const dispatch = this.state.dispatch.bind(this.state);
-    this.chats = new ConversationCommands({ rest, state: this.state, tabs: this.tabs, clock, log });
-    this.socket = new SocketConnection({
-      params: () => ({
-        wsBase: this.preferences.hostOverrides.wsBase ?? toWs(this.apiBase()),
-        token: this.sessionStore.auth?.token ?? null,
-        lastEventId: this.state.value.lastEventId,
-        epoch: this.state.value.epoch || null,
-      }),
-      onFrame: (delivery) => this.receive(delivery),
-      ...(options.socketFactory ? { factory: options.socketFactory } : {}),
-      clock,
-      // The engine's log, so a worker (or a test) that routes its messages sees the socket's too.
-      logger: { warn: log },
-      onHandshakeFailed: () => this.sessionStore.probe(),
-    });
-    this.outboxQueue = new Outbox({
-      storage,
-      rest,
-      clock,
-      userId: () => this.sessionStore.auth?.userId ?? null,
-      onStored: (message) => dispatch({ type: 'messageStored', message }),
-      onCommentStored: (comment, participants) => this.communityStore.commentStored(comment, participants),
-    });
-    this.receiptSender = new ReceiptSender({
-      storage,
-      rest,
-      clock,
-      signedIn: () => this.sessionStore.auth !== null,
-      log,
-      changed: () => this.state.schedulePersist(),
-      isOpen: (conversationId) => this.tabs.openConversations().has(conversationId),
-      withdrawn: ({ conversationId, messageId }) => dispatch({ type: 'readWithdrawn', conversationId, messageId }),
-    });
     this.notifier = new Notifier({
       settings: () => this.preferences.currentSettings,
-      state: () => this.state.value,
+      // Only the signed-in parts' state announces messages, so it is there whenever this is read.
+      state: () => this.loadedParts().state.value,
       tabs: this.tabs,
       now: () => clock.now(),
     });
-    this.communityStore = new CommunityService({
-      storage,
-      rest,
-      clock,
-      log,
-      state: () => this.state.value,
-      dispatch,
-      messages: (channelId) => this.messages(channelId),
-      outbox: this.outbox(),
-      enqueueComment: (channelId, comment, text) =>
-        this.outboxQueue.add({ conversationId: channelId, text, quotedMessageId: null, comment }),
-    });
-    this.socket.state$.pipe(filter((s) => s === 'online')).subscribe(() => this.outboxQueue.kick());
+    const parts = () => this.signedIn();
+    this.later = {
+      chats: deferredPart(() => parts().then((p) => p.chats), ['conversations', 'conversation', 'messages', 'receipts', 'removed']),
+      outboxQueue: deferredPart(() => parts().then((p) => p.outboxQueue), []),
+      communityStore: deferredPart(
+        () => parts().then((p) => p.communityStore),
+        ['communities', 'community', 'channels', 'channel', 'posts', 'comments'],
+      ),
+    };
   }
 
-  /** Restores the stored session, state, settings and outbox, then connects when signed in. */
+  /**
+   * Restores the stored session, settings and drafts; when signed in, loads the signed-in parts (the state,
+   * the outbox, …) and connects. Signed out, those load at sign-in.
+   */
   async start(): Promise<void> {
-    const { storage } = this;
+    await this.open();
+    await this.started;
+  }
+
+  /**
+   * The part of `start` the tabs wait for: the stored session, settings and drafts. The signed-in parts load
+   * and connect behind it (`whenStarted`), their queries waiting for them, so a cold start's tab renders its
+   * screen while they load and gets the stored list as soon as it is read, before any network answer (issue 11).
+   */
+  async open(): Promise<void> {
     const [auth] = await Promise.all([this.sessionStore.read(), this.preferences.load(), this.formDraftStore.load()]);
-    const state = await loadState(storage);
-    await this.communityStore.load();
-    this.state.restore(state);
+    if (!auth) return;
     // The session first: the outbox and the receipts send only for the signed-in user.
-    if (auth) this.sessionStore.restore(auth);
-    await this.outboxQueue.load();
-    await this.receiptSender.load();
-    if (auth) {
-      this.socket.start();
-      this.chats.refreshInBackground();
-      void this.sessionStore.refreshAccount();
-    }
+    this.sessionStore.restore(auth);
+    this.started = this.startSignedIn(auth.userId);
+  }
+
+  /** Resolves when what `open` left to load is loaded and connecting; rejects when that failed. */
+  whenStarted(): Promise<void> {
+    return this.started;
+  }
+
+  private async startSignedIn(userId: number): Promise<void> {
+    const parts = await this.signedIn();
+    // Stopped while they loaded: nothing may connect after the stop.
+    if (this.lifetime.signal.aborted) return;
+    // The state is written behind the session: an engine killed right after sign-in leaves a stored session
+    // whose state does not know its user yet, and without it no message is told from one's own (issue 12).
+    if (parts.state.value.selfId !== userId) parts.state.dispatch({ type: 'signedIn', selfId: userId });
+    parts.connect();
+    void this.sessionStore.refreshAccount();
+  }
+
+  /** The signed-in parts, loaded (their chunk, then what the store holds of them) on the first call. */
+  private signedIn(): Promise<SignedInParts> {
+    this.partsLoad ??= import('./signedInParts').then(async ({ SignedInParts, signedInCalls }) => {
+      Object.assign(this.rest, signedInCalls(this.restCore));
+      const parts = new SignedInParts({
+        storage: this.storage,
+        rest: () => this.rest,
+        clock: this.clock,
+        log: this.log,
+        tabs: this.tabs,
+        session: this.sessionStore,
+        preferences: this.preferences,
+        notifier: this.notifier,
+        wsBase: () => this.preferences.hostOverrides.wsBase ?? toWs(this.apiBase()),
+        ...(this.options.socketFactory ? { socketFactory: this.options.socketFactory } : {}),
+      });
+      await parts.load();
+      // Only once loaded: until then the tabs' queries wait for them (deferredPart), not see them empty.
+      this.parts = parts;
+      return parts;
+    });
+    return this.partsLoad;
+  }
+
+  private loadedParts(): SignedInParts {
+    if (!this.parts) throw new Error('the signed-in parts of the engine are not loaded');
+    return this.parts;
+  }
+
+  private get chats(): ConversationCommands {
+    return this.parts?.chats ?? this.later.chats;
+  }
+
+  private get outboxQueue(): Outbox {
+    return this.parts?.outboxQueue ?? this.later.outboxQueue;
+  }
+
+  protected get communityStore(): CommunityService {
+    return this.parts?.communityStore ?? this.later.communityStore;
+  }
+
+  /** A query of the signed-in parts: theirs once loaded; until then it loads them and then follows theirs. */
+  private ofParts<T>(query: (parts: SignedInParts) => Observable<T>): Observable<T> {
+    return this.parts ? query(this.parts) : afterLoad(() => this.signedIn(), query);
   }
 
   /**
@@ -187,20 +226,17 @@ export class Engine extends CommunityCommands implements EngineApi {
    * is refused), so another engine may take over its store and outbox (issue 14).
    */
   async stop(): Promise<void> {
-    this.socket.stop();
+    this.parts?.socket.stop();
     this.lifetime.abort();
-    const stopped = Promise.all([this.outboxQueue.stop(), this.receiptSender.stop()]);
-    this.state.stop();
-    this.communityStore.stop();
-    await stopped;
-    await this.flush();
-    await this.communityStore.flush();
+    // Parts still loading are stopped once loaded: they must not start anything after this.
+    const parts = this.parts ?? (await this.partsLoad?.catch(() => null)) ?? null;
+    await parts?.stop();
     this.storage.refuseWrites();
   }
 
   /** Writes what is waiting to be persisted now (tests, and before a worker goes away). */
-  flush(): Promise<void> {
-    return this.state.flush();
+  async flush(): Promise<void> {
+    await this.parts?.state.flush();
   }
 
   // Queries.
@@ -210,7 +246,11 @@ export class Engine extends CommunityCommands implements EngineApi {
   }
 
   connection(): Observable<ConnectionState> {
-    return this.socket.state$;
+    return this.ofParts((parts) => parts.socket.state$);
+  }
+
+  storageStatus(): Observable<StorageStatus> {
+    return this.quota.status;
   }
 
   conversations(): Observable<readonly ConversationListItem[]> {
@@ -230,9 +270,7 @@ export class Engine extends CommunityCommands implements EngineApi {
   }
 
   outbox(): Observable<readonly OutboxEntry[]> {
-    return combineLatest([this.outboxQueue.entries, this.sessionStore.changes()]).pipe(
-      map(([entries, auth]) => entries.filter((e) => e.userId === auth?.userId)),
-    );
+    return this.ofParts((parts) => parts.outbox);
   }
 
   settings(): Observable<AppSettings> {
@@ -263,6 +301,14 @@ export class Engine extends CommunityCommands implements EngineApi {
     return this.countryList.view();
   }
 
+  searchMessages(query: string, options: { conversationId?: number; limit?: number } = {}): Observable<MessageSearchView> {
+    return this.ofParts((parts) => parts.search.search(query, options));
+  }
+
+  historyKept(): Observable<HistoryKept> {
+    return this.ofParts((parts) => parts.search.historyKept.changes());
+  }
+
   // Session.
 
   requestPin(phone: string): Promise<void> {
@@ -271,14 +317,14 @@ export class Engine extends CommunityCommands implements EngineApi {
 
   async confirmPin(phone: string, pin: string): Promise<SessionView> {
     const userId = await this.sessionStore.confirmPin(phone, pin);
-    if (this.state.value.selfId !== userId) {
-      this.state.dispatch({ type: 'signedOut' });
-      this.state.dispatch({ type: 'signedIn', selfId: userId });
+    const { state, outboxQueue } = await this.signedIn();
+    if (state.value.selfId !== userId) {
+      state.dispatch({ type: 'signedOut' });
+      state.dispatch({ type: 'signedIn', selfId: userId });
     }
     await this.sessionStore.refreshAccount();
-    this.socket.start();
-    this.chats.refreshInBackground();
-    this.outboxQueue.kick();
+    this.loadedParts().connect();
+    outboxQueue.kick();
     return this.sessionStore.current();
   }
 
@@ -322,8 +368,20 @@ export class Engine extends CommunityCommands implements EngineApi {
     return this.chats.openConversation(conversationId);
   }
 
+  openConversationAt(conversationId: number, messageId: number): Promise<void> {
+    return this.chats.openConversationAt(conversationId, messageId);
+  }
+
   loadOlderMessages(conversationId: number): Promise<boolean> {
     return this.chats.loadOlderMessages(conversationId);
+  }
+
+  setViewport(tabId: string, conversationId: number, viewport: MessageViewport | null): void {
+    this.chats.setViewport(tabId, conversationId, viewport);
+  }
+
+  loadLatestMessages(conversationId: number): Promise<void> {
+    return this.chats.loadLatestMessages(conversationId);
   }
 
   markVisible(conversationId: number, messageId: number): void {
@@ -397,6 +455,10 @@ export class Engine extends CommunityCommands implements EngineApi {
     return this.preferences.updateSettings(patch);
   }
 
+  async setHistoryKept(kept: HistoryKept): Promise<void> {
+    await (await this.signedIn()).search.historyKept.set(kept);
+  }
+
   setHostOverrides(overrides: HostOverrides): Promise<void> {
     return this.preferences.setHostOverrides(overrides);
   }
@@ -408,14 +470,20 @@ export class Engine extends CommunityCommands implements EngineApi {
   setTabState(tabId: string, state: TabState): void {
     const before = this.tabs.openConversations();
     this.tabs.set(tabId, state, this.clock.now());
-    this.chats.tabsChanged(before);
+    // Before sign-in there are no chats to follow the tabs (the parts read the tabs when they load).
+    this.parts?.chats.tabsChanged(before);
   }
 
   closeTab(tabId: string): void {
     this.tabs.remove(tabId);
+    this.parts?.chats.closeTab(tabId);
   }
 
   call<K extends RestCallName>(name: K, ...args: Parameters<RestClient[K]>): ReturnType<RestClient[K]> {
+    // A signed-in user's call before the signed-in parts loaded: it is theirs, so they load first.
+    if (!this.parts && !Object.hasOwn(this.rest, name) && typeof name === 'string') {
+      return this.signedIn().then((): unknown => this.call(name, ...args)) as ReturnType<RestClient[K]>;
+    }
     const fn = this.rest[name] as ((...a: Parameters<RestClient[K]>) => ReturnType<RestClient[K]>) | undefined;
     // From the console any name can come: an unknown one is a refusal like any other, not a TypeError.
     if (typeof fn !== 'function') {
@@ -447,56 +515,12 @@ export class Engine extends CommunityCommands implements EngineApi {
     return http !== '' && http !== this.apiBase() ? http : null;
   }
 
-  /** A socket frame: into the state, and to the outbox and the communities store when it is theirs. */
-  private receive(delivery: SocketDelivery): void {
-    this.state.dispatch(delivery);
-    if (delivery.type !== 'socket') return;
-    const { frame } = delivery;
-    if (frame.action === 'conversation_message') void this.outboxQueue.settle(frame.data.message);
-    if (frame.action === 'channel_post_comment_added' || frame.action === 'reactions_changed') {
-      this.communityStore.applyFrame(frame);
-    }
-    // After the store has the comment, so the pending one never leaves a gap (as with messages above).
-    if (frame.action === 'channel_post_comment_added') void this.outboxQueue.settleComment(frame.data.comment);
-  }
-
-  /** What the reducer asked for besides the new state. */
-  private run(effect: EngineEffect): void {
-    switch (effect.type) {
-      case 'sendReceipt':
-        this.receiptSender.enqueue(
-          { conversationId: effect.conversationId, messageId: effect.messageId, kind: effect.kind },
-          effect.delayMs,
-        );
-        return;
-      case 'refetchConversations':
-        this.chats.refreshInBackground();
-        return;
-      case 'refetchConversation':
-        this.chats.refetchConversation(effect.conversationId);
-        return;
-      case 'sync':
-        void this.chats.resync();
-        return;
-      case 'conversationGone':
-        this.chats.gone(effect.conversationId);
-        return;
-      case 'incomingMessage':
-        this.notifier.incoming(effect.conversationId, effect.message);
-        return;
-    }
-  }
-
   /** Spec §4: a 401 or a logout clears the stored token and user id; every tab sees it at once. */
   private async signOut(): Promise<void> {
     if (!this.sessionStore.auth) return;
-    this.socket.stop();
+    this.parts?.socket.stop();
     this.sessionStore.forget();
-    this.state.dispatch({ type: 'signedOut' });
-    this.communityStore.reset();
-    await this.flush();
-    await this.receiptSender.clear();
-    await this.storage.writeBatch(signOutOps());
-    this.state.storageCleared();
+    // Signed in, so they are loaded, or loading (a 401 answered right after the PIN).
+    await (await this.signedIn()).signedOut();
   }
 }

@@ -13,6 +13,8 @@ export interface EngineError {
   fallback: string;
   /** Which call failed, e.g. 'sendMessage' (a key of src/engine/rest/fallbacks.ts for REST calls). */
   call: string;
+  /** How long the server asked to be left alone before the next try (429 with `Retry-After`), in ms. */
+  retryAfterMs?: number;
 }
 
 /** Builds an EngineError; an empty or missing message becomes the fallback. */

@@ -137,5 +137,7 @@ export const HEADER_CLIENT_PROJECT = 'Client-Project';
 export const HEADER_FEATURES = 'x-features';
 export const HEADER_MESSAGE_COUNT = 'Message-Count';
 export const HEADER_BEFORE = 'Before';
+/** Our addition (issue 13, docs/server.md): the page of messages right after this id, oldest first. */
+export const HEADER_AFTER = 'After';
 /** Our addition (design.md §4): the outbox's unique local id, so a retry is never taken for a new message. */
 export const HEADER_IDEMPOTENCY_KEY = 'Idempotency-Key';

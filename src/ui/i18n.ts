@@ -1,29 +1,13 @@
-import i18next, { type i18n } from 'i18next';
+import i18next, { type BackendModule, type i18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { reportError } from '../reporting/reporter';
+import { TEXT_GROUPS, type TextGroup } from './textGroups';
+import { addTexts, heldGroups, holdTexts, instanceOf, isSwitchingTo, loadTexts, switchingTo } from './texts';
 
 export const LANGUAGES = ['en', 'sv'] as const;
 export type Language = (typeof LANGUAGES)[number];
 /** Mirrors the engine's stored choice so the first paint is already in the right language (design.md §4). */
 export const LANGUAGE_KEY = 'language';
-
-type Tree = { [key: string]: string | Tree };
-
-/**
- * The resource files: `src/locales/<language>/<area>.json`, each holding the keys of one area of the app
- * (`login.json` → `login.*`), so every screen owns its texts and both languages stay side by side.
- */
-const files = import.meta.glob<Tree>('../locales/*/*.json', { eager: true, import: 'default' });
-
-export function localeResources(): Record<Language, Tree> {
-  const resources: Record<string, Tree> = {};
-  for (const [file, tree] of Object.entries(files)) {
-    const match = /\/locales\/(\w+)\/([\w-]+)\.json$/.exec(file);
-    if (!match) continue;
-    const [, language, area] = match as unknown as [string, string, string];
-    (resources[language] ??= {})[area] = tree;
-  }
-  return resources as Record<Language, Tree>;
-}
 
 export const isLanguage = (value: unknown): value is Language => LANGUAGES.includes(value as Language);
 
@@ -37,22 +21,60 @@ export function initialLanguage(stored: string | null, browserLanguages: readonl
   return 'en';
 }
 
-export async function createI18n(language: Language): Promise<i18n> {
+/**
+ * An i18n instance showing `language`, resolved once these groups of its texts are loaded (and nothing of
+ * another language). The app starts with the login group; screens behind sign-in ask for the rest
+ * (textsReady). Tests take every group, so any screen renders at once.
+ */
+export async function createI18n(language: Language, groups: readonly TextGroup[] = TEXT_GROUPS): Promise<i18n> {
   const instance = i18next.createInstance();
-  const resources = localeResources();
-  await instance.use(initReactI18next).init({
-    resources: Object.fromEntries(LANGUAGES.map((l) => [l, { translation: resources[l] }])),
-    lng: language,
-    fallbackLng: 'en',
-    interpolation: { escapeValue: false },
-    returnNull: false,
-  });
+  const texts = await loadTexts(language, groups);
+  holdTexts(instance, language, groups);
+  // A language switched to without applyLanguage (a test's changeLanguage) is fetched by i18next itself.
+  const backend: BackendModule = {
+    type: 'backend',
+    callbackApi: false,
+    init: () => undefined,
+    read: (other: string) => (isLanguage(other) ? loadTexts(other, heldGroups(instance)) : Promise.resolve({})),
+  };
+  await instance
+    .use(backend)
+    .use(initReactI18next)
+    .init({
+      lng: language,
+      resources: { [language]: { translation: texts } },
+      partialBundledLanguages: true,
+      supportedLngs: LANGUAGES,
+      // Both languages hold every key (tests/unit/locales.test.ts): no fallback, so only one is ever loaded.
+      fallbackLng: false,
+      load: 'currentOnly',
+      interpolation: { escapeValue: false },
+      returnNull: false,
+    });
   return instance;
 }
 
-/** Shows a language at once and mirrors it for the next first paint; the engine keeps the choice itself. */
+/**
+ * Shows a language once its texts are loaded (until then the old one stays: never a flash of keys) and
+ * mirrors it for the next first paint; the engine keeps the choice itself. If its chunk cannot be fetched
+ * (offline, or a newer deploy replaced it) the old language stays, and the next switch tries again.
+ */
 export function applyLanguage(instance: i18n, language: Language): void {
+  const target = instanceOf(instance);
   localStorage.setItem(LANGUAGE_KEY, language);
-  document.documentElement.lang = language;
-  if (instance.language !== language) void instance.changeLanguage(language);
+  switchingTo(target, language);
+  addTexts(target, language).then(
+    () => {
+      // A later switch went elsewhere meanwhile: it shows its own language.
+      if (isSwitchingTo(target) !== language) return;
+      switchingTo(target, null);
+      document.documentElement.lang = language;
+      if (target.language !== language) void target.changeLanguage(language);
+    },
+    (error: unknown) => {
+      if (isSwitchingTo(target) === language) switchingTo(target, null);
+      console.warn(`the ${language} texts could not be loaded`, error);
+      reportError(error);
+    },
+  );
 }

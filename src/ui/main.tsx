@@ -6,6 +6,8 @@ import { connectEngine } from '../worker/connect';
 import { App } from './App';
 import { saveThenReload } from './hooks/saveBeforeReload';
 import { createI18n, initialLanguage, LANGUAGE_KEY } from './i18n';
+import { preloadScreen } from './routing/router';
+import { mainScreenLikely, mirrorSession } from './routing/signedInHint';
 import './styles.css';
 
 /**
@@ -27,6 +29,13 @@ function startReporting(engine: ReturnType<typeof connectEngine>): void {
 }
 
 async function start(): Promise<void> {
+  // Only this reader's language and this screen's chunk load (issue 11), fetched alongside the engine's worker.
+  const language = initialLanguage(localStorage.getItem(LANGUAGE_KEY), navigator.languages);
+  document.documentElement.lang = language;
+  // A reader last seen signed in gets the main screen and its texts at once too, not after the session answered.
+  const mainLikely = mainScreenLikely(location.pathname, localStorage);
+  const i18nReady = createI18n(language, mainLikely ? ['login', 'app'] : ['login']);
+  preloadScreen(location.pathname, mainLikely);
   // The profile's one engine (a SharedWorker), for the UI and for scripting from the console. When another
   // build takes it over, what is being typed is saved before the tab reloads into that build.
   const engine = connectEngine({
@@ -35,10 +44,9 @@ async function start(): Promise<void> {
     wakeOnWorkerDeath: new URLSearchParams(location.search).get('bench') !== 'heartbeat-only',
   });
   window.engine = engine;
+  engine.session().subscribe((session) => mirrorSession(session, localStorage));
   startReporting(engine);
-  const language = initialLanguage(localStorage.getItem(LANGUAGE_KEY), navigator.languages);
-  document.documentElement.lang = language;
-  const i18n = await createI18n(language);
+  const i18n = await i18nReady;
   const root = document.getElementById('root');
   if (!root) throw new Error('index.html has no #root');
   createRoot(root).render(

@@ -1,8 +1,8 @@
 import * as Comlink from 'comlink';
-import { NEVER, Observable, ReplaySubject, share, switchMap } from 'rxjs';
+import { Observable, type Subscriber, type Subscription } from 'rxjs';
 import { isEventQuery, type QueryName } from './names';
 import type { BridgeObserver, EngineRemote } from './portRemote';
-import { StreamDecoder } from './streamCodec';
+import { StreamDecoder } from './streamDecoder';
 import type { Link } from './tabLink';
 
 /**
@@ -79,15 +79,90 @@ export function sharedQuery<T>(link: Link, query: QueryName, args: unknown[]): O
   }
   let source = byKey.get(key);
   if (!source) {
-    source = bridgeQuery<unknown>(link.remote, query, args).pipe(
-      share({ connector: () => new ReplaySubject<unknown>(1), resetOnError: true, resetOnComplete: true, resetOnRefCountZero: true }),
-    );
+    source = shareLatest(bridgeQuery<unknown>(link.remote, query, args));
     byKey.set(key, source);
   }
   return source as Observable<T>;
 }
 
-/** A query that follows the tab's current link: a new link (reconnect) re-subscribes; none (suspended) waits. */
+/**
+ * A query that follows the tab's current link: a new link (reconnect) re-subscribes; none (suspended) waits.
+ * (RxJS's `switchMap` over the links, written out: it and `share` would bring to the entry chunk, which
+ * every page loads, the half of RxJS that converts promises and iterables, which the tab never needs.)
+ */
 export function linkedQuery<T>(link$: Observable<Link | null>, query: QueryName, args: unknown[]): Observable<T> {
-  return link$.pipe(switchMap((link) => (link ? sharedQuery<T>(link, query, args) : NEVER)));
+  return new Observable<T>((subscriber) => {
+    let inner: Subscription | null = null;
+    let linksDone = false;
+    const links = link$.subscribe({
+      next: (link) => {
+        inner?.unsubscribe();
+        inner = null;
+        if (!link) return;
+        const current: Subscription = sharedQuery<T>(link, query, args).subscribe({
+          next: (value) => subscriber.next(value),
+          error: (error: unknown) => subscriber.error(error),
+          complete: () => {
+            if (inner === current) inner = null;
+            if (linksDone) subscriber.complete();
+          },
+        });
+        if (!current.closed) inner = current;
+      },
+      error: (error: unknown) => subscriber.error(error),
+      complete: () => {
+        linksDone = true;
+        if (!inner) subscriber.complete();
+      },
+    });
+    return () => {
+      links.unsubscribe();
+      inner?.unsubscribe();
+    };
+  });
+}
+
+/**
+ * One subscription to `source` for all its subscribers, the latest value replayed to a later one; it ends
+ * (and the next subscriber starts afresh) when the source ends or the last subscriber leaves. RxJS's
+ * `share({ connector: () => new ReplaySubject(1) })` with every reset on, written out (see linkedQuery).
+ */
+export function shareLatest<T>(source: Observable<T>): Observable<T> {
+  interface Shared {
+    subscribers: Set<Subscriber<T>>;
+    latest: { value: T } | null;
+    connection: Subscription | null;
+  }
+  let shared: Shared | null = null;
+  return new Observable<T>((subscriber) => {
+    const current: Shared = (shared ??= { subscribers: new Set(), latest: null, connection: null });
+    current.subscribers.add(subscriber);
+    if (current.latest) subscriber.next(current.latest.value);
+    const each = (f: (s: Subscriber<T>) => void) => [...current.subscribers].forEach(f);
+    const end = () => {
+      if (shared === current) shared = null;
+    };
+    if (!current.connection && shared === current) {
+      current.connection = source.subscribe({
+        next: (value) => {
+          current.latest = { value };
+          each((s) => s.next(value));
+        },
+        error: (error: unknown) => {
+          end();
+          each((s) => s.error(error));
+        },
+        complete: () => {
+          end();
+          each((s) => s.complete());
+        },
+      });
+    }
+    return () => {
+      current.subscribers.delete(subscriber);
+      if (current.subscribers.size > 0) return;
+      end();
+      current.connection?.unsubscribe();
+    };
+  });
 }

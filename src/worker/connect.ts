@@ -1,4 +1,3 @@
-import { filter } from 'rxjs';
 import type { TabEngine } from '../engine/api';
 import { linkedQuery } from './bridge';
 import { BUILD } from './build';
@@ -8,7 +7,7 @@ import { holdForLife, webLocks } from './locks';
 import { noteEngineReload, pageLoadClaims } from './reloadMarker';
 import { COMMAND_NAMES, type CommandName, QUERY_NAMES, VOID_COMMANDS } from './names';
 import { TabPresence } from './tabPresence';
-import { engineMode, type Link, TabLink } from './tabLink';
+import { engineMode, TabLink } from './tabLink';
 
 
 declare global {
@@ -26,6 +25,32 @@ export interface ConnectOptions {
    * to measure the heartbeat alone as its baseline.
    */
   wakeOnWorkerDeath?: boolean;
+}
+
+/** The calls waiting on each link, rejected together when it is lost. */
+const waiting = new WeakMap<Promise<never>, Set<(error: unknown) => void>>();
+
+/**
+ * `call`, or the link's loss if that comes first. Not `Promise.race` with the link's `lost`: every race
+ * leaves a reaction on `lost`, which lives as long as the link, so each command a tab ever sent (a read mark,
+ * a viewport report for each scroll, issue 11) stayed in memory; here one reaction per link serves them all.
+ */
+function untilLost<T>(call: Promise<T>, lost: Promise<never>): Promise<T> {
+  let calls = waiting.get(lost);
+  if (!calls) {
+    const set = new Set<(error: unknown) => void>();
+    calls = set;
+    waiting.set(lost, set);
+    lost.catch((error: unknown) => {
+      for (const reject of set) reject(error);
+      set.clear();
+    });
+  }
+  const pending = calls;
+  return new Promise<T>((resolve, reject) => {
+    pending.add(reject);
+    call.then(resolve, reject).finally(() => pending.delete(reject));
+  });
 }
 
 /**
@@ -51,14 +76,14 @@ export function connectEngine(options: ConnectOptions = {}): TabEngine {
 
   const invoke = async (name: CommandName, args: unknown[]): Promise<unknown> => {
     const { remote, lost } = await link.current();
-    return Promise.race([remote.invoke(name, args), lost]);
+    return untilLost(remote.invoke(name, args), lost);
   };
   const fire = (name: CommandName, args: unknown[]): void => {
     invoke(name, args).catch((error: unknown) => console.warn(`engine.${name} failed`, error));
   };
 
   const api: Record<string, unknown> = {};
-  for (const name of QUERY_NAMES) api[name] = (...args: unknown[]) => linkedQuery(link.link$, name, args);
+  for (const name of QUERY_NAMES) api[name] = (...args: unknown[]) => linkedQuery(link.link.changes, name, args);
   for (const name of COMMAND_NAMES) api[name] = (...args: unknown[]) => invoke(name, args);
   for (const name of VOID_COMMANDS) api[name] = (...args: unknown[]) => fire(name, args);
 
@@ -74,10 +99,12 @@ export function connectEngine(options: ConnectOptions = {}): TabEngine {
   }) as unknown as TabEngine;
 
   // Every new connection (the first, a reconnect, a return from the back-forward cache) hears who this tab is.
-  link.link$.pipe(filter((l): l is Link => l !== null)).subscribe(() => presence.reportAll());
+  link.link.changes.subscribe((l) => {
+    if (l) presence.reportAll();
+  });
   window.addEventListener('pagehide', (event) => {
     // Sent now, on the link that is about to go: a page kept in the back-forward cache is not in view.
-    void link.link$.value?.remote.invoke('closeTab', [tabId]).catch(() => undefined);
+    void link.link.value?.remote.invoke('closeTab', [tabId]).catch(() => undefined);
     link.suspend(event.persisted);
   });
   window.addEventListener('pageshow', (event) => {

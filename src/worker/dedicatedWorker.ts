@@ -14,7 +14,9 @@ import { ClientHost } from './clientHost';
 import { createPortRemote } from './portRemote';
 import { browserEngineHost } from './startEngine';
 
-// This worker's one client is the tab that started it; when the tab goes, so does the worker.
-const host = browserEngineHost(() => 1);
+// This worker's one client is the tab that started it; when the tab goes, so does the worker. In bench builds
+// a worker opened for `?bench=engine-per-tab` (tabLink.ts) runs its own engine without an election.
+const ownEngine = Boolean(import.meta.env.VITE_BENCH) && (globalThis as { name?: string }).name === 'messenger-engine-own';
+const host = browserEngineHost(() => 1, { elect: !ownEngine });
 const tab = new ClientHost(host.backend, () => realClock.now());
 Comlink.expose(createPortRemote(tab, host), globalThis as unknown as Comlink.Endpoint);

@@ -1,12 +1,12 @@
 import type { BuildStamp, EngineApi } from '../engine/api';
 import type { EngineClock } from '../engine/clock';
-import { engineBackend } from './backend';
+import { type EngineBackend, engineBackend } from './backend';
 import { type ChannelLike, type OpenChannel, post } from './channel';
-import { asLeaderMessage, LEASE_LOCK } from './linkProtocol';
-import { LinkServer } from './linkServer';
+import { asLeaderMessage, LEASE_LOCK, type LeaderMessage } from './linkProtocol';
+import type { LinkServer } from './linkServer';
 import { ClientRegistry, workerLockName } from './liveness';
 import { holdForLife, type Locks } from './locks';
-import { RemoteBackend } from './remoteBackend';
+import type { RemoteBackend } from './remoteBackend';
 import { SwitchingBackend } from './switchingBackend';
 
 /** The engine this worker runs while it holds the lease. */
@@ -87,7 +87,14 @@ export class EngineHost implements WorkerLifecycle {
   private lease: AbortController | null = null;
   private releaseLease: (() => void) | null = null;
   private remote: RemoteBackend | null = null;
+  /** The leader a follow() is loading the link code for; any other change of course cancels it. */
+  private following: { leaderId: string } | null = null;
   private server: LinkServer | null = null;
+  /** The LinkServer's chunk loading, for the hellos in `waitingHellos` (see serveFollowers). */
+  private serverLoad: Promise<void> | null = null;
+  private waitingHellos: unknown[] = [];
+  /** The engine this worker runs, as a backend, while it leads. */
+  private local: EngineBackend | null = null;
   private registry: ClientRegistry | null = null;
   private engine: RunningEngine | null = null;
   private reload = false;
@@ -124,6 +131,7 @@ export class EngineHost implements WorkerLifecycle {
 
   private elect(): void {
     this.role = 'electing';
+    this.following = null;
     this.setReload(false);
     const { locks } = this.options;
     if (!locks) {
@@ -147,6 +155,7 @@ export class EngineHost implements WorkerLifecycle {
   private async lead(): Promise<void> {
     const { options } = this;
     this.role = 'leading';
+    this.following = null;
     this.remote?.close();
     this.remote = null;
     // Calls made while the engine starts wait for it rather than fail on the old leader.
@@ -171,18 +180,10 @@ export class EngineHost implements WorkerLifecycle {
     this.engine = engine;
     const local = engineBackend(engine);
     this.backend.use(local);
-    this.registry = new ClientRegistry(options.clock);
-    this.server = new LinkServer({
-      leaderId: options.workerId,
-      build: options.build,
-      backend: local,
-      leaderChannel: options.leaderChannel,
-      openChannel: options.openChannel,
-      registry: this.registry,
-      clock: options.clock,
-      reloadRequested: () => this.reload,
-    });
-    this.server.announce();
+    this.local = local;
+    // Followers are served by a LinkServer, a chunk of its own loaded when the first one says hello: a
+    // worker with no followers (a SharedWorker, the usual case) never loads it (issue 11).
+    this.announce();
     await new Promise<void>((resolve) => {
       this.releaseLease = resolve;
     });
@@ -193,6 +194,57 @@ export class EngineHost implements WorkerLifecycle {
     if (!message) return;
     if (message.t === 'leader') this.onLeader(message.leaderId, message.build);
     else if (message.t === 'yield' && message.leaderId === this.options.workerId) this.onYield(message.build);
+    // Once the engine runs (lead() announces it then) and until there is a LinkServer (it answers these
+    // itself), the leader answers for it.
+    else if (this.role === 'leading' && this.local && !this.server) this.onFollowerMessage(message, data);
+  }
+
+  private onFollowerMessage(message: LeaderMessage, data: unknown): void {
+    if (message.t === 'whoLeads') this.announce();
+    else if (message.t === 'hello' && message.leaderId === this.options.workerId) this.serveFollowers(data);
+  }
+
+  /** Tells every engine worker that this one leads now. */
+  private announce(): void {
+    this.post({ t: 'leader', leaderId: this.options.workerId, build: this.options.build });
+  }
+
+  /** Loads the LinkServer for a follower's hello; it gets the hellos that came meanwhile. */
+  private serveFollowers(hello: unknown): void {
+    this.waitingHellos.push(hello);
+    if (this.serverLoad) return;
+    const load = import('./linkServer').then(
+      ({ LinkServer: Server }) => {
+        const backend = this.local;
+        if (this.serverLoad !== load) return;
+        if (this.role !== 'leading' || !backend) {
+          this.serverLoad = null;
+          this.waitingHellos = [];
+          return;
+        }
+        const { options } = this;
+        this.registry = new ClientRegistry(options.clock);
+        const server = new Server({
+          leaderId: options.workerId,
+          build: options.build,
+          backend,
+          leaderChannel: options.leaderChannel,
+          openChannel: options.openChannel,
+          registry: this.registry,
+          clock: options.clock,
+          reloadRequested: () => this.reload,
+        });
+        this.server = server;
+        for (const waiting of this.waitingHellos.splice(0)) server.receive(waiting);
+      },
+      (error: unknown) => {
+        // Not loaded (a newer deploy replaced the chunk): the follower's next hello tries again.
+        if (this.serverLoad === load) this.serverLoad = null;
+        this.waitingHellos = [];
+        this.options.log("the followers' link could not be loaded", error);
+      },
+    );
+    this.serverLoad = load;
   }
 
   private onLeader(leaderId: string, build: BuildStamp | null): void {
@@ -207,11 +259,39 @@ export class EngineHost implements WorkerLifecycle {
     void this.handOver(build);
   }
 
+  /**
+   * Links to the leader. The link's code is a chunk of its own, loaded here: a worker that leads (the usual
+   * case, and all a tab on /login needs) never loads it (issue 11). Calls wait meanwhile (backend: null).
+   */
   private follow(leaderId: string): void {
     if (this.remote && !this.remote.isClosed && this.remote.leaderId === leaderId) return;
+    if (this.following?.leaderId === leaderId) return;
     this.remote?.close();
+    this.remote = null;
+    this.backend.use(null);
+    const attempt = { leaderId };
+    this.following = attempt;
+    import('./remoteBackend').then(
+      ({ RemoteBackend: Remote }) => {
+        if (this.following !== attempt || this.role !== 'electing') return;
+        this.following = null;
+        this.linkTo(leaderId, Remote);
+      },
+      (error: unknown) => {
+        if (this.following !== attempt) return;
+        // Not loaded (a newer deploy replaced the chunk): ask again in a while; the leader's answer retries.
+        this.following = null;
+        this.options.log('the link to the leader could not be loaded', error);
+        this.options.clock.setTimeout(() => {
+          if (this.role === 'electing' && !this.remote) this.post({ t: 'whoLeads' });
+        }, RESTART_DELAY_MS);
+      },
+    );
+  }
+
+  private linkTo(leaderId: string, Remote: typeof RemoteBackend): void {
     const { options } = this;
-    const link: RemoteBackend = new RemoteBackend({
+    const link: RemoteBackend = new Remote({
       leaderId,
       build: options.build,
       leaderChannel: options.leaderChannel,
@@ -237,6 +317,7 @@ export class EngineHost implements WorkerLifecycle {
   /** Another build has the engine: this worker runs none and waits for none; its tabs reload into that build. */
   private supersede(into: BuildStamp | null): void {
     this.role = 'superseded';
+    this.following = null;
     this.lease?.abort();
     this.lease = null;
     this.remote?.close();
@@ -269,6 +350,9 @@ export class EngineHost implements WorkerLifecycle {
     this.role = 'superseded';
     this.server?.stop();
     this.server = null;
+    this.serverLoad = null;
+    this.waitingHellos = [];
+    this.local = null;
     this.registry?.stop();
     this.registry = null;
     this.backend.use(null);

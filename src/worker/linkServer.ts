@@ -35,6 +35,11 @@ export class LinkServer {
     options.leaderChannel.addEventListener('message', (event) => this.onLeaderMessage(event.data));
   }
 
+  /** A message of the leader channel that came before this server listened (EngineHost loads it on a hello). */
+  receive(data: unknown): void {
+    this.onLeaderMessage(data);
+  }
+
   /** Tells every engine worker that this one leads now. */
   announce(): void {
     const { leaderId, build } = this.options;

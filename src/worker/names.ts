@@ -10,6 +10,7 @@ import type { EngineApi } from '../engine/api';
 export const QUERY_NAMES = [
   'session',
   'connection',
+  'storageStatus',
   'conversations',
   'conversation',
   'messages',
@@ -28,6 +29,8 @@ export const QUERY_NAMES = [
   'channel',
   'posts',
   'comments',
+  'searchMessages',
+  'historyKept',
 ] as const;
 
 /**
@@ -49,7 +52,10 @@ export const COMMAND_NAMES = [
   'loadCountries',
   'refreshConversations',
   'openConversation',
+  'openConversationAt',
   'loadOlderMessages',
+  'setViewport',
+  'loadLatestMessages',
   'markVisible',
   'sendMessage',
   'retrySend',
@@ -83,6 +89,7 @@ export const COMMAND_NAMES = [
   'setFormDraft',
   'setLanguage',
   'updateSettings',
+  'setHistoryKept',
   'setHostOverrides',
   'setNotificationPermission',
   'setTabState',
@@ -92,7 +99,7 @@ export const COMMAND_NAMES = [
 ] as const;
 
 /** Commands that return nothing: the tab fires them and does not wait (errors are logged). */
-export const VOID_COMMANDS = ['markVisible', 'setNotificationPermission', 'setTabState', 'closeTab', 'crashTest'] as const;
+export const VOID_COMMANDS = ['markVisible', 'setViewport', 'setNotificationPermission', 'setTabState', 'closeTab', 'crashTest'] as const;
 
 export type QueryName = (typeof QUERY_NAMES)[number];
 export type CommandName = (typeof COMMAND_NAMES)[number];

@@ -7,7 +7,7 @@ import { type ChannelLike, type OpenChannel, post } from './channel';
 import { asLinkReply, type LinkReply, type LinkRequest, linkChannelName, randomId } from './linkProtocol';
 import { ANSWER_TIMEOUT_MS, HEARTBEAT_INTERVAL_MS, workerLockName } from './liveness';
 import { type Locks, whenReleased } from './locks';
-import { StreamDecoder } from './streamCodec';
+import { StreamDecoder } from './streamDecoder';
 import type { CommandName, QueryName } from './names';
 
 export interface RemoteBackendOptions {

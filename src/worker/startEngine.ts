@@ -57,26 +57,30 @@ export async function startEngine(onVersionChange: () => void, deps: Partial<Eng
     onVersionChange();
   });
   const created = (engine = createEngine(storage));
+  // Whatever failed to load is fetched again from the server; the tabs still get a working engine.
+  const unclean = (error: unknown) => log('the engine did not start cleanly', error);
   try {
-    await created.start();
+    // The tabs are served once the session is known; the signed-in parts load behind it (issue 11).
+    await created.open();
+    void created.whenStarted().catch(unclean);
   } catch (error) {
-    // Whatever failed to load is fetched again from the server; the tabs still get a working engine.
-    log('the engine did not start cleanly', error);
+    unclean(error);
   }
-  // Closed while starting: `start` may have connected after the stop above.
+  // Closed while opening: stopped again, for whatever it started after the stop above.
   if (closed) await stop(created);
   return created;
 }
 
 /**
  * This worker's EngineHost in the browser (the SharedWorker, or a tab's dedicated worker): Web Locks, the
- * leader channel, this build, and startEngine. `localClients` counts the tabs it serves itself.
+ * leader channel, this build, and startEngine. `localClients` counts the tabs it serves itself. `elect:
+ * false` (the tabs benchmark's baseline only) runs an engine without the lease, as where Web Locks are missing.
  */
-export function browserEngineHost(localClients: () => number): EngineHost {
+export function browserEngineHost(localClients: () => number, options: { elect?: boolean } = {}): EngineHost {
   const host = new EngineHost({
     workerId: randomId(),
     build: BUILD,
-    locks: webLocks(),
+    locks: options.elect === false ? null : webLocks(),
     leaderChannel: openBroadcastChannel(LEADER_CHANNEL),
     openChannel: openBroadcastChannel,
     clock: realClock,

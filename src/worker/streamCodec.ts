@@ -9,6 +9,7 @@
  * Arrays are handled at the top (a list) and one level down (an object whose properties are arrays, as
  * a message window); anything else crosses whole. The encoder and the decoder of a subscription see the
  * same values in the same order (a port and a link keep order), so their "previous value" agrees.
+ * The decoder is streamDecoder.ts: a worker that leads never needs it (issue 11).
  */
 
 /**
@@ -28,7 +29,7 @@ export type WireValue =
   | { $bridge: 'rows'; rows: RowsDelta }
   | { $bridge: 'object'; plain: Record<string, unknown>; rows: Record<string, RowsDelta> };
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+export const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
 
 /** The rows of `next` against `prev`, or null when none is kept (the array then crosses whole). */
@@ -54,25 +55,6 @@ function rowsDelta(prev: readonly unknown[], next: readonly unknown[]): RowsDelt
     } else runs.push(at, 1);
   }
   return kept === 0 ? null : { from: prev.length, runs, fresh };
-}
-
-function applyRows(prev: unknown, delta: RowsDelta): unknown[] {
-  if (!Array.isArray(prev) || prev.length !== delta.from) {
-    throw new Error('stream bridge: a row delta that does not match the previous value');
-  }
-  const result: unknown[] = [];
-  let f = 0;
-  for (let r = 0; r + 1 < delta.runs.length; r += 2) {
-    const start = delta.runs[r] as number;
-    const count = delta.runs[r + 1] as number;
-    if (start < 0) {
-      for (let i = 0; i < count; i++) result.push(delta.fresh[f++]);
-    } else {
-      if (start + count > prev.length) throw new Error('stream bridge: a row delta out of range');
-      for (let i = 0; i < count; i++) result.push(prev[start + i]);
-    }
-  }
-  return result;
 }
 
 /** The worker's half for one subscription. */
@@ -113,36 +95,5 @@ export class StreamEncoder {
   reset(): void {
     this.previous = undefined;
     this.hasPrevious = false;
-  }
-}
-
-/** The tab's half for one subscription. Anything that is not a WireValue is taken as the value itself. */
-export class StreamDecoder {
-  private previous: unknown = undefined;
-
-  decode(wire: unknown): unknown {
-    const value = this.read(wire);
-    this.previous = value;
-    return value;
-  }
-
-  private read(wire: unknown): unknown {
-    if (!isPlainObject(wire)) return wire;
-    switch (wire.$bridge) {
-      case 'value':
-        return wire.value;
-      case 'rows':
-        return applyRows(this.previous, wire.rows as RowsDelta);
-      case 'object': {
-        const prev = isPlainObject(this.previous) ? this.previous : {};
-        const result: Record<string, unknown> = { ...(wire.plain as Record<string, unknown>) };
-        for (const [key, delta] of Object.entries(wire.rows as Record<string, RowsDelta>)) {
-          result[key] = applyRows(prev[key], delta);
-        }
-        return result;
-      }
-      default:
-        return wire;
-    }
   }
 }

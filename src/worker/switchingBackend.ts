@@ -1,4 +1,4 @@
-import { BehaviorSubject, filter, firstValueFrom, type Observable, switchMap } from 'rxjs';
+import { BehaviorSubject, filter, firstValueFrom, Observable, type Subscription } from 'rxjs';
 import type { NotifyPermission, TabState } from '../engine/api';
 import type { EngineBackend } from './backend';
 import type { CommandName, QueryName } from './names';
@@ -28,11 +28,27 @@ export class SwitchingBackend implements EngineBackend {
     this.current$.next(backend);
   }
 
+  /**
+   * The query on each engine as it comes; while there is none, the old one's stays. (RxJS's `filter` and
+   * `switchMap`, written out: switchMap would bring to the worker's first chunk the half of RxJS that turns
+   * promises and iterables into Observables, issue 11.)
+   */
   query(name: QueryName, args: readonly unknown[]): Observable<unknown> {
-    return this.current$.pipe(
-      filter((b): b is EngineBackend => b !== null),
-      switchMap((b) => b.query(name, args)),
-    );
+    return new Observable<unknown>((subscriber) => {
+      let inner: Subscription | null = null;
+      const engines = this.current$.subscribe((backend) => {
+        if (!backend) return;
+        inner?.unsubscribe();
+        inner = backend.query(name, args).subscribe({
+          next: (value) => subscriber.next(value),
+          error: (error: unknown) => subscriber.error(error),
+        });
+      });
+      return () => {
+        engines.unsubscribe();
+        inner?.unsubscribe();
+      };
+    });
   }
 
   async invoke(name: CommandName, args: readonly unknown[]): Promise<unknown> {

@@ -1,7 +1,7 @@
 import * as Comlink from 'comlink';
-import { BehaviorSubject, filter, firstValueFrom } from 'rxjs';
 import type { BuildStamp, EngineMode } from '../engine/api';
 import { engineError } from '../engine/errors';
+import { Latest } from './latest';
 import { ANSWER_TIMEOUT_MS, HEARTBEAT_INTERVAL_MS } from './liveness';
 import { type Locks, whenReleased } from './locks';
 import type { EngineRemote, HeartbeatAnswer } from './portRemote';
@@ -57,10 +57,28 @@ function openSharedWorker(): Transport {
 
 /** This tab's own worker (the fallback): it leads or forwards to the leader. */
 function openDedicatedWorker(): Transport {
-  const worker = new Worker(new URL('./dedicatedWorker.ts', import.meta.url), {
-    type: 'module',
-    name: 'messenger-engine',
-  });
+  return dedicatedTransport(
+    new Worker(new URL('./dedicatedWorker.ts', import.meta.url), {
+      type: 'module',
+      name: 'messenger-engine',
+    }),
+  );
+}
+
+/**
+ * The tabs benchmark's baseline, in bench builds only (`VITE_BENCH`, `?bench=engine-per-tab`): a worker of
+ * this tab that runs an engine and socket of its own, without an election (dedicatedWorker.ts reads the name).
+ */
+function openOwnEngineWorker(): Transport {
+  return dedicatedTransport(
+    new Worker(new URL('./dedicatedWorker.ts', import.meta.url), {
+      type: 'module',
+      name: 'messenger-engine-own',
+    }),
+  );
+}
+
+function dedicatedTransport(worker: Worker): Transport {
   const remote = Comlink.wrap<EngineRemote>(worker);
   return {
     remote,
@@ -76,13 +94,14 @@ function openDedicatedWorker(): Transport {
  * This tab's connection to the engine worker, kept alive. Each new connection first `attach`es (telling the
  * worker whether this page has just loaded, which decides between two builds, engineHost.ts) and learns the
  * Web Lock the worker holds for its life: that lock freed means the worker died (a crash, the browser's
- * clean-up), and a new connection is opened at once; `link$` then emits it and every query re-subscribes
+ * clean-up), and a new connection is opened at once; `link` then changes to it and every query re-subscribes
  * through it. The heartbeat stays as the safety net for a worker that hangs without dying: a beat
  * unanswered for ANSWER_TIMEOUT_MS reconnects too. On `pagehide` the proxies are released (design.md §5);
  * a page restored from the back-forward cache connects again.
  */
 export class TabLink {
-  readonly link$ = new BehaviorSubject<Link | null>(null);
+  /** The current link; null while the page is suspended. */
+  readonly link = new Latest<Link | null>(null);
   private transport: Opened | null = null;
   private loseCurrent: ((reason: unknown) => void) | null = null;
   private timer: ReturnType<typeof setInterval> | null = null;
@@ -95,7 +114,8 @@ export class TabLink {
     private readonly tabId: string,
     private readonly options: TabLinkOptions,
   ) {
-    this.open = mode === 'shared-worker' ? openSharedWorker : openDedicatedWorker;
+    const perTab = import.meta.env.VITE_BENCH && new URLSearchParams(location.search).get('bench') === 'engine-per-tab';
+    this.open = perTab ? openOwnEngineWorker : mode === 'shared-worker' ? openSharedWorker : openDedicatedWorker;
   }
 
   start(): void {
@@ -105,7 +125,7 @@ export class TabLink {
 
   /** The current link, once there is one (commands wait while the page is suspended). */
   current(): Promise<Link> {
-    return firstValueFrom(this.link$.pipe(filter((l): l is Link => l !== null)));
+    return this.link.when((l): l is Link => l !== null);
   }
 
   /**
@@ -160,7 +180,7 @@ export class TabLink {
   private workerDied(opened: Opened): void {
     if (opened !== this.transport) return;
     console.warn('the engine worker is gone; reconnecting');
-    if (this.link$.value !== null) {
+    if (this.link.value !== null) {
       this.connect();
       return;
     }
@@ -188,19 +208,19 @@ export class TabLink {
     this.loseCurrent?.(engineError('engine', 0, null, 'The connection to the engine was lost'));
     this.loseCurrent = null;
     if (!remote) {
-      this.link$.next(null);
+      this.link.set(null);
       return;
     }
     const lost = new Promise<never>((_, reject) => {
       this.loseCurrent = reject;
     });
     lost.catch(() => undefined);
-    this.link$.next({ remote, lost });
+    this.link.set({ remote, lost });
   }
 
   private async beat(): Promise<void> {
     const transport = this.transport;
-    if (!transport || this.link$.value === null) return;
+    if (!transport || this.link.value === null) return;
     let answer: HeartbeatAnswer | 'timeout';
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
@@ -215,7 +235,7 @@ export class TabLink {
     } finally {
       clearTimeout(timer);
     }
-    if (transport !== this.transport || this.link$.value === null) return;
+    if (transport !== this.transport || this.link.value === null) return;
     if (answer === 'timeout') {
       console.warn('the engine worker stopped answering; reconnecting');
       this.connect();

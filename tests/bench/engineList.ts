@@ -6,7 +6,7 @@ import { Engine } from '../../src/engine/engine';
 import type { SocketLike } from '../../src/engine/socket';
 import type { ConversationListItem } from '../../src/engine/state';
 import { MemoryStorage } from '../../src/engine/storage/storage';
-import { StreamDecoder } from '../../src/worker/streamCodec';
+import { StreamDecoder } from '../../src/worker/streamDecoder';
 import { StreamSenders } from '../../src/worker/streamSender';
 import { newStid } from '../../server/domain/ids';
 import { insertConversation } from '../support/fixtures';
@@ -98,6 +98,9 @@ export async function loadList(base: string, user: ListUser, session: MemoryStor
   return { ms, emissions: emissions - 1, bytes };
 }
 
+/** Messages sent by oneChange: each a new one (the same text and client_id again would be a retry). */
+let messagesSent = 0;
+
 /** Bytes crossing for a change of one chat in the list, against the bytes of the whole list. */
 export async function oneChange(base: string, user: ListUser, session: MemoryStorage): Promise<{ changeBytes: number; fullBytes: number }> {
   const storage = new MemoryStorage();
@@ -113,7 +116,7 @@ export async function oneChange(base: string, user: ListUser, session: MemorySto
   const fullBytes = serialize(list).length;
   // A new message in the oldest chat: it changes and moves to the top.
   const target = list[list.length - 1]?.conversation.id as number;
-  const sent = await call(base, 'POST', `/v2/conversations/${target}/messages`, { token: user.token, json: { message: 'Hello', client_id: 1 } });
+  const sent = await call(base, 'POST', `/v2/conversations/${target}/messages`, { token: user.token, json: { message: `Hello ${++messagesSent}`, client_id: 1 + (messagesSent % 9999) } });
   if (sent.status >= 300) throw new Error(`the bench could not send a message: ${sent.status}`);
   const before = sizes.length;
   await engine.refreshConversations();

@@ -1,20 +1,16 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright';
-import { launchChromium } from '../support/browser';
-import { buildClient } from '../support/buildClient';
-import { call, signUp, startTestServer, type TestServer } from '../support/server';
+import type { Browser, Page } from 'playwright';
+import { signUp, type TestServer } from '../support/server';
 import { closeEngineWorkers, createChat, messageTexts, openTab, sendText, signInAs, storedCount } from '../support/tabs';
+import { newProfile, withApp } from './app';
+import { type Figure, figure } from './harness';
+import type { Sizes } from './sizes';
 
 /**
- * Issue 14's figures, in Chromium against the real server and the built app:
- * - how long after its SharedWorker is killed (over CDP, as a crash would) every one of three tabs has a
- *   working engine again (a command answered), with a message queued right before each kill, against the
- *   heartbeat-only path as the baseline (`?bench=heartbeat-only`, src/ui/main.tsx);
- * - 20 tabs of one profile: websockets the server sees, and whether every tab receives every message (the
- *   spread between the first and the last tab is printed; the tabs benchmark of the performance issue
- *   holds it to a budget).
+ * Issue 14's figures, in Chromium against the real server and the built app: how long after its
+ * SharedWorker is killed (over CDP, as a crash would) every one of three tabs has a working engine again
+ * (a command answered), with a message queued right before each kill, against the heartbeat-only path as
+ * the baseline (`?bench=heartbeat-only`, src/ui/main.tsx); and whether every queued message is on the
+ * server and in every tab exactly once. Many tabs of one profile are the tabs benchmark's (tabs.ts).
  */
 
 export interface RecoveryRun {
@@ -26,39 +22,37 @@ export interface RecoveryRun {
   tabMisses: number;
 }
 
-export interface TabsRun {
-  tabs: number;
-  sockets: number;
-  /** Messages sent to the profile, and (message, tab) pairs that never showed. */
-  messages: number;
-  missing: number;
-  /** p95 over messages of the spread between the first and the last tab to show it, in ms. */
-  spreadP95Ms: number;
-}
-
-/** The built app served by a real server, and a browser: what the figures run against. */
-export async function recoveryBench<T>(run: (env: { s: TestServer; browser: Browser }) => Promise<T>): Promise<T> {
-  const clientDir = mkdtempSync(path.join(tmpdir(), 'messenger-bench-client-'));
-  buildClient(clientDir);
-  const s = await startTestServer({ clientDir });
-  const browser = await launchChromium();
-  try {
-    return await run({ s, browser });
-  } finally {
-    await browser.close();
-    await s.close();
-    rmSync(clientDir, { recursive: true, force: true });
-  }
-}
-
-/**
- * A fresh browser profile. `npm run bench` runs under tsx, whose esbuild keeps function names by wrapping
- * them in a `__name` helper, which the functions given to `page.evaluate` then need in the page too.
- */
-async function newContext(browser: Browser): Promise<BrowserContext> {
-  const context = await browser.newContext();
-  await context.addInitScript('globalThis.__name = (fn) => fn');
-  return context;
+export async function recoveryFigures(sizes: Sizes, clientDir: string): Promise<Figure[]> {
+  return withApp(clientDir, async (env) => {
+    const lock = await killAndRecover(env, { rounds: Math.max(sizes.runs, sizes.recoveryRounds), heartbeatOnly: false });
+    const heartbeat = await killAndRecover(env, { rounds: Math.max(sizes.runs, sizes.recoveryRounds), heartbeatOnly: true });
+    const baseline = { name: 'the same, noticed by the heartbeat alone (?bench=heartbeat-only)', runs: heartbeat.timesMs };
+    return [
+      figure({
+        benchmark: 'recovery',
+        name: 'engine killed: a working engine in each of 3 tabs again (Web Lock)',
+        unit: 'ms',
+        runs: lock.timesMs,
+        baseline,
+        target: { of: 'ratio', op: '<=', bound: 0.25 },
+      }),
+      figure({
+        benchmark: 'recovery',
+        name: 'engine killed: the same, absolute',
+        unit: 'ms',
+        runs: lock.timesMs,
+        target: { of: 'value', op: '<=', bound: 1_000 },
+      }),
+      figure({
+        benchmark: 'recovery',
+        name: 'messages queued right before a kill lost or duplicated',
+        unit: '',
+        runs: [lock.lostOrDuplicated + lock.tabMisses + heartbeat.lostOrDuplicated + heartbeat.tabMisses],
+        target: { of: 'value', op: '<=', bound: 0 },
+        note: `${lock.timesMs.length + heartbeat.timesMs.length} messages, each checked on the server and in 3 tabs`,
+      }),
+    ];
+  });
 }
 
 /** Resolves with the time (ms since the epoch) at which the tab's engine answered a command. */
@@ -81,7 +75,7 @@ export async function killAndRecover(
   options: { rounds: number; heartbeatOnly: boolean },
 ): Promise<RecoveryRun> {
   const { s, browser } = env;
-  const context = await newContext(browser);
+  const context = await newProfile(browser);
   try {
     const query = options.heartbeatOnly ? '?bench=heartbeat-only' : '';
     const friend = await signUp(s.url, 'Friend');
@@ -120,53 +114,5 @@ async function waitForTexts(page: Page, conversationId: number, texts: string[])
     const shown = await messageTexts(page, conversationId);
     if (texts.every((t) => shown.includes(t)) || Date.now() > until) return shown;
     await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
-export async function manyTabs(env: { s: TestServer; browser: Browser }, count: number, messages: number): Promise<TabsRun> {
-  const { s, browser } = env;
-  const context = await newContext(browser);
-  try {
-    const friend = await signUp(s.url, 'Sender');
-    const me = await signUp(s.url, 'Many tabs');
-    const first = await openTab(context, s.url);
-    await signInAs(first, me.phone);
-    const conversationId = await createChat(first, 'Sender', friend.phone);
-    const tabs = [first];
-    while (tabs.length < count) tabs.push(await openTab(context, s.url));
-    // Each tab notes when each text first shows in its engine's view of the chat.
-    await Promise.all(
-      tabs.map((tab) =>
-        tab.evaluate((id) => {
-          const seen: Record<string, number> = {};
-          Object.assign(window, { seenAt: seen });
-          window.engine.messages(id).subscribe((view) => {
-            for (const m of view.messages) seen[m.message] ??= Date.now();
-          });
-        }, conversationId),
-      ),
-    );
-    const texts = Array.from({ length: messages }, (_, i) => `to every tab ${i}`);
-    for (const text of texts) {
-      await call(s.url, 'POST', `/v2/conversations/${conversationId}/messages`, {
-        token: friend.token,
-        json: { client_id: 1 + (texts.indexOf(text) % 9999), message: text },
-      });
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
-    const seen = await Promise.all(tabs.map((tab) => tab.evaluate(() => (window as unknown as { seenAt: Record<string, number> }).seenAt)));
-    let missing = 0;
-    const spreads: number[] = [];
-    for (const text of texts) {
-      const times = seen.map((byText) => byText[text]).filter((t): t is number => t !== undefined);
-      missing += tabs.length - times.length;
-      if (times.length > 0) spreads.push(Math.max(...times) - Math.min(...times));
-    }
-    spreads.sort((a, b) => a - b);
-    const spreadP95Ms = spreads[Math.min(spreads.length - 1, Math.floor(0.95 * spreads.length))] ?? 0;
-    return { tabs: tabs.length, sockets: s.server.hub.connectionCount(me.id), messages: texts.length, missing, spreadP95Ms };
-  } finally {
-    await context.close();
   }
 }

@@ -15,6 +15,11 @@ const distanceFromEnd = () => {
   return el.scrollHeight - el.scrollTop - el.clientHeight;
 };
 const many = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => msg(from + i));
+/**
+ * Where the loaded rows begin in the list: with older history on the server there is room above them
+ * (issue 11), so "the top" of spec §4 is the top of the rows.
+ */
+const rowsTop = () => Number(list().querySelector<HTMLElement>('.chat-list-inner')?.dataset.spaceAbove ?? 0);
 const frames = () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())));
 
 /** The list rendered with `shown` loaded, once it has settled at the bottom. */
@@ -73,11 +78,11 @@ describe('the message list', () => {
 
   it('asks for older messages only within 200 px of the top', async () => {
     const { engine } = await openedAtBottom(many(100, 140), true);
-    list().scrollTop = 600;
+    list().scrollTop = rowsTop() + 600;
     await frames();
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(engine.loadOlderMessages).not.toHaveBeenCalled();
-    list().scrollTop = 150;
+    list().scrollTop = rowsTop() + 150;
     await expect.poll(() => engine.loadOlderMessages.mock.calls.length).toBe(1);
     expect(engine.loadOlderMessages).toHaveBeenCalledWith(10);
   });
@@ -86,13 +91,13 @@ describe('the message list', () => {
     // The list's timers run on a clock the test moves by hand.
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const { engine } = await openedAtBottom(many(100, 140), true);
-    list().scrollTop = 600;
+    list().scrollTop = rowsTop() + 600;
     await frames();
     // Checks the list scheduled while opening run now, far from the top: they load nothing.
     await act(async () => vi.advanceTimersByTime(1_000));
     expect(engine.loadOlderMessages).not.toHaveBeenCalled();
     const scrolled = new Promise<void>((resolve) => list().addEventListener('scroll', () => resolve(), { once: true }));
-    list().scrollTop = 150;
+    list().scrollTop = rowsTop() + 150;
     await scrolled;
     await act(async () => vi.advanceTimersByTime(99));
     expect(engine.loadOlderMessages).not.toHaveBeenCalled();

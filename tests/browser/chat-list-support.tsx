@@ -25,10 +25,13 @@ export function listEngine() {
     },
     {
       loadOlderMessages: vi.fn(async () => false),
+      loadLatestMessages: vi.fn(async () => undefined),
+      setViewport: vi.fn(),
       markVisible: vi.fn(),
       retrySend: vi.fn(async () => undefined),
       discardSend: vi.fn(async () => undefined),
     },
+    { tabId: 'tab-1' },
   );
   return { engine, messages, outbox, asTab };
 }

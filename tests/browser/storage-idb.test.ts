@@ -34,12 +34,14 @@ describe('IndexedDB upgrades', () => {
       };
       request.onerror = () => reject(request.error ?? new Error('open failed'));
     });
-    expect(SCHEMA_VERSION).toBe(3);
+    expect(SCHEMA_VERSION).toBe(5);
     const upgraded = await IdbStorage.open({ name });
     expect(await upgraded.get('outbox', 'out_1')).toEqual({ localId: 'out_1' });
     await upgraded.writeBatch([
       { store: 'files', type: 'put', key: 'out_1', value: new Blob(['x']) },
       { store: 'communities', type: 'put', key: 'state', value: { communities: {} } },
+      { store: 'history', type: 'put', key: '7:older:1', value: [] },
+      { store: 'search', type: 'put', key: 'm:1', value: { key: 'm:1', text: 'hej' } },
     ]);
     expect(await upgraded.get('files', 'out_1')).toBeInstanceOf(Blob);
     await upgraded.close();

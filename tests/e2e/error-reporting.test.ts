@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import type { Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILD_NUMBER } from '../../src/protocol/constants';
+import { configFromEnv } from '../../server/config';
 import { buildClientInTemp } from '../support/buildClient';
 import { sentryReceiver } from '../support/sentryReceiver';
 import { signUp, startTestServer, type TestServer } from '../support/server';
@@ -22,7 +23,9 @@ let plain: TestServer;
 beforeAll(async () => {
   receiver = await sentryReceiver();
   reportingDir = buildClientInTemp('messenger-reporting-client-', { VITE_SENTRY_DSN: receiver.dsn, VITE_DEBUG_PASSWORD: PASSWORD });
-  reporting = await startTestServer({ clientDir: reportingDir });
+  // The server lets its pages reach the DSN's host, as `npm start` does with VITE_SENTRY_DSN set (issue 12).
+  const { cspConnectSrc } = configFromEnv({ VITE_SENTRY_DSN: receiver.dsn });
+  reporting = await startTestServer({ clientDir: reportingDir, cspConnectSrc });
   plain = await startTestServer({ clientDir: CLIENT_DIR });
 });
 afterAll(async () => {

@@ -280,21 +280,33 @@ describe('posts', () => {
     const invalid = { success: false, status: 400, message: 'Invalid parameters provided' };
     const t = { token: w.member.token };
     const path = `/v1/channels/${w.general.id}/posts`;
-    for (const query of ['limit=0', 'limit=101', 'limit=abc', 'before=0', 'after=x', 'around=-3', 'before=5&after=2']) {
-      expect([query, (await call(s.url, 'GET', `${path}?${query}`, t)).body]).toEqual([query, invalid]);
-    }
-    const bodies: unknown[] = [
-      { message: 'x', client_id: 0 },
-      { message: 'x', client_id: 10_001 },
-      { message: { text: 'x' } },
-      { message: 'x', attachment: { type: 'audio', files: [{ id: 'f' }] } },
-      { message: 'x', attachment: { type: 'image', files: [] } },
-      { message: 'x', attachment: 'image' },
-      { message: 'x', quoted_message_id: 'first' },
-      ['x'],
+    // A number that breaks the number rule names its field (docs/server.md "Numbers"); the rest is spec §5's text.
+    const refused = (message: string) => ({ success: false, status: 400, message });
+    const ids = `1 to ${Number.MAX_SAFE_INTEGER}`;
+    const queries: [string, unknown][] = [
+      ['limit=0', refused('limit must be a whole number from 1 to 100')],
+      ['limit=101', refused('limit must be a whole number from 1 to 100')],
+      ['limit=abc', refused('limit must be a whole number from 1 to 100')],
+      ['before=0', refused(`before must be a whole number from ${ids}`)],
+      ['after=x', refused(`after must be a whole number from ${ids}`)],
+      ['around=-3', refused(`around must be a whole number from ${ids}`)],
+      ['before=5&after=2', invalid],
     ];
-    for (const json of bodies) {
-      expect([json, (await call(s.url, 'POST', path, { ...t, json })).body]).toEqual([json, invalid]);
+    for (const [query, answer] of queries) {
+      expect([query, (await call(s.url, 'GET', `${path}?${query}`, t)).body]).toEqual([query, answer]);
+    }
+    const bodies: [unknown, unknown][] = [
+      [{ message: 'x', client_id: 0 }, refused('client_id must be a whole number from 1 to 10000')],
+      [{ message: 'x', client_id: 10_001 }, refused('client_id must be a whole number from 1 to 10000')],
+      [{ message: { text: 'x' } }, invalid],
+      [{ message: 'x', attachment: { type: 'audio', files: [{ id: 'f' }] } }, invalid],
+      [{ message: 'x', attachment: { type: 'image', files: [] } }, invalid],
+      [{ message: 'x', attachment: 'image' }, invalid],
+      [{ message: 'x', quoted_message_id: 'first' }, refused(`quoted_message_id must be a whole number from ${ids}`)],
+      [['x'], invalid],
+    ];
+    for (const [json, answer] of bodies) {
+      expect([json, (await call(s.url, 'POST', path, { ...t, json })).body]).toEqual([json, answer]);
     }
     const empty = await call(s.url, 'POST', path, { ...t, json: { message: '   ' } });
     expect(empty.body).toEqual({ success: false, status: 400, message: 'A message needs text or an attachment' });

@@ -17,6 +17,13 @@ const comment = (token: string, channelId: number, json: unknown) =>
 
 const commentCount = () => (s.server.ctx.db.prepare('SELECT COUNT(*) AS n FROM comments').get() as { n: number }).n;
 
+/** The number rule's refusal of an id field (docs/server.md "Numbers"). */
+const badId = (field: string) => ({
+  success: false,
+  status: 400,
+  message: `${field} must be a whole number from 1 to ${Number.MAX_SAFE_INTEGER}`,
+});
+
 const reactionsOf = (frame: ServerFrame) => (frame.action === 'reactions_changed' ? frame.data : undefined);
 
 describe('post comments', () => {
@@ -102,7 +109,7 @@ describe('post comments', () => {
     await comment(w.member.token, w.general.id, { post_id: postId, message: 'Only once' });
     expect(comments()).toBe(5);
     const invalid = await comment(w.member.token, w.general.id, { ...json, client_id: 0 });
-    expect(invalid.body).toEqual({ success: false, status: 400, message: 'Invalid parameters provided' });
+    expect(invalid.body).toEqual({ success: false, status: 400, message: 'client_id must be a whole number from 1 to 10000' });
 
     await comment(w.member.token, w.general.id, { post_id: postId, message: 'Done' });
     await owner.next((f) => f.action === 'channel_post_comment_added' && f.data.comment.message === 'Done');
@@ -204,14 +211,14 @@ describe('post comments', () => {
       const json = { post_id: postId, message };
       expect([json, (await comment(t, w.general.id, json)).body]).toEqual([json, invalidMessage]);
     }
-    const badParameters: unknown[] = [
-      { message: 'x' },
-      { post_id: 'x', message: 'x' },
-      { post_id: 0, message: 'x' },
-      { post_id: postId, message: 'x', parent_comment_id: 'p' },
+    expect((await comment(t, w.general.id, { message: 'x' })).body).toEqual(invalid);
+    const badNumbers: [unknown, string][] = [
+      [{ post_id: 'x', message: 'x' }, 'post_id'],
+      [{ post_id: 0, message: 'x' }, 'post_id'],
+      [{ post_id: postId, message: 'x', parent_comment_id: 'p' }, 'parent_comment_id'],
     ];
-    for (const json of badParameters) {
-      expect([json, (await comment(t, w.general.id, json)).body]).toEqual([json, invalid]);
+    for (const [json, field] of badNumbers) {
+      expect([json, (await comment(t, w.general.id, json)).body]).toEqual([json, badId(field)]);
     }
     expect((await comment(t, w.general.id, { post_id: otherPost, message: 'x' })).body).toEqual({
       success: false,
@@ -226,15 +233,16 @@ describe('post comments', () => {
     expect(commentCount()).toBe(before);
     // The listing's query is checked the same way.
     const path = `/v1/channels/${w.general.id}/post_comments`;
-    const badQueries = [
-      '',
-      '?post_id=abc',
-      '?post_id=1&limit=0',
-      '?post_id=1&limit=101',
-      `?post_id=${postId}&before=1&around=2`,
+    const badLimit = { success: false, status: 400, message: 'limit must be a whole number from 1 to 100' };
+    const badQueries: [string, unknown][] = [
+      ['', invalid],
+      ['?post_id=abc', badId('post_id')],
+      ['?post_id=1&limit=0', badLimit],
+      ['?post_id=1&limit=101', badLimit],
+      [`?post_id=${postId}&before=1&around=2`, invalid],
     ];
-    for (const query of badQueries) {
-      expect([query, (await call(s.url, 'GET', path + query, { token: t })).body]).toEqual([query, invalid]);
+    for (const [query, answer] of badQueries) {
+      expect([query, (await call(s.url, 'GET', path + query, { token: t })).body]).toEqual([query, answer]);
     }
     expect((await call(s.url, 'GET', `${path}?post_id=${otherPost}`, { token: t })).status).toBe(404);
     const foreignParent = await call(s.url, 'GET', `${path}?post_id=${otherPost}&parent_comment_id=${parent.comment_id}`, {
@@ -362,7 +370,6 @@ describe('post and comment reactions', () => {
         {},
         { post_id: postId },
         { reaction: '👍' },
-        { post_id: 'x', reaction: '👍' },
         { post_id: postId, reaction: '' },
         { post_id: postId, reaction: 'lol' },
         { post_id: postId, reaction: '👍'.repeat(17) },
@@ -371,17 +378,20 @@ describe('post and comment reactions', () => {
       for (const json of bodies) {
         expect([route, json, (await r(route, w.member.token, json)).body]).toEqual([route, json, invalid]);
       }
+      // A number that is there but is no id names its field (the number rule, docs/server.md "Numbers").
+      expect((await r(route, w.member.token, { post_id: 'x', reaction: '👍' })).body).toEqual(badId('post_id'));
     }
     for (const route of ['add_comment_reaction', 'delete_comment_reaction']) {
       const bodies: unknown[] = [
         { post_id: postId, reaction: '👍' },
-        { post_id: postId, comment_id: 'c', reaction: '👍' },
         { comment_id: c.comment_id, reaction: '👍' },
         { post_id: postId, comment_id: c.comment_id, reaction: 'ok' },
       ];
       for (const json of bodies) {
         expect([route, json, (await r(route, w.member.token, json)).body]).toEqual([route, json, invalid]);
       }
+      const noComment = { post_id: postId, comment_id: 'c', reaction: '👍' };
+      expect((await r(route, w.member.token, noComment)).body).toEqual(badId('comment_id'));
     }
     expect((await r('add_post_reaction', w.member.token, { post_id: otherPost, reaction: '👍' })).body).toMatchObject({
       status: 404,

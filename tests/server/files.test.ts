@@ -169,3 +169,43 @@ describe('avatars', () => {
     expect(stolen.status).toBe(400);
   });
 });
+
+describe('file names (issue 12)', () => {
+  const upload = (filename: string) =>
+    call<{ file: { url: string; name: string } }>(s.url, 'POST', '/v2/filestorage/file', {
+      token: user.token,
+      body: form('file', PNG, filename, 'image/png'),
+    }).then((r) => r.data.file);
+  const disposition = async (url: string) => (await fetch(s.url + url)).headers.get('content-disposition');
+
+  it('lose their bidi and control characters, in the stored name and in Content-Disposition', async () => {
+    // Shown as "invoiceexe.png": the right-to-left override turns what follows it around.
+    const file = await upload('invoice\u202Egnp.exe');
+    expect(file.name).toBe('invoicegnp.exe');
+    expect(await disposition(file.url)).toBe(`inline; filename*=UTF-8''invoicegnp.exe`);
+
+    const marks = '\u202A\u202B\u202C\u202D\u2066\u2067\u2068\u2069\u200E\u200F\u061C';
+    const controls = '\u0001\u0008\u001B\u007F\u0085\u009B';
+    const mixed = await upload(`a${marks}b${controls}c \u0645\u0631\u062D\u0628\u0627 😀.png`);
+    expect(mixed.name).toBe('abc مرحبا 😀.png');
+    const stored = s.server.ctx.db.prepare('SELECT original_name FROM files WHERE name = ?').get(mixed.url.slice(7)) as {
+      original_name: string;
+    };
+    expect(stored.original_name).toBe('abc مرحبا 😀.png');
+    expect(await disposition(mixed.url)).toBe(`inline; filename*=UTF-8''${encodeURIComponent('abc مرحبا 😀.png')}`);
+  });
+
+  it('are cut to 200 characters without splitting a character in two', async () => {
+    const file = await upload(`${'a'.repeat(199)}😀😀.png`);
+    expect(file.name).toBe(`${'a'.repeat(199)}😀`);
+    expect(await disposition(file.url)).toBe(`inline; filename*=UTF-8''${'a'.repeat(199)}${encodeURIComponent('😀')}`);
+  });
+
+  it('are cleaned on the way out too, for names stored before the rule', async () => {
+    const file = await upload('old.png');
+    s.server.ctx.db
+      .prepare('UPDATE files SET original_name = ? WHERE name = ?')
+      .run('photo\u202Egnp.js\u0007', file.url.slice(7));
+    expect(await disposition(file.url)).toBe(`inline; filename*=UTF-8''photognp.js`);
+  });
+});

@@ -7,9 +7,13 @@ import { call, signUp, TEST_PIN, nextPhone } from '../support/server';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
-/** Starts `npm start`'s entry point as a real process and resolves with its URL. */
+/**
+ * Starts `npm start`'s entry point as a real process and resolves with its URL. Node loads it through tsx's
+ * loader itself: tsx's command line would run the server as a child of its own, which a SIGKILL of the
+ * process we hold leaves running.
+ */
 function startProcess(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'server/start.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/start.ts'], {
     cwd: root,
     env: {
       ...process.env,

@@ -16,7 +16,13 @@ export type Fault =
   /** Answers with this status and body, as a server that returns something the client does not expect. */
   | { kind: 'answer'; status: number; body: unknown }
   /** Cuts the connection without an answer: a network error. */
-  | { kind: 'drop' };
+  | { kind: 'drop' }
+  /**
+   * Forwards the request, lets the server answer in full (it committed), then cuts the connection: the
+   * client never learns the outcome. `afterHeaders`: the status line and headers reach it first. `times`:
+   * the rule goes after cutting so many answers (a browser may resend a request whose connection was cut).
+   */
+  | { kind: 'loseAnswer'; afterHeaders?: boolean; times?: number };
 
 export interface FaultRule {
   method: string;
@@ -39,18 +45,43 @@ export interface FaultProxy {
 export async function faultProxy(targetPort: number): Promise<FaultProxy> {
   let rules: FaultRule[] = [];
   const failed: string[] = [];
+  const cutsLeft = new Map<FaultRule, number>();
   const sockets = new Set<Socket>();
 
   const server = createServer((req, res) => {
     const url = req.url ?? '/';
     const rule = [...rules].reverse().find((r) => r.method === req.method && r.path.test(url));
+    if (rule?.fault.kind === 'loseAnswer') {
+      const { afterHeaders, times } = rule.fault;
+      const left = (cutsLeft.get(rule) ?? times ?? Infinity) - 1;
+      cutsLeft.set(rule, left);
+      if (left <= 0) rules = rules.filter((r) => r !== rule);
+      const upstream = httpRequest(
+        { host: '127.0.0.1', port: targetPort, method: req.method, path: url, headers: req.headers },
+        (answer) => {
+          answer.resume();
+          answer.on('end', () => {
+            failed.push(`${req.method} ${url}`);
+            if (afterHeaders) {
+              res.writeHead(answer.statusCode ?? 502, answer.headers);
+              res.flushHeaders();
+            }
+            // A moment later, so headers written go out before the cut.
+            setImmediate(() => req.socket.destroy());
+          });
+        },
+      );
+      upstream.on('error', () => req.socket.destroy());
+      req.pipe(upstream);
+      return;
+    }
     if (rule) {
       failed.push(`${req.method} ${url}`);
       // The body is read first, so the browser sees an answer rather than a reset while it still sends.
       req.resume();
       req.on('end', () => {
         const fault = rule.fault;
-        if (fault.kind === 'drop') {
+        if (fault.kind === 'drop' || fault.kind === 'loseAnswer') {
           req.socket.destroy();
           return;
         }

@@ -8,6 +8,8 @@ import type { ServerFrame } from '../../src/protocol/socket';
 import { type BuiltServer, buildServer } from '../../server/app';
 import type { Clock } from '../../server/clock';
 import { type ServerConfig, testConfig } from '../../server/config';
+import type { CspReport } from '../../server/http/cspReports';
+import { recordCspReport } from './cspReports';
 
 export const TEST_PIN = '1234';
 
@@ -15,6 +17,8 @@ export interface TestServer {
   url: string;
   dataDir: string;
   server: BuiltServer;
+  /** The Content-Security-Policy violation reports it received (also checked after each e2e test). */
+  cspReports: readonly CspReport[];
   close(): Promise<void>;
 }
 
@@ -24,15 +28,21 @@ export async function startTestServer(
   options: { clock?: Clock; keepDataDir?: string } = {},
 ): Promise<TestServer> {
   const dataDir = options.keepDataDir ?? mkdtempSync(path.join(tmpdir(), 'messenger-test-'));
+  const cspReports: CspReport[] = [];
   const server = await buildServer(testConfig(dataDir, overrides), {
     ...(options.clock ? { clock: options.clock } : {}),
     logStream: false,
+    onCspReport: (report) => {
+      cspReports.push(report);
+      recordCspReport(report);
+    },
   });
   const url = await server.listen();
   return {
     url,
     dataDir,
     server,
+    cspReports,
     async close() {
       await server.close();
       if (!options.keepDataDir) rmSync(dataDir, { recursive: true, force: true });
@@ -66,6 +76,9 @@ export function useTestServer(overrides: Partial<ServerConfig> = {}, options: { 
     },
     get server() {
       return current().server;
+    },
+    get cspReports() {
+      return current().cspReports;
     },
     close: () => current().close(),
   };

@@ -17,6 +17,13 @@ export interface SocketProxy {
   cutWebsockets(): void;
   /** While held, open websockets are cut and new ones are dropped; released, they pass again. */
   holdWebsockets(held: boolean): void;
+  /**
+   * Half-opens every websocket open now: from now on nothing crosses them either way, and neither end is
+   * closed (as a dead NAT or a sleeping laptop's link would leave them). Returns how many it stalled now.
+   */
+  stallWebsockets(): number;
+  /** Websocket connections made through the proxy so far. */
+  readonly websocketsOpened: number;
   close(): Promise<void>;
 }
 
@@ -25,7 +32,9 @@ const isUpgradeToWs = (chunk: Buffer): boolean => chunk.subarray(0, 8).toString(
 export async function socketProxy(targetPort: number): Promise<SocketProxy> {
   const all = new Set<Socket>();
   const websockets = new Set<Socket>();
+  const stalled = new Set<Socket>();
   let held = false;
+  let opened = 0;
 
   const server = createServer((client) => {
     all.add(client);
@@ -35,6 +44,7 @@ export async function socketProxy(targetPort: number): Promise<SocketProxy> {
       upstream?.destroy();
       all.delete(client);
       websockets.delete(client);
+      stalled.delete(client);
     };
     client.on('error', end).on('close', end);
     client.once('data', (first: Buffer) => {
@@ -44,13 +54,23 @@ export async function socketProxy(targetPort: number): Promise<SocketProxy> {
           return;
         }
         websockets.add(client);
+        opened += 1;
       }
       const target = connect(targetPort, '127.0.0.1');
       upstream = target;
-      target.on('error', end).on('close', end);
-      target.on('data', (chunk) => client.write(chunk));
+      // A stalled websocket stays open on the client's side whatever the server does: a half-open link.
+      const upstreamGone = () => {
+        if (stalled.has(client)) target.destroy();
+        else end();
+      };
+      target.on('error', upstreamGone).on('close', upstreamGone);
+      target.on('data', (chunk) => {
+        if (!stalled.has(client)) client.write(chunk);
+      });
       target.write(first);
-      client.on('data', (chunk: Buffer) => target.write(chunk));
+      client.on('data', (chunk: Buffer) => {
+        if (!stalled.has(client)) target.write(chunk);
+      });
     });
   });
   const port = await listenOnLoopback(server);
@@ -64,6 +84,14 @@ export async function socketProxy(targetPort: number): Promise<SocketProxy> {
     port,
     get websocketCount() {
       return websockets.size;
+    },
+    get websocketsOpened() {
+      return opened;
+    },
+    stallWebsockets() {
+      const fresh = [...websockets].filter((socket) => !stalled.has(socket));
+      for (const socket of fresh) stalled.add(socket);
+      return fresh.length;
     },
     cutWebsockets: cut,
     holdWebsockets(on: boolean) {

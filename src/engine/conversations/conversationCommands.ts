@@ -26,19 +26,19 @@ import {
   windowMessages,
 } from '../state';
 import { holdsLatest } from '../state/messageStore';
+import type { EngineStorage } from '../storage/storage';
 import type { TabRegistry } from '../tabs/tabs';
+import { History, type MessageViewport, PAGE_SIZE } from './history';
 
 /** The browser's IANA time zone, as mutes are set in (the server assumes UTC without one). */
 function browserTimeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 }
 
-/** Messages per page of a chat (the latest page, and each older one). */
-const PAGE_SIZE = 20;
-
 export interface ConversationCommandsOptions {
   rest: () => RestClient;
   state: LiveState;
+  storage: EngineStorage;
   tabs: TabRegistry;
   clock: EngineClock;
   log: (message: string, detail?: unknown) => void;
@@ -55,8 +55,17 @@ export class ConversationCommands {
   private readonly watched = new Map<number, number>();
   /** Chats whose latest page is being reloaded because their window was behind (one reload at a time). */
   private readonly reloading = new Set<number>();
+  /** Prefetching and trimming each chat's window around its readers (issue 11). */
+  private readonly history: History;
 
-  constructor(private readonly options: ConversationCommandsOptions) {}
+  constructor(private readonly options: ConversationCommandsOptions) {
+    this.history = new History({ ...options, reloadLatest: (id) => this.loadLatest(id) });
+  }
+
+  /** A new engine: pages an earlier one trimmed off its windows are not known to this one. */
+  start(): Promise<void> {
+    return this.history.spill.clear();
+  }
 
   // Queries.
 
@@ -128,6 +137,20 @@ export class ConversationCommands {
     void this.loadReceipts(conversationId);
   }
 
+  /**
+   * Opens the chat at a message (a search hit, issue 13): the page around it becomes the window (see
+   * `History.openAt`), and the chat counts as opened (read, spec §4), as from the chats list.
+   */
+  async openConversationAt(conversationId: number, messageId: number): Promise<void> {
+    if (![conversationId, messageId].every((id) => Number.isSafeInteger(id) && id > 0)) {
+      throw engineError('openConversationAt', 400, null, INVALID_PARAMETERS);
+    }
+    if (this.options.state.value.conversations[conversationId] === undefined) await this.loadConversation(conversationId);
+    await this.history.openAt(conversationId, messageId);
+    this.options.state.dispatch({ type: 'conversationOpened', conversationId });
+    void this.loadReceipts(conversationId);
+  }
+
   /** Fetches the receipts on the user's latest own messages of a chat; a failure only leaves ticks as they were. */
   async loadReceipts(conversationId: number): Promise<void> {
     try {
@@ -138,13 +161,23 @@ export class ConversationCommands {
     }
   }
 
-  async loadOlderMessages(conversationId: number): Promise<boolean> {
-    const window = this.options.state.value.windows[conversationId];
-    const oldest = window?.ids[0];
-    if (!window || oldest === undefined || !window.hasOlder) return false;
-    const { messages } = await this.options.rest().getMessages(conversationId, { count: PAGE_SIZE, before: oldest });
-    this.options.state.dispatch({ type: 'messagesLoaded', conversationId, messages, older: true, pageSize: PAGE_SIZE });
-    return messages.length > 0;
+  /** The next older page; a prefetch of it already on its way is shared, not asked for twice. */
+  loadOlderMessages(conversationId: number): Promise<boolean> {
+    return this.history.loadOlder(conversationId);
+  }
+
+  /** A tab's reader moved in a chat (or left it): the engine loads ahead of them and trims far from them. */
+  setViewport(tabId: string, conversationId: number, viewport: MessageViewport | null): void {
+    this.history.setViewport(tabId, conversationId, viewport);
+  }
+
+  /** Jump to latest: the latest page becomes the window, whatever was trimmed off it. */
+  loadLatestMessages(conversationId: number): Promise<void> {
+    return this.loadLatest(conversationId);
+  }
+
+  closeTab(tabId: string): void {
+    this.history.closeTab(tabId);
   }
 
   markVisible(conversationId: number, messageId: number): void {
@@ -246,7 +279,8 @@ export class ConversationCommands {
     try {
       await this.refreshConversations();
       // Not `openConversation`: a chat closed while the sync runs must not be marked read by it.
-      for (const id of this.keptCurrent()) await this.loadLatest(id);
+      // A window trimmed for a reader far up stays: its newer pages come back as the reader does.
+      for (const id of this.keptCurrent()) if (!this.history.awayFromLatest(id)) await this.loadLatest(id);
     } catch (error) {
       this.options.log('sync failed', error);
     }
@@ -260,6 +294,8 @@ export class ConversationCommands {
   private reloadIfBehind(conversationId: number): void {
     const state = this.options.state.value;
     if (!state.windows[conversationId] || holdsLatest(state, conversationId) || this.reloading.has(conversationId)) return;
+    // Trimmed at its newer end for a reader far up, it is behind on purpose: reloading would move them.
+    if (this.history.awayFromLatest(conversationId)) return;
     this.reloading.add(conversationId);
     void this.loadLatest(conversationId)
       .catch((e: unknown) => this.options.log('reloading a chat failed', e))
@@ -277,5 +313,6 @@ export class ConversationCommands {
   private async loadLatestPage(conversationId: number): Promise<void> {
     const { messages } = await this.options.rest().getMessages(conversationId, { count: PAGE_SIZE });
     this.options.state.dispatch({ type: 'messagesLoaded', conversationId, messages, older: false, pageSize: PAGE_SIZE });
+    this.history.latestLoaded(conversationId);
   }
 }

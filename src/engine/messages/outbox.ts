@@ -6,6 +6,7 @@ import { type EngineError, engineError, isEngineError } from '../errors';
 import type { RestClient } from '../rest';
 import { FALLBACKS } from '../rest/fallbacks';
 import { attachmentKind, attachmentMime, attachmentProblem } from '../rules/attachment';
+import { isQuotaError } from '../storage/quotaWatch';
 import type { EngineStorage, StorageOp } from '../storage/storage';
 
 /** A file a send carries (spec §5: one image or video); it is uploaded first, then the message is sent. */
@@ -41,7 +42,7 @@ export interface OutboxEntry {
   quotedMessageId: number | null;
   /** The file, without its bytes (those are kept apart in storage until the send is done). */
   attachment: OutboxAttachment | null;
-  /** Epoch ms when the user sent it; orders the outbox and the pending rows. */
+  /** Epoch ms when the user sent it; orders the outbox and the pending rows (one ms apart at least, so no two tie). */
   createdAt: number;
   status: 'pending' | 'failed';
   error: EngineError | null;
@@ -92,8 +93,12 @@ export function checkSend(text: string, file: OutboxInput['file']): EngineError 
 const newLocalId = (clock: EngineClock) =>
   `out_${clock.now().toString(36)}_${Math.floor(clock.random() * 2 ** 48).toString(36)}`;
 
-/** A network failure or a server error is worth retrying; a 4xx answer is final until the user retries. */
-const retryable = (error: EngineError) => error.status === 0 || error.status >= 500 || error.status === 401;
+/**
+ * A network failure or a server error is worth retrying, and so is "too many" (429: sent again once the
+ * server's Retry-After has passed); another 4xx answer is final until the user retries.
+ */
+const retryable = (error: EngineError) =>
+  error.status === 0 || error.status >= 500 || error.status === 401 || error.status === 429;
 
 /**
  * The outbox (issue 3): a send is written to storage before the network call, shown at once as pending,
@@ -108,10 +113,16 @@ export class Outbox {
   private kickRequested = false;
   private stopped = false;
   private retryTimer: unknown = null;
+  /** Epoch ms before which nothing is sent: the server answered 429 and asked for this wait (Retry-After). */
+  private holdUntil = 0;
+  /** The latest createdAt given: sends of the same millisecond still go out in the order they were made. */
+  private lastCreatedAt = 0;
   /** The upload in flight, so a discard or a stop can abort it. */
   private uploading: { localId: string; controller: AbortController } | null = null;
   /** Aborts the send in flight when the engine stops. */
   private sendAbort: AbortController | null = null;
+  /** Files of entries the full store refused (issue 12): sent from memory, as their entries are. */
+  private readonly unsavedFiles = new Map<string, Blob>();
 
   constructor(private readonly deps: OutboxDeps) {}
 
@@ -127,6 +138,7 @@ export class Outbox {
     const stored = await this.deps.storage.getAll<OutboxEntry>('outbox');
     // Entries stored before attachments (or comments) existed have no such field.
     this.set(stored.map((s) => ({ ...s.value, attachment: s.value.attachment ?? null, comment: s.value.comment ?? null })));
+    for (const entry of this.current) this.lastCreatedAt = Math.max(this.lastCreatedAt, entry.createdAt);
     this.kick();
   }
 
@@ -158,7 +170,7 @@ export class Outbox {
             uploaded: null,
           }
         : null,
-      createdAt: clock.now(),
+      createdAt: (this.lastCreatedAt = Math.max(clock.now(), this.lastCreatedAt + 1)),
       status: 'pending',
       error: null,
       attempts: 0,
@@ -167,7 +179,14 @@ export class Outbox {
     // crash from here on, file and all.
     const ops: StorageOp[] = [{ store: 'outbox', type: 'put', key: entry.localId, value: entry }];
     if (file) ops.push({ store: 'files', type: 'put', key: entry.localId, value: file });
-    await this.deps.storage.writeBatch(ops);
+    try {
+      await this.deps.storage.writeBatch(ops);
+    } catch (error) {
+      // A full store (issue 12) must not lose what was typed: the send goes out from memory. Only an engine
+      // that ends before it is sent loses it, which the engine's storage status tells the user.
+      if (!isQuotaError(error)) throw error;
+      if (file) this.unsavedFiles.set(entry.localId, file);
+    }
     this.set([...this.current, entry]);
     this.kick();
     return entry;
@@ -245,6 +264,7 @@ export class Outbox {
       { store: 'outbox', type: 'clear' },
       { store: 'files', type: 'clear' },
     ]);
+    this.unsavedFiles.clear();
     this.set([]);
   }
 
@@ -269,6 +289,12 @@ export class Outbox {
       const userId = this.deps.userId();
       const next = this.current.find((e) => e.status === 'pending' && e.userId === userId);
       if (!next) return;
+      // A kick (a reconnect, a new send) does not cut the server's Retry-After short.
+      const held = this.holdUntil - this.deps.clock.now();
+      if (held > 0) {
+        this.scheduleRetry(held);
+        return;
+      }
       const delivered = await this.sendOne(next);
       if (!delivered) return;
     }
@@ -323,18 +349,26 @@ export class Outbox {
       }
       const attempts = entry.attempts + 1;
       await this.replace({ ...entry, attempts });
-      const delay = Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** Math.min(attempts - 1, 10));
-      this.retryTimer = this.deps.clock.setTimeout(() => {
-        this.retryTimer = null;
-        void this.drain();
-      }, delay);
+      const backOff = Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** Math.min(attempts - 1, 10));
+      const tooMany = engineError?.status === 429;
+      const delay = tooMany ? (engineError.retryAfterMs ?? backOff) : backOff;
+      if (tooMany) this.holdUntil = this.deps.clock.now() + delay;
+      this.scheduleRetry(delay);
       return false;
     }
   }
 
+  private scheduleRetry(delay: number): void {
+    if (this.retryTimer !== null) this.deps.clock.clearTimeout(this.retryTimer);
+    this.retryTimer = this.deps.clock.setTimeout(() => {
+      this.retryTimer = null;
+      void this.drain();
+    }, delay);
+  }
+
   /** Uploads an entry's file with its progress shown; resolves with the entry as stored after the upload. */
   private async upload(entry: OutboxEntry, attachment: OutboxAttachment): Promise<OutboxEntry> {
-    const file = await this.deps.storage.get<Blob>('files', entry.localId);
+    const file = this.unsavedFiles.get(entry.localId) ?? (await this.deps.storage.get<Blob>('files', entry.localId));
     if (this.stopped) throw new DOMException('the outbox stopped', 'AbortError');
     // The bytes are gone (storage evicted, or cleared by hand): no retry can bring them back.
     if (!file) throw refusedSend('uploadFile', FALLBACKS.uploadFile);
@@ -377,7 +411,7 @@ export class Outbox {
   }
 
   private async replace(entry: OutboxEntry): Promise<void> {
-    await this.deps.storage.writeBatch([{ store: 'outbox', type: 'put', key: entry.localId, value: entry }]);
+    await this.keep([{ store: 'outbox', type: 'put', key: entry.localId, value: entry }]);
     this.set(this.current.map((e) => (e.localId === entry.localId ? entry : e)));
   }
 
@@ -387,10 +421,20 @@ export class Outbox {
     // beside it for the length of a storage write would show the message twice. Should the write be
     // lost, a reload resends the entry with its Idempotency-Key, which the server answers with the same message.
     this.set(this.current.filter((e) => e.localId !== localId));
-    await this.deps.storage.writeBatch([
+    this.unsavedFiles.delete(localId);
+    await this.keep([
       { store: 'outbox', type: 'delete', key: localId },
       { store: 'files', type: 'delete', key: localId },
     ]);
+  }
+
+  /** Writes an entry's change; on a full store (issue 12) the change lives on in memory, and sending goes on. */
+  private async keep(ops: StorageOp[]): Promise<void> {
+    try {
+      await this.deps.storage.writeBatch(ops);
+    } catch (error) {
+      if (!isQuotaError(error)) throw error;
+    }
   }
 
   private set(entries: readonly OutboxEntry[]): void {

@@ -1,9 +1,18 @@
-import { defer, filter, finalize, map, type Observable, Subject } from 'rxjs';
+import { filter, finalize, map, Observable, Subject } from 'rxjs';
 import type { Message } from '../../protocol/entities';
 import type { NotificationRequest } from '../api';
 import { type AppSettings, isMuted, notificationBody, type NotifyPermission, shouldNotify } from '../rules';
 import type { EngineState } from '../state/types';
 import type { TabRegistry } from '../tabs/tabs';
+
+/**
+ * How long a notification waits for a tab to listen when none does: a tab that just signed in or reloaded
+ * subscribes only once its main screen has loaded (a chunk of its own, issue 11), and a message that came
+ * in meanwhile would otherwise never be shown.
+ */
+export const HOLD_MS = 10_000;
+/** At most this many wait (the newest). */
+const HOLD_MAX = 20;
 
 export interface NotifierOptions {
   settings: () => AppSettings;
@@ -22,21 +31,37 @@ export class Notifier {
    * subscribes, and a notification sent to it then would be lost, so only listening tabs are chosen.
    */
   private readonly listening = new Map<string, number>();
+  /** Notifications that came while no tab listened, for the first tab that does (`HOLD_MS`). */
+  private held: { at: number; request: NotificationRequest }[] = [];
 
   constructor(private readonly options: NotifierOptions) {}
 
   notifications(tabId: string): Observable<NotificationRequest> {
-    return defer(() => {
+    // `defer` and `startWith`, written out: they would bring the half of RxJS that turns promises and
+    // iterables into Observables to the worker's first chunk (issue 11, engine/streams.ts).
+    return new Observable<NotificationRequest>((subscriber) => {
       this.listening.set(tabId, (this.listening.get(tabId) ?? 0) + 1);
-      return this.notify$.pipe(
-        filter((n) => n.tabId === tabId),
-        map((n) => n.request),
-        finalize(() => {
-          const count = (this.listening.get(tabId) ?? 1) - 1;
-          if (count > 0) this.listening.set(tabId, count);
-          else this.listening.delete(tabId);
-        }),
-      );
+      const since = this.options.now() - HOLD_MS;
+      const held = this.held.filter((h) => h.at >= since).map((h) => h.request);
+      this.held = [];
+      // Subscribed first, so leaving while the held ones are handed over still counts this tab out.
+      const live = this.notify$
+        .pipe(
+          filter((n) => n.tabId === tabId),
+          map((n) => n.request),
+          finalize(() => {
+            const count = (this.listening.get(tabId) ?? 1) - 1;
+            if (count > 0) this.listening.set(tabId, count);
+            else this.listening.delete(tabId);
+          }),
+        )
+        .subscribe({
+          next: (request) => subscriber.next(request),
+          error: (error: unknown) => subscriber.error(error),
+          complete: () => subscriber.complete(),
+        });
+      for (const request of held) subscriber.next(request);
+      return live;
     });
   }
 
@@ -61,18 +86,16 @@ export class Notifier {
     ) {
       return;
     }
-    const tabId = tabs.notificationTarget((id) => this.listening.has(id));
-    if (tabId === null) return;
     const conversation = state.conversations[conversationId];
-    this.notify$.next({
-      tabId,
-      request: {
-        conversationId,
-        messageId: message.id,
-        title: conversation?.name ?? '',
-        body: settings.notificationsShowPreview ? notificationBody(message.message) : '',
-        playSound: settings.incomingMessagesSound,
-      },
-    });
+    const request: NotificationRequest = {
+      conversationId,
+      messageId: message.id,
+      title: conversation?.name ?? '',
+      body: settings.notificationsShowPreview ? notificationBody(message.message) : '',
+      playSound: settings.incomingMessagesSound,
+    };
+    const tabId = tabs.notificationTarget((id) => this.listening.has(id));
+    if (tabId === null) this.held = [...this.held, { at: this.options.now(), request }].slice(-HOLD_MAX);
+    else this.notify$.next({ tabId, request });
   }
 }

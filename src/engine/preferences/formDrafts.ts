@@ -1,7 +1,8 @@
-import { BehaviorSubject, combineLatest, distinctUntilChanged, map, type Observable } from 'rxjs';
+import { BehaviorSubject, distinctUntilChanged, map, type Observable } from 'rxjs';
 import { engineError } from '../errors';
 import { INVALID_PARAMETERS } from '../rest/fallbacks';
 import type { EngineStorage } from '../storage/storage';
+import { latestOfBoth } from '../streams';
 
 /** One member row of a form draft (spec §3 "Member draft entry"). */
 export interface FormDraftMember {
@@ -80,7 +81,7 @@ export class FormDraftStore {
 
   /** The signed-in account's drafts by form key (none while signed out). */
   drafts(): Observable<FormDrafts> {
-    return combineLatest([this.all$, this.userId.pipe(distinctUntilChanged())]).pipe(
+    return latestOfBoth(this.all$, this.userId.pipe(distinctUntilChanged())).pipe(
       map(([all, userId]) =>
         Object.fromEntries(all.filter((d) => d.userId === userId).map((d) => [d.key, d.draft])),
       ),

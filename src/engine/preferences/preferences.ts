@@ -4,7 +4,8 @@ import { engineError } from '../errors';
 import { FORM_DRAFT_PREFIX } from './formDrafts';
 import { INVALID_PARAMETERS } from '../rest/fallbacks';
 import { type AppSettings, applySettings, normalizeSettings, type SettingsRecord, type StoredSettings } from '../rules';
-import type { EngineStorage } from '../storage/storage';
+import { isQuotaError } from '../storage/quotaWatch';
+import type { EngineStorage, StorageOp } from '../storage/storage';
 
 type Drafts = Readonly<Record<number, string>>;
 
@@ -99,9 +100,7 @@ export class Preferences {
     const stored = this.drafts$.value;
     if (blank ? !(conversationId in stored) : stored[conversationId] === text) return;
     const key = String(conversationId);
-    await this.storage.writeBatch([
-      blank ? { store: 'drafts', type: 'delete', key } : { store: 'drafts', type: 'put', key, value: text },
-    ]);
+    await this.keep([blank ? { store: 'drafts', type: 'delete', key } : { store: 'drafts', type: 'put', key, value: text }]);
     const next = { ...this.drafts$.value };
     if (blank) delete next[conversationId];
     else next[conversationId] = text;
@@ -111,7 +110,7 @@ export class Preferences {
   async setLanguage(language: Language): Promise<void> {
     if (language !== 'en' && language !== 'sv') throw engineError('setLanguage', 0, null, INVALID_PARAMETERS);
     // Kept in meta, which outlives a session: the language is the device's, not the account's.
-    await this.storage.writeBatch([{ store: 'meta', type: 'put', key: 'language', value: language }]);
+    await this.keep([{ store: 'meta', type: 'put', key: 'language', value: language }]);
     this.language$.next(language);
   }
 
@@ -126,10 +125,22 @@ export class Preferences {
     const next = applySettings(this.settingsRecord, patch);
     if (next !== this.settingsRecord) {
       const value: StoredSettings = { ...next.settings, beforeOff: next.beforeOff };
-      await this.storage.writeBatch([{ store: 'settings', type: 'put', key: 'app', value }]);
+      await this.keep([{ store: 'settings', type: 'put', key: 'app', value }]);
       this.setRecord(next);
     }
     return next.settings;
+  }
+
+  /**
+   * Writes a choice; on a full store (issue 12) it still holds, in memory, for as long as this engine runs:
+   * the user's language, settings and drafts are not refused for want of space (the storage notice says so).
+   */
+  private async keep(ops: StorageOp[]): Promise<void> {
+    try {
+      await this.storage.writeBatch(ops);
+    } catch (error) {
+      if (!isQuotaError(error)) throw error;
+    }
   }
 
   /** The tabs see the four settings; what turning notifications on gives back stays in the engine. */

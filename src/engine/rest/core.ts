@@ -3,6 +3,7 @@ import { type EngineError, engineError } from '../errors';
 import { encodeForm, encodeQuery, type FormInput, type Id, joinUrl, pathId, type QueryInput } from './encode';
 import { fallbackFor, INVALID_CONVERSATION_ID, INVALID_PARAMETERS, type RestCallName } from './fallbacks';
 import { apiHeaders } from './headers';
+import { retryAfterMs } from './retryAfter';
 import type { HttpMethod, HttpResponse, HttpTransport } from './transport';
 
 /** What the client reads before every call, so a host override, a sign-out or a new language applies to the next one. */
@@ -157,14 +158,18 @@ export class RestCore {
     // Only when the session that sent the call is still current: a 401 from an old token must not
     // sign out a user who has signed in again since.
     if (response.status === 401 && this.options.session().token === sentToken) this.options.onUnauthorized();
+    // Too many calls: how long the server wants to be left alone, for the outbox's next try.
+    const wait = response.status === 429 ? retryAfterMs(response.headers?.get('Retry-After')) : undefined;
+    const waiting = wait !== undefined ? { retryAfterMs: wait } : {};
     if (parsed && isEnvelope(body)) {
       if (body.success) return body.data as T;
       const status = typeof body.status === 'number' && body.status > 0 ? body.status : response.status;
       const message = typeof body.message === 'string' ? body.message : null;
-      throw engineError(call, status, message, fallbackFor(call, 'answer'));
+      throw { ...engineError(call, status, message, fallbackFor(call, 'answer')), ...waiting };
     }
     const refused = response.status >= 400 && response.status < 500;
-    throw engineError(call, refused ? response.status : 0, null, fallbackFor(call, refused ? 'answer' : 'network'));
+    const fallback = fallbackFor(call, refused ? 'answer' : 'network');
+    throw { ...engineError(call, refused ? response.status : 0, null, fallback), ...waiting };
   }
 }
 

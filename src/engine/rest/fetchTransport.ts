@@ -24,7 +24,7 @@ export const fetchTransport: HttpTransport = {
 };
 
 function wrapFetchResponse(response: Response): HttpResponse {
-  return { status: response.status, json: () => response.json() as Promise<unknown> };
+  return { status: response.status, headers: response.headers, json: () => response.json() as Promise<unknown> };
 }
 
 /** The payload size of a form: file sizes plus text lengths (without the multipart framing). */
@@ -64,7 +64,11 @@ function uploadWithXhr({ url, headers, form, onProgress, signal }: UploadRequest
       // Some engines skip the last progress event; the contract promises one with everything sent.
       if (loaded !== total) onProgress?.(total, total);
       const text = xhr.responseText;
-      resolve({ status: xhr.status, json: async () => JSON.parse(text) as unknown });
+      resolve({
+        status: xhr.status,
+        headers: { get: (name) => xhr.getResponseHeader(name) },
+        json: async () => JSON.parse(text) as unknown,
+      });
     };
     xhr.onerror = () => reject(new TypeError('The upload failed: no answer from the server'));
     xhr.ontimeout = xhr.onerror;

@@ -120,6 +120,8 @@ export interface MessagesPageInput {
   count?: number;
   /** Only messages older than this id; the latest page without it. */
   before?: number;
+  /** Only the messages right after this id (the reference server's `After`, docs/server.md); not with `before`. */
+  after?: number;
 }
 
 export interface UploadInput {

@@ -15,6 +15,8 @@ export interface HttpRequest {
 
 export interface HttpResponse {
   status: number;
+  /** The answer's headers, where the transport can read them (the outbox reads `Retry-After`). */
+  headers?: { get(name: string): string | null };
   /** The parsed body; rejects when the body is not JSON. */
   json(): Promise<unknown>;
 }

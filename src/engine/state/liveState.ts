@@ -1,4 +1,4 @@
-import { BehaviorSubject, type Observable } from 'rxjs';
+import { BehaviorSubject, type Observable, Subject } from 'rxjs';
 import { BatchedWriter, type WriteBatch } from '../storage/batchedWriter';
 import type { EngineClock } from '../clock';
 import { persistOps } from '../storage/persistence';
@@ -25,6 +25,9 @@ export interface LiveStateOptions {
 export class LiveState {
   private readonly subject = new BehaviorSubject<EngineState>(initialState());
   readonly state$: Observable<EngineState> = this.subject.asObservable();
+  private readonly applied = new Subject<EngineEvent>();
+  /** Every event once the state took it: for parts that keep something beside the state (the trimmed history). */
+  readonly events$: Observable<EngineEvent> = this.applied.asObservable();
   /** What storage holds (as far as this engine wrote or read it): moved only once a write committed. */
   private persisted: EngineState = initialState();
   private readonly writer: BatchedWriter;
@@ -52,6 +55,7 @@ export class LiveState {
       this.subject.next(state);
       this.writer.schedule();
     }
+    this.applied.next(event);
     for (const effect of effects) this.options.onEffect(effect);
   }
 

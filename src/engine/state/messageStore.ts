@@ -148,21 +148,77 @@ export function loadLatestPage(
   return setWindow(next, conversationId, window);
 }
 
-/** An older page (loaded with Before) goes in front of the window; a full page means more may exist. */
+/**
+ * An older page (loaded with Before) goes in front of the window; a full page means more may exist. A page
+ * asked for `before` a message that is no longer the window's first (the window was trimmed or reloaded
+ * while the page was on its way) would leave a hole, so it is dropped.
+ */
 export function loadOlderPage(
   state: EngineState,
   conversationId: number,
   page: readonly Message[],
   pageSize: number,
+  before?: number,
 ): EngineState {
-  const next = putMessages(state, conversationId, page);
+  const current = state.windows[conversationId];
+  if (before !== undefined && current?.ids[0] !== before) return state;
+  const first = current?.ids[0] ?? Number.POSITIVE_INFINITY;
+  const older = page.filter((m) => m.id < first);
+  const loaded = conversationMessages(state, conversationId);
+  // Messages the window already has come again in their newest form.
+  const next = putMessages(state, conversationId, page.filter((m) => m.id < first || loaded[m.id] !== undefined));
   const old = next.windows[conversationId] ?? { ids: [], hasOlder: true };
-  const first = old.ids[0] ?? Number.POSITIVE_INFINITY;
-  const older = page.map((m) => m.id).filter((id) => id < first);
   return setWindow(next, conversationId, {
-    ids: mergeSortedIds(old.ids, older),
+    ids: mergeSortedIds(old.ids, older.map((m) => m.id)),
     hasOlder: page.length >= pageSize,
   });
+}
+
+/**
+ * A newer page goes behind the window, which ended at `after` (it was trimmed at its newer end): the page
+ * holds the messages that follow it. A window that no longer ends there takes nothing (no hole).
+ */
+export function loadNewerPage(
+  state: EngineState,
+  conversationId: number,
+  page: readonly Message[],
+  after: number,
+): EngineState {
+  const window = state.windows[conversationId];
+  if (!window || window.ids[window.ids.length - 1] !== after) return state;
+  const newer = page.filter((m) => m.id > after);
+  if (newer.length === 0) return state;
+  const next = putMessages(state, conversationId, newer);
+  return setWindow(next, conversationId, { ...window, ids: mergeSortedIds(window.ids, newer.map((m) => m.id)) });
+}
+
+/**
+ * The page around a message replaces the window, wherever it was (a chat opened at a search hit, issue 13):
+ * the loaded messages outside the page go, as a trim's do. Its newest may be the conversation's latest.
+ */
+export function moveWindow(state: EngineState, conversationId: number, page: readonly Message[], hasOlder: boolean): EngineState {
+  const ids = [...new Set(page.map((m) => m.id))].sort((a, b) => a - b);
+  const kept = new Set(ids);
+  const gone = (state.windows[conversationId]?.ids ?? []).filter((id) => !kept.has(id));
+  let next = gone.length > 0 ? setConversationMessages(state, conversationId, removeEntries(conversationMessages(state, conversationId), gone)) : state;
+  next = putMessages(next, conversationId, page);
+  return setWindow(next, conversationId, { ids, hasOlder });
+}
+
+/**
+ * Keeps only the window's messages from `from` to `to` (ids, inclusive): what lies beyond them is far
+ * from every reader and goes from memory (issue 11). Cut at the older end, older history exists again;
+ * cut at the newer end, the window no longer holds the latest (`holdsLatest`), so live messages wait
+ * until the reader comes back down. Receipt marks stay: they are small and come back with their messages.
+ */
+export function trimWindow(state: EngineState, conversationId: number, from: number, to: number): EngineState {
+  const window = state.windows[conversationId];
+  if (!window) return state;
+  const ids = window.ids.filter((id) => id >= from && id <= to);
+  if (ids.length === window.ids.length || ids.length === 0) return state;
+  const gone = window.ids.filter((id) => id < from || id > to);
+  const next = setConversationMessages(state, conversationId, removeEntries(conversationMessages(state, conversationId), gone));
+  return setWindow(next, conversationId, { ids, hasOlder: window.hasOlder || ids[0] !== window.ids[0] });
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Message } from '../../protocol/entities';
 import { noteLastMessage, setOwnMute, storeSnapshots, upsertSnapshot } from './conversationStore';
 import { deleteMessages, storeMessage } from './messageEvents';
-import { conversationMessages, getMessage, loadLatestPage, loadOlderPage } from './messageStore';
+import { conversationMessages, getMessage, loadLatestPage, loadNewerPage, loadOlderPage, moveWindow, trimWindow } from './messageStore';
 import { addMarks } from './receiptMarks';
 import { planReceiptBeforeRead, recordReceipt } from './receipts';
 import { reduceFrame, skipFrame } from './socketFrame';
@@ -37,6 +37,16 @@ export function reduce(state: EngineState, event: EngineEvent, ctx: ReduceContex
       return { state: upsertSnapshot(state, event.conversation), effects };
     case 'messagesLoaded':
       return { state: messagesLoaded(state, event, ctx, effects), effects };
+    case 'newerMessagesLoaded':
+      return { state: loadNewerPage(state, event.conversationId, event.messages, event.after), effects };
+    case 'windowTrimmed':
+      return { state: trimWindow(state, event.conversationId, event.from, event.to), effects };
+    case 'windowMoved': {
+      // A page that reaches past the conversation's known last message (the list was behind) moves it on.
+      const newest = event.messages.reduce<Message | undefined>((a, m) => (a && a.id > m.id ? a : m), undefined);
+      const moved = moveWindow(state, event.conversationId, event.messages, event.hasOlder);
+      return { state: newest ? noteLastMessage(moved, newest) : moved, effects };
+    }
     case 'messageStored':
       return { state: storeMessage(state, event.message), effects };
     case 'messagesDeleted':
@@ -94,7 +104,7 @@ function messagesLoaded(
   effects: EngineEffect[],
 ): EngineState {
   const { conversationId, messages, pageSize } = event;
-  if (event.older) return loadOlderPage(state, conversationId, messages, pageSize);
+  if (event.older) return loadOlderPage(state, conversationId, messages, pageSize, event.before);
   let next = loadLatestPage(state, conversationId, messages, pageSize);
   const newest = messages.reduce<Message | undefined>((a, m) => (a && a.id > m.id ? a : m), undefined);
   if (newest) next = noteLastMessage(next, newest);
@@ -122,7 +132,12 @@ function readLatest(state: EngineState, conversationId: number, effects: EngineE
     break;
   }
   const record = state.unread[conversationId];
-  if (record && record.lastReceivedMessageId > record.lastReadMessageId) target = Math.max(target, record.lastReceivedMessageId);
+  // The received point can be one's own message (a chat read up to it, then a read withdrawn below it): the
+  // server refuses a receipt for that, so the receipt names someone else's message (issue 12).
+  const received = record ? (byId[record.lastReceivedMessageId] ?? (last?.id === record.lastReceivedMessageId ? last : undefined)) : undefined;
+  if (record && record.lastReceivedMessageId > record.lastReadMessageId && received?.user_id !== state.selfId) {
+    target = Math.max(target, record.lastReceivedMessageId);
+  }
   const latestId = Math.max(last?.id ?? 0, ids[ids.length - 1] ?? 0, target);
   // Planned before the read point moves past it (to latestId), which then records it as sent.
   if (target > 0 && state.selfId !== null) planReceiptBeforeRead(state, effects, conversationId, target, 'read', 0);

@@ -81,8 +81,20 @@ export type EngineEvent =
   | { type: 'signedOut' }
   | { type: 'conversationsLoaded'; conversations: Conversation[] }
   | { type: 'conversationLoaded'; conversation: Conversation }
-  /** A page of history: `older` when it was loaded with Before (prepended), else the latest page (replaces). */
-  | { type: 'messagesLoaded'; conversationId: number; messages: Message[]; older: boolean; pageSize: number }
+  /**
+   * A page of history: `older` when it was loaded with Before (prepended; `before` is the window's first id
+   * it was asked for, and a window that moved on drops it), else the latest page (replaces).
+   */
+  | { type: 'messagesLoaded'; conversationId: number; messages: Message[]; older: boolean; pageSize: number; before?: number }
+  /** Messages that follow `after`, the last message of a window trimmed at its newer end (issue 11). */
+  | { type: 'newerMessagesLoaded'; conversationId: number; messages: Message[]; after: number }
+  /** The window keeps only its messages from `from` to `to`: the rest is far from every reader (issue 11). */
+  | { type: 'windowTrimmed'; conversationId: number; from: number; to: number }
+  /**
+   * The chat was opened at a message (issue 13): the page around it (oldest first) becomes the window,
+   * wherever the window was; `hasOlder` says whether history exists before the page.
+   */
+  | { type: 'windowMoved'; conversationId: number; messages: Message[]; hasOlder: boolean }
   /** The server's answer to our own send, edit or reaction: the message as stored. */
   | { type: 'messageStored'; message: Message }
   | { type: 'messagesDeleted'; conversationId: number; messageIds: number[] }

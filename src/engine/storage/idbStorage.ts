@@ -13,6 +13,8 @@ export const STORE_NAMES: readonly StoreName[] = [
   'outbox',
   'files',
   'communities',
+  'history',
+  'search',
   'meta',
 ];
 
@@ -20,9 +22,10 @@ export const STORE_NAMES: readonly StoreName[] = [
  * Raise when the stores change; `upgrade` below creates what a version adds (2: files, communities).
  * 3 adds no store: opening it stops the engines of builds from before the engine lease (issue 14), which
  * hold no lease and so cannot see a newer engine start; their store connection closes for the upgrade, they
- * stop and ask their tabs to reload.
+ * stop and ask their tabs to reload. 4 adds history (pages trimmed off a chat's window, issue 11). 5 adds
+ * search (the search index's documents, issue 13).
  */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 5;
 
 export interface IdbStorageOptions {
   name?: string;

@@ -123,7 +123,15 @@ export async function loadState(storage: EngineStorage): Promise<EngineState> {
 export const STATE_META_KEYS: readonly string[] = ['state', 'windows', 'sentReceipts', 'pendingReceipts'];
 
 /** The stores only the state (and the communities store) live in, cleared at sign-out (`meta` records go on their own). */
-export const STATE_STORES: readonly StoreName[] = ['conversations', 'messages', 'unread', 'receipts', 'communities'];
+export const STATE_STORES: readonly StoreName[] = [
+  'conversations',
+  'messages',
+  'unread',
+  'receipts',
+  'communities',
+  'history',
+  'search',
+];
 
 /** Spec §4: what sign-out clears, the stored session and everything of the account's state. */
 export function signOutOps(): StorageOp[] {

@@ -17,6 +17,10 @@ export type StoreName =
   | 'files'
   /** Communities, channels and post participants (spec §3 "Communities store"). */
   | 'communities'
+  /** Pages trimmed off a chat's window, until the reader comes back to them (issue 11). */
+  | 'history'
+  /** The search index's documents (issue 13): the text of what the engine has seen, kept for search. */
+  | 'search'
   | 'meta';
 
 export type StorageOp =

@@ -1,68 +1,95 @@
-import { createContext, type ReactNode, useContext, useMemo, useRef, useState } from 'react';
+import { createContext, type ReactNode, useCallback, useContext, useMemo, useRef, useState } from 'react';
 import type { Conversation, Message } from '../../protocol/entities';
+import { sameForRows } from './rowConversation';
 
 /**
- * What the parts of one open chat share in this tab (design.md §3: tab state stays in the tab): the
- * message being replied to or edited, the media shown in the viewer, and a way to scroll to a message
- * (a reply's quote). The list registers the scroller; the composer, the action menu and the viewer read
- * and set the rest.
+ * What every message row of one open chat reads (issue 11: one render per change). Its value stays the same
+ * object while messages arrive: the conversation is the one last seen until something besides its last
+ * message and unread counts changes (a member, a name, a role), compared by content, as each snapshot
+ * arrives from the engine as a new copy; the functions never change. A row therefore re-renders only when
+ * its own props do.
  */
-export interface ChatUi {
+export interface ChatRowUi {
+  /** The chat, except that a new last message or unread count does not make a new object here. */
   conversation: Conversation;
   selfId: number;
-  replyTo: Message | null;
   setReplyTo(message: Message | null): void;
-  editing: Message | null;
   setEditing(message: Message | null): void;
-  media: Message | null;
   openMedia(message: Message | null): void;
-  /** The channel post whose comment thread is open (an overlay over the chat, not a route: design.md §4). */
-  thread: Message | null;
+  /** Opens the comment thread of a channel post (an overlay over the chat, not a route: design.md §4). */
   openThread(post: Message | null): void;
   scrollToMessage(messageId: number): void;
   registerScroller(scroll: ((messageId: number) => void) | null): void;
 }
 
+/**
+ * What the parts of one open chat share in this tab (design.md §3: tab state stays in the tab): the
+ * message being replied to or edited, the media shown in the viewer, and a way to scroll to a message
+ * (a reply's quote). The list registers the scroller; the composer, the action menu and the viewer read
+ * and set the rest. Its `conversation` is the latest one.
+ */
+export interface ChatUi extends ChatRowUi {
+  replyTo: Message | null;
+  editing: Message | null;
+  media: Message | null;
+  /** The channel post whose comment thread is open. */
+  thread: Message | null;
+}
+
 const ChatUiContext = createContext<ChatUi | null>(null);
+const ChatRowContext = createContext<ChatRowUi | null>(null);
 
 export function ChatUiProvider(props: { conversation: Conversation; selfId: number; children: ReactNode }) {
   const { conversation, selfId, children } = props;
   const [replyTo, setReplyToState] = useState<Message | null>(null);
   const [editing, setEditingState] = useState<Message | null>(null);
-  const [media, openMedia] = useState<Message | null>(null);
-  const [thread, openThread] = useState<Message | null>(null);
+  const [media, setMedia] = useState<Message | null>(null);
+  const [thread, setThread] = useState<Message | null>(null);
   const scroller = useRef<((messageId: number) => void) | null>(null);
-  const value = useMemo<ChatUi>(
-    () => ({
-      conversation,
-      selfId,
-      replyTo,
-      // Replying and editing exclude each other: starting one ends the other.
-      setReplyTo: (message) => {
-        setEditingState(null);
-        setReplyToState(message);
-      },
-      editing,
-      setEditing: (message) => {
-        setReplyToState(null);
-        setEditingState(message);
-      },
-      media,
-      openMedia,
-      thread,
-      openThread,
-      scrollToMessage: (messageId) => scroller.current?.(messageId),
-      registerScroller: (scroll) => {
-        scroller.current = scroll;
-      },
-    }),
-    [conversation, selfId, replyTo, editing, media, thread],
+  const shown = useRef(conversation);
+  if (!sameForRows(shown.current, conversation)) shown.current = conversation;
+  const rowConversation = shown.current;
+
+  // Replying and editing exclude each other: starting one ends the other.
+  const setReplyTo = useCallback((message: Message | null) => {
+    setEditingState(null);
+    setReplyToState(message);
+  }, []);
+  const setEditing = useCallback((message: Message | null) => {
+    setReplyToState(null);
+    setEditingState(message);
+  }, []);
+  const openMedia = useCallback((message: Message | null) => setMedia(message), []);
+  const openThread = useCallback((post: Message | null) => setThread(post), []);
+  const scrollToMessage = useCallback((messageId: number) => scroller.current?.(messageId), []);
+  const registerScroller = useCallback((scroll: ((messageId: number) => void) | null) => {
+    scroller.current = scroll;
+  }, []);
+
+  const row = useMemo<ChatRowUi>(
+    () => ({ conversation: rowConversation, selfId, setReplyTo, setEditing, openMedia, openThread, scrollToMessage, registerScroller }),
+    [rowConversation, selfId, setReplyTo, setEditing, openMedia, openThread, scrollToMessage, registerScroller],
   );
-  return <ChatUiContext.Provider value={value}>{children}</ChatUiContext.Provider>;
+  const value = useMemo<ChatUi>(
+    () => ({ ...row, conversation, replyTo, editing, media, thread }),
+    [row, conversation, replyTo, editing, media, thread],
+  );
+  return (
+    <ChatRowContext.Provider value={row}>
+      <ChatUiContext.Provider value={value}>{children}</ChatUiContext.Provider>
+    </ChatRowContext.Provider>
+  );
 }
 
 export function useChatUi(): ChatUi {
   const ui = useContext(ChatUiContext);
   if (!ui) throw new Error('useChatUi outside ChatUiProvider');
+  return ui;
+}
+
+/** The stable part of the chat's context, for message rows and what they hold (see ChatRowUi). */
+export function useChatRow(): ChatRowUi {
+  const ui = useContext(ChatRowContext);
+  if (!ui) throw new Error('useChatRow outside ChatUiProvider');
   return ui;
 }

@@ -1,4 +1,4 @@
-import { Link } from '@tanstack/react-router';
+import { Link, useRouterState } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ConversationListItem } from '../../engine/api';
@@ -6,13 +6,14 @@ import { isEngineError } from '../../engine/api';
 import { useEngine } from '../hooks/EngineContext';
 import { errorText } from '../common/errorText';
 import { useQuery } from '../hooks/useQuery';
+import { messageParamOf } from '../inbox/messageHit';
 import { useSession } from '../hooks/useSession';
 import { PATHS } from '../routing/paths';
 import { ChatUiProvider } from './ChatContext';
 import { CommentThread } from './comments/CommentThread';
 import { Composer } from './composer/Composer';
 import { ChatHeader } from './header/ChatHeader';
-import { MessageList } from './list/MessageList';
+import { MessageList, type OpenTarget } from './list/MessageList';
 import { MediaViewer } from './media/MediaViewer';
 import './chat.css';
 
@@ -24,7 +25,9 @@ interface OpenFailure {
 
 /**
  * The chat view (spec §2): header, the message list, the input and the media viewer of one conversation.
- * Opening it loads the latest page, marks the chat read and tells the engine this tab shows it.
+ * Opening it loads the latest page, marks the chat read and tells the engine this tab shows it. A URL with
+ * `?message=` (a search hit, issue 13) opens it at that message instead; each visit to such a URL (the same
+ * hit chosen again too) opens it there afresh.
  * `onOpenSettings` is given by the screen that has a chat settings panel; without it there is no button.
  */
 export function ChatView({ conversationId, onOpenSettings }: { conversationId: number; onOpenSettings?: () => void }) {
@@ -38,6 +41,11 @@ export function ChatView({ conversationId, onOpenSettings }: { conversationId: n
   );
   const [failure, setFailure] = useState<OpenFailure | null>(null);
   const [opened, setOpened] = useState(false);
+  const targetId = useRouterState({ select: (s) => messageParamOf(s.location.search) });
+  const visit = useRouterState({ select: (s) => s.location.state.__TSR_key ?? '' });
+  /** This opening: the latest (null), or the message of this visit. */
+  const opening = targetId === null ? null : `${targetId}:${visit}`;
+  const [settled, setSettled] = useState<string | null>(null);
 
   useEffect(() => {
     engine.setOpenConversation(conversationId);
@@ -48,18 +56,22 @@ export function ChatView({ conversationId, onOpenSettings }: { conversationId: n
     let live = true;
     setFailure(null);
     setOpened(false);
-    engine
-      .openConversation(conversationId)
+    (targetId === null ? engine.openConversation(conversationId) : engine.openConversationAt(conversationId, targetId))
       .catch((error: unknown) => {
         if (live) setFailure({ error, notFound: isEngineError(error) && error.status === 404 });
       })
       .finally(() => {
-        if (live) setOpened(true);
+        if (live) {
+          setOpened(true);
+          setSettled(opening);
+        }
       });
     return () => {
       live = false;
     };
-  }, [engine, conversationId]);
+    // `opening` names `targetId` and the visit: a new visit opens again.
+  }, [engine, conversationId, opening]);
+  const target: OpenTarget | null = targetId === null ? null : { messageId: targetId, settled: settled === opening };
 
   const selfId = session?.status === 'ready' ? session.userId : null;
   // Spec §8: a chat that is not the user's (any more) says so and offers the chats list: a retry cannot help.
@@ -108,7 +120,7 @@ export function ChatView({ conversationId, onOpenSettings }: { conversationId: n
             )}
           </div>
         ) : null}
-        <MessageList key={conversationId} conversationId={conversationId} failed={failure !== null} />
+        <MessageList key={`${conversationId}:${opening ?? ''}`} conversationId={conversationId} failed={failure !== null} target={target} />
         <Composer />
         <MediaViewer />
         <CommentThread />

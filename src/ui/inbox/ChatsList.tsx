@@ -6,6 +6,7 @@ import { SearchField } from '../common/SearchField';
 import { useQuery } from '../hooks/useQuery';
 import { ConversationList } from './ConversationList';
 import { FilterTabs } from './FilterTabs';
+import { MessageResults } from './MessageResults';
 import { type ChatFilter, filtersFor, visibleConversations } from './filters';
 import { SkeletonRows } from './SkeletonRows';
 import { useConversationsLoad } from './useConversationsLoad';
@@ -37,6 +38,8 @@ export function ChatsList({
     if (!filters.includes(filter)) setFilter('all');
   }, [filters, filter]);
   const shown = visibleConversations(list, filter, query);
+  // A query also searches the messages this device holds (issue 13): their section follows the chats.
+  const searching = query.trim() !== '';
   const retry = () => {
     onRetry();
     load.retry();
@@ -63,7 +66,7 @@ export function ChatsList({
       </div>
     );
   } else {
-    body = <ConversationList items={shown} openId={openId} />;
+    body = <ConversationList items={shown} openId={openId} fit={searching} />;
   }
 
   return (
@@ -80,8 +83,14 @@ export function ChatsList({
       </header>
       <SearchField label={t('inbox.search')} value={query} onChange={setQuery} />
       <FilterTabs filters={filters} value={filter} onChange={setFilter} panelId={panelId} />
-      <div className="chats-panel__body" id={panelId} role="tabpanel" aria-labelledby={`inbox-tab-${filter}`}>
+      <div
+        className={`chats-panel__body${searching ? ' chats-panel__body--search' : ''}`}
+        id={panelId}
+        role="tabpanel"
+        aria-labelledby={`inbox-tab-${filter}`}
+      >
         {body}
+        {searching ? <MessageResults query={query} /> : null}
       </div>
     </section>
   );

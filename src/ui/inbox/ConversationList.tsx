@@ -21,9 +21,12 @@ function useMinuteClock(): Date {
 export function ConversationList({
   items,
   openId,
+  fit = false,
 }: {
   items: readonly ConversationListItem[];
   openId: number | null;
+  /** Only as tall as its rows (up to a share of the panel): a search's messages follow it (issue 13). */
+  fit?: boolean;
 }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const now = useMinuteClock();
@@ -37,7 +40,12 @@ export function ConversationList({
     getItemKey: (index) => items[index]?.conversation.id ?? index,
   });
   return (
-    <div className="inbox-list" ref={scrollRef} data-testid="inbox-list">
+    <div
+      className={`inbox-list${fit ? ' inbox-list--fit' : ''}`}
+      ref={scrollRef}
+      data-testid="inbox-list"
+      style={fit ? { height: items.length * ROW_HEIGHT } : undefined}
+    >
       <ul className="inbox-list__inner" style={{ height: virtualizer.getTotalSize() }}>
         {virtualizer.getVirtualItems().map((row) => {
           const item = items[row.index];

@@ -1,5 +1,5 @@
 import { useNavigate } from '@tanstack/react-router';
-import { useCallback, useEffect } from 'react';
+import { type ReactNode, useCallback, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CountriesView, SessionView } from '../../engine/api';
 import { useEngine } from '../hooks/EngineContext';
@@ -10,21 +10,27 @@ import { useLoginState } from './loginState';
 import { NicknameStep } from './NicknameStep';
 import { PhoneStep } from './PhoneStep';
 import { PinStep } from './PinStep';
-import { PartyPicker } from './satir/PartyPicker';
-import { SatirFaq } from './satir/SatirFaq';
-import { SatirHero } from './satir/SatirHero';
-import { SatirStats } from './satir/SatirStats';
-import { SatirTicker } from './satir/SatirTicker';
 import './login.css';
-import './satir/satir.css';
 
 const NO_COUNTRIES: CountriesView = { countries: [], status: 'idle', error: null };
 
 /**
  * The login screen of spec §2 and §4: phone, then PIN (both on the phone route), then the nickname (on its
  * own route, where the session gate keeps a user without one). The state survives reloads until success.
+ * `before` and `after` surround the card: the protest page's parts (satir/SatirLoginScreen.tsx), which
+ * load in a chunk of their own, so the standard screen never carries them.
  */
-export function LoginScreen({ variant, step }: { variant: LoginVariant; step: 'phone' | 'nickname' }) {
+export function LoginScreen({
+  variant,
+  step,
+  before,
+  after,
+}: {
+  variant: LoginVariant;
+  step: 'phone' | 'nickname';
+  before?: ReactNode;
+  after?: ReactNode;
+}) {
   const { t } = useTranslation();
   const engine = useEngine();
   const navigate = useNavigate();
@@ -64,13 +70,7 @@ export function LoginScreen({ variant, step }: { variant: LoginVariant; step: 'p
 
   return (
     <main className={`login-page login-${variant}`}>
-      {variant === 'satir' ? (
-        <>
-          <SatirTicker />
-          <SatirHero />
-          <SatirStats />
-        </>
-      ) : null}
+      {before}
       <div className="login-card">
         <p className="login-brand">
           <span className="login-logo" aria-hidden="true" />
@@ -84,12 +84,7 @@ export function LoginScreen({ variant, step }: { variant: LoginVariant; step: 'p
           <NicknameStep state={state} update={update} onSignedIn={signedIn} Heading={Heading} />
         ) : null}
       </div>
-      {variant === 'satir' ? (
-        <>
-          <PartyPicker />
-          <SatirFaq />
-        </>
-      ) : null}
+      {after}
       <LanguageSwitch />
     </main>
   );

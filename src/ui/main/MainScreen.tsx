@@ -1,26 +1,32 @@
 import { useNavigate, useParams, useRouterState } from '@tanstack/react-router';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ChatView, InvalidChatView } from '../chat/ChatView';
-import { ChannelInfoView } from '../explore/ChannelInfoView';
-import { CommunityView } from '../explore/CommunityView';
-import { ExploreView } from '../explore/ExploreView';
 import { useEngine } from '../hooks/EngineContext';
 import { ChatsList } from '../inbox/ChatsList';
 import { NewChatForm } from '../inbox/NewChatForm';
 import { type NewChatKind, NewChatPicker } from '../inbox/NewChatPicker';
 import { useBrowserNotifications } from '../notifications/useBrowserNotifications';
+// The chat view, the right panel, settings and communities load as chunks of their own (issue 11).
+import {
+  AccountView,
+  ChannelInfoView,
+  ChatView,
+  CommunityView,
+  ControlsView,
+  ExploreView,
+  HelpView,
+  InvalidChatView,
+  NotificationsView,
+  RightPanel,
+  SettingsList,
+} from '../routing/lazyViews';
+import { UpdateBar } from '../pwa/UpdateBar';
 import { PATHS } from '../routing/paths';
-import { AccountView } from '../settings/AccountView';
-import { ControlsView } from '../settings/ControlsView';
-import { HelpView } from '../settings/HelpView';
-import { NotificationsView } from '../settings/NotificationsView';
-import { SettingsList } from '../settings/SettingsList';
 import { ConnectionIndicator } from './ConnectionIndicator';
+import { StorageFullBanner } from './StorageFullBanner';
 import { EmptyPane } from './EmptyPane';
 import { IconMenu } from './IconMenu';
 import { idParamOf, isCommunitiesView, type LeftView, leftViewOf, sectionOf } from './leftView';
-import { RightPanel } from './RightPanel';
 import { type RightPanelState, type RightPanelView, shownPanel } from './rightPanel';
 import { useCommunitiesGate } from './useCommunitiesAllowed';
 import './main.css';
@@ -142,6 +148,7 @@ export function MainScreen() {
       <IconMenu section={sectionOf(shownView)} communities={communities} onChats={() => setCreating(null)} />
       <div className="main-screen__left">
         <ConnectionIndicator />
+        <StorageFullBanner />
         {left}
       </div>
       <main className="main-screen__center" aria-label={t('nav.chatPanel')}>
@@ -167,6 +174,7 @@ export function MainScreen() {
           onGone={leaveChat}
         />
       ) : null}
+      <UpdateBar />
     </div>
   );
 }

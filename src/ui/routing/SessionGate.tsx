@@ -4,7 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { useSession } from '../hooks/useSession';
 import { type LoginVariant, PATHS } from './paths';
 
-function Waiting() {
+/** The app's "Loading…" while the session is not known yet, or a screen's chunk is still on its way. */
+export function Waiting() {
   const { t } = useTranslation();
   return (
     <div className="app-waiting" role="status">

@@ -2,11 +2,12 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PATHS } from '../routing/paths';
 import { PanelHeader } from '../common/PanelHeader';
+import { HistoryKeptChoice } from './HistoryKeptChoice';
 import { Switch } from './Switch';
 import { useSettings } from './useSettings';
 import './settings.css';
 
-/** Spec §2 controls: enter-to-send. */
+/** Spec §2 controls: enter-to-send; and how much history this device keeps (issue 13). */
 export function ControlsView() {
   const { t } = useTranslation();
   const { settings, update } = useSettings();
@@ -22,6 +23,7 @@ export function ControlsView() {
             checked={settings.enterToSend}
             onChange={(enterToSend) => update({ enterToSend })}
           />
+          <HistoryKeptChoice />
         </div>
       ) : null}
     </section>

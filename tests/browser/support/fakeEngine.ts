@@ -23,6 +23,10 @@ export function fakeTabEngine<
   const engine: Record<string, unknown> = {
     formDrafts: () => new BehaviorSubject({}),
     setFormDraft: () => Promise.resolve(),
+    // The main screen's storage notice (issue 12): the store has room unless a test says otherwise.
+    storageStatus: () => new BehaviorSubject('ok'),
+    // The chats-list search also searches messages (issue 13): nothing found, unless a test says otherwise.
+    searchMessages: (query: string) => new BehaviorSubject({ query, hits: [], complete: true }),
     ...fields,
     ...commands,
   };

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
-import { chatSetup, listed, openChat } from './chatSetup';
+import { generateBigGroup } from '../../../server/seed/history';
+import { chatSetup, listed } from './chatSetup';
 import { type CatalogueEntry, type Stage, walkCatalogue } from './stage';
 
 /**
@@ -78,17 +79,26 @@ const entries: CatalogueEntry[] = [
     spec: 'Failed to load conversation messages',
     key: 'chat.list.olderFailed',
     async provoke(s) {
-      // More than a page (20), so older messages are there to load once the reader scrolls up.
-      const texts = Array.from({ length: 30 }, (_, i) => `Message ${i + 1}`);
-      const setup = await chatSetup(s, { theirs: texts });
-      await openChat(s, setup);
-      const log = setup.page.getByRole('log');
-      await log.getByText('Message 30', { exact: true }).waitFor();
+      // More history than the engine keeps loaded ahead of the reader (issue 11: 100 messages, prefetched at
+      // once), so older pages remain on the server when the calls start failing and the reader reaches the top.
+      const { user, page } = await s.person('Reader');
+      const group = generateBigGroup(s.server.server.ctx.db, user.id, 400, Date.now());
+      await page.goto(`${s.url}/inbox/${group.conversationId}`);
+      const log = page.getByRole('log');
+      await log.locator('[data-message-id]').first().waitFor();
       s.proxy.fail('GET', PAGE);
-      await log.evaluate((el) => {
-        el.scrollTop = 0;
-      });
-      return setup.page.locator('[data-chat-error="older"]');
+      const error = page.locator('[data-chat-error="older"]');
+      // Up to the oldest loaded message, again while the engine's prefetch still brings pages in (from IndexedDB
+      // or before the failing started): the reader's own request for the page beyond fails and says so.
+      await expect
+        .poll(async () => {
+          await log.evaluate((el) => {
+            el.scrollTop = 0;
+          });
+          return error.count();
+        }, { timeout: 30_000, interval: 400 })
+        .toBe(1);
+      return error;
     },
   },
   {

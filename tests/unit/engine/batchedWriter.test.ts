@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BatchedWriter, PERSIST_DELAY_MS } from '../../../src/engine/storage/batchedWriter';
+import { BatchedWriter, PERSIST_DELAY_MS, PERSIST_STREAM_DELAY_MS } from '../../../src/engine/storage/batchedWriter';
 import { MemoryStorage } from '../../../src/engine/storage/storage';
 import { manualClock } from '../worker/manualClock';
 
@@ -33,6 +33,30 @@ describe('the batched writer', () => {
     await t.advance(PERSIST_DELAY_MS);
     // The timer alone wrote it.
     await expect.poll(() => t.stored()).toBe(2);
+  });
+
+  it('gathers a stream of changes that goes on for longer: a second of them is a handful of writes', async () => {
+    const t = setup();
+    // A change every 10 ms for a second (1,000 messages within a second arrive in slices like this).
+    for (let ms = 0; ms < 1_000; ms += 10) {
+      t.state.value += 1;
+      t.writer.schedule();
+      await t.advance(10);
+    }
+    await t.advance(PERSIST_STREAM_DELAY_MS);
+    await expect.poll(() => t.stored()).toBe(t.state.value);
+    // Three writes at the short delay start the stream; then one every PERSIST_STREAM_DELAY_MS.
+    expect(t.storage.batches).toBeLessThanOrEqual(3 + Math.ceil(1_000 / PERSIST_STREAM_DELAY_MS));
+    expect(t.storage.batches).toBeGreaterThanOrEqual(3);
+
+    // After a pause a single change is written at the short delay again.
+    await t.advance(1_000);
+    const before = t.storage.batches;
+    t.state.value += 1;
+    t.writer.schedule();
+    await t.advance(PERSIST_DELAY_MS);
+    await expect.poll(() => t.stored()).toBe(t.state.value);
+    expect(t.storage.batches).toBe(before + 1);
   });
 
   it('once stopped, schedules nothing by itself (another engine may own the store), but flush still writes', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { NotificationRequest } from '../../../src/engine/api';
-import { Notifier } from '../../../src/engine/notifications/notifier';
+import { HOLD_MS, Notifier } from '../../../src/engine/notifications/notifier';
 import { type AppSettings, DEFAULT_APP_SETTINGS } from '../../../src/engine/rules';
 import { TabRegistry } from '../../../src/engine/tabs/tabs';
 import type { Conversation } from '../../../src/protocol/entities';
@@ -119,5 +119,32 @@ describe('Notifier', () => {
     subscription.unsubscribe();
     notifier.incoming(10, message(6));
     expect(received.get('b')?.map((r) => r.messageId)).toEqual([4, 6]);
+  });
+
+  it('holds a notification while no tab listens and gives it to the first tab that does, for 10 s at most', () => {
+    const tabs = new TabRegistry();
+    const state = loadedState([]);
+    let now = NOW;
+    const notifier = new Notifier({ settings: () => DEFAULT_APP_SETTINGS, state: () => state, tabs, now: () => now });
+    notifier.setPermission('granted');
+    // A tab that signed in reports its state at once, but listens only once its main screen has loaded.
+    tabs.set('a', { visible: true, focused: true, openConversationId: null }, 1);
+    notifier.incoming(10, message(4));
+    now += 300;
+    const first: number[] = [];
+    notifier.notifications('a').subscribe((r) => first.push(r.messageId));
+    expect(first).toEqual([4]);
+    // Given once: a second subscriber (another tab, or the same after a reload) does not get it again.
+    const again: number[] = [];
+    notifier.notifications('a').subscribe((r) => again.push(r.messageId));
+    expect(again).toEqual([]);
+
+    const late = new Notifier({ settings: () => DEFAULT_APP_SETTINGS, state: () => state, tabs, now: () => now });
+    late.setPermission('granted');
+    late.incoming(10, message(5));
+    now += HOLD_MS + 1;
+    const tooLate: number[] = [];
+    late.notifications('a').subscribe((r) => tooLate.push(r.messageId));
+    expect(tooLate).toEqual([]);
   });
 });

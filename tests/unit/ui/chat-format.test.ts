@@ -16,6 +16,26 @@ describe('file sizes (spec §9: B to GB)', () => {
   it('writes numbers the Swedish way in Swedish', () => {
     expect(formatFileSize(1536, 'sv')).toBe('1,5 KB');
   });
+
+  it('builds a number format once per language and precision, not once per row (issue 11)', () => {
+    formatFileSize(2048, 'en');
+    formatFileSize(100, 'en');
+    const Original = Intl.NumberFormat;
+    let built = 0;
+    Intl.NumberFormat = new Proxy(Original, {
+      construct(target, args: ConstructorParameters<typeof Intl.NumberFormat>) {
+        built += 1;
+        return new target(...args);
+      },
+    });
+    try {
+      for (let i = 0; i < 50; i++) expect(formatFileSize(2048 + i * 1024, 'en')).toMatch(/ KB$/);
+      expect(formatFileSize(100, 'en')).toBe('100 B');
+    } finally {
+      Intl.NumberFormat = Original;
+    }
+    expect(built).toBe(0);
+  });
 });
 
 describe('media sizes (spec §9)', () => {

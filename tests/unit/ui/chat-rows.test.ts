@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { OutboxEntry } from '../../../src/engine/api';
 import type { Message } from '../../../src/protocol/entities';
-import { buildRows } from '../../../src/ui/chat/list/rows';
+import { buildMessageRows, buildRows, findLoaded } from '../../../src/ui/chat/list/rows';
 
 const at = (y: number, m: number, d: number, h = 12) => String(Math.floor(new Date(y, m - 1, d, h).getTime() / 1000));
 const msg = (id: number, created_at: string): Message =>
@@ -13,8 +13,27 @@ describe('list rows', () => {
   it('puts a day separator above the first message of each day, keyed by that message', () => {
     const rows = buildRows([msg(1, at(2026, 1, 1, 9)), msg(2, at(2026, 1, 1, 18)), msg(3, at(2026, 1, 2))], false, []);
     expect(rows.map((r) => r.key)).toEqual(['day-1', 'm-1', 'm-2', 'day-3', 'm-3']);
-    const second = rows[2];
-    expect(second?.kind === 'message' ? second.previous?.id : null).toBe(1);
+    // A run of one sender's messages starts at its first message only.
+    expect(rows.map((r) => (r.kind === 'message' ? r.runStart : null))).toEqual([null, true, false, null, false]);
+  });
+
+  it('extends the last build when messages only came at the end: the earlier rows stay the same objects', () => {
+    const messages = [msg(1, at(2026, 1, 1, 9)), msg(2, at(2026, 1, 1, 18))];
+    const first = buildMessageRows(messages, false);
+    const next = buildMessageRows([...messages, msg(3, at(2026, 1, 2))], false, first);
+    expect(next.rows.slice(0, first.rows.length).every((row, i) => row === first.rows[i])).toBe(true);
+    expect(next.rows.map((r) => r.key)).toEqual(['day-1', 'm-1', 'm-2', 'day-3', 'm-3']);
+    // An older page in front builds every row again, as its separators and runs may change.
+    const older = buildMessageRows([msg(0, at(2026, 1, 1, 8)), ...messages], false, first);
+    expect(older.rows.map((r) => r.key)).toEqual(['day-0', 'm-0', 'm-1', 'm-2']);
+    expect(older.rows[2]).not.toBe(first.rows[1]);
+  });
+
+  it('finds a loaded message by id without an index', () => {
+    const messages = [1, 4, 9, 12, 30].map((id) => msg(id, at(2026, 1, 1)));
+    expect(findLoaded(messages, 12)?.id).toBe(12);
+    expect(findLoaded(messages, 1)?.id).toBe(1);
+    expect(findLoaded(messages, 5)).toBeUndefined();
   });
 
   it('gives the top message no separator while older messages are still on the server', () => {

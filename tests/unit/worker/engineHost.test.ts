@@ -48,7 +48,7 @@ function profile() {
   function worker(
     name: string,
     build: BuildStamp,
-    options: { clients?: () => number; graceMs?: number; failFirstStart?: boolean } = {},
+    options: { clients?: () => number; graceMs?: number; failFirstStart?: boolean; startMs?: number } = {},
   ) {
     let starts = 0;
     const context = locks.context();
@@ -70,6 +70,7 @@ function profile() {
           log.push(`failed ${name}`);
           throw new Error('the store would not open');
         }
+        if (options.startMs) await new Promise((resolve) => setTimeout(resolve, options.startMs));
         log.push(`start ${name}`);
         return fakeEngine(name, log);
       },
@@ -119,6 +120,27 @@ describe('one engine per profile (EngineHost)', () => {
     await expect.poll(() => b.host.state, { interval: 5 }).toBe('leading');
     // The heartbeat would take ANSWER_TIMEOUT_MS (10 s); the freed lease wakes the next worker.
     expect(Date.now() - diedAt).toBeLessThan(1_000);
+    expect(p.log).toEqual(['start a', 'start b']);
+  });
+
+  it('a follower that asks while the next leader starts its engine is served once it runs (the link loads on demand)', async () => {
+    const p = profile();
+    const a = p.worker('a', OLD);
+    const b = p.worker('b', OLD, { startMs: 300 });
+    const c = p.worker('c', OLD);
+    await a.host.attach(true);
+    await expect.poll(() => a.host.state).toBe('leading');
+    await b.host.attach(false);
+    await c.host.attach(false);
+    await expect.poll(() => b.host.backend.current !== null && c.host.backend.current !== null).toBe(true);
+    // b is next in line for the lease; c asks who leads at once, while b's engine is still starting.
+    a.kill();
+    await expect.poll(() => b.host.state, { interval: 5 }).toBe('leading');
+    const values: unknown[] = [];
+    const sub = c.host.backend.query('session', []).subscribe((v) => values.push(v));
+    await c.host.backend.invoke('refreshConversations', []);
+    await expect.poll(() => values.at(-1)).toBe(1);
+    sub.unsubscribe();
     expect(p.log).toEqual(['start a', 'start b']);
   });
 

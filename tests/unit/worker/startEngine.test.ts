@@ -62,6 +62,8 @@ describe('the worker engine when its database closes for an upgrade', () => {
   it('stops the engine (socket closed, no reconnect) and asks the tabs to reload', async () => {
     const setup = await signedInSetup();
     const engine = await setup.start();
+    // startEngine hands the engine to the tabs once the session is read; the parts connect behind it.
+    await engine.whenStarted();
     await setup.clock.advance(0);
     expect(await firstValueFrom(engine.connection())).toBe('online');
     expect(setup.sockets).toHaveLength(1);

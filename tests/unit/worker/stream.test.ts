@@ -7,7 +7,8 @@ import { LEADER_CHANNEL, randomId } from '../../../src/worker/linkProtocol';
 import { LinkServer } from '../../../src/worker/linkServer';
 import { ClientRegistry } from '../../../src/worker/liveness';
 import { RemoteBackend } from '../../../src/worker/remoteBackend';
-import { StreamDecoder, StreamEncoder, type WireValue } from '../../../src/worker/streamCodec';
+import { StreamEncoder, type WireValue } from '../../../src/worker/streamCodec';
+import { StreamDecoder } from '../../../src/worker/streamDecoder';
 import { StreamSenders } from '../../../src/worker/streamSender';
 
 interface Row {

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { canDeleteForEverybody, canEdit, canHide } from '../../../engine/api';
 import type { Message } from '../../../protocol/entities';
 import { useEngine } from '../../hooks/EngineContext';
-import { useChatUi } from '../ChatContext';
+import { useChatRow } from '../ChatContext';
 import { ActionMenu, type MenuAction, type MenuChoices } from './ActionMenu';
 import { canReply } from './actionRules';
 import { DeleteDialog } from './DeleteDialog';
@@ -20,7 +20,7 @@ import './actions.css';
 export function MessageActions({ message }: { message: Message }) {
   const { t } = useTranslation();
   const engine = useEngine();
-  const { conversation, selfId, setReplyTo, setEditing } = useChatUi();
+  const { conversation, selfId, setReplyTo, setEditing } = useChatRow();
   const [menu, setMenu] = useState<MenuChoices | null>(null);
   const [deleting, setDeleting] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);

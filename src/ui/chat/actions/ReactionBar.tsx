@@ -3,7 +3,7 @@ import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import type { Message, Reaction } from '../../../protocol/entities';
 import { useEngine } from '../../hooks/EngineContext';
-import { useChatUi } from '../ChatContext';
+import { useChatRow } from '../ChatContext';
 import { reactionUserNames, showsReactionUsers } from './actionRules';
 import { errorText } from '../../common/errorText';
 import './actions.css';
@@ -60,7 +60,7 @@ function ReactionChip(props: { message: Message; reaction: Reaction; onError: (t
   const { message, reaction, onError } = props;
   const { t } = useTranslation();
   const engine = useEngine();
-  const { conversation, selfId } = useChatUi();
+  const { conversation, selfId } = useChatRow();
   const [tip, setTip] = useState<TipPlace | null>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);

@@ -1,13 +1,13 @@
 import { useTranslation } from 'react-i18next';
 import type { Message } from '../../../protocol/entities';
 import { CommentIcon } from '../../common/icons';
-import { useChatUi } from '../ChatContext';
+import { useChatRow } from '../ChatContext';
 import { commentsLabel } from './threadText';
 
 /** Under a channel post: its comment count, opening the comment thread (issue 8). */
 export function CommentsButton({ post }: { post: Message }) {
   const { t } = useTranslation();
-  const { openThread } = useChatUi();
+  const { openThread } = useChatRow();
   const count = post.discussion?.comments_count ?? 0;
   return (
     <button type="button" className="msg-comments" onClick={() => openThread(post)} aria-haspopup="dialog">

@@ -1,6 +1,7 @@
 import type { OutboxEntry } from '../../../engine/api';
 import type { Message } from '../../../protocol/entities';
 import { fromEpochSeconds, sameDay } from '../../common/time';
+import { isEventMessage } from '../message/eventText';
 
 /**
  * What the virtualised list shows, top to bottom: day separators, the loaded messages (oldest first) and
@@ -9,40 +10,102 @@ import { fromEpochSeconds, sameDay } from '../../common/time';
  */
 export type ChatRow =
   | { kind: 'day'; key: string; date: Date }
-  | { kind: 'message'; key: string; message: Message; previous: Message | null }
+  | { kind: 'message'; key: string; message: Message; runStart: boolean }
   | { kind: 'outbox'; key: string; entry: OutboxEntry };
 
+/** The rows of the loaded messages, and what they were built from (so the next build can extend them). */
+export interface MessageRows {
+  messages: readonly Message[];
+  hasOlder: boolean;
+  rows: readonly ChatRow[];
+  /**
+   * Each row's index by key. Extending a build adds to the same map, so an earlier build's map may also hold
+   * the later rows' keys: look keys up through `rowIndex`, which checks the row is there.
+   */
+  index: Map<string, number>;
+}
+
+const startsRun = (message: Message, previous: Message | null) =>
+  previous === null || previous.user_id !== message.user_id || isEventMessage(previous);
+
+/** Whether `messages` begins with every message of `last`, object for object. */
+function extends_(messages: readonly Message[], last: readonly Message[]): boolean {
+  if (messages.length < last.length) return false;
+  for (let i = last.length - 1; i >= 0; i--) if (messages[i] !== last[i]) return false;
+  return true;
+}
+
 /**
- * A separator goes above the first message of each day. While older history is still on the server, the
- * top message's day may have begun earlier, so it gets no separator until that page is here: a separator
- * appearing there later would otherwise say "Today" twice. Separators are keyed by the message below them.
+ * The rows of `messages`. A separator goes above the first message of each day. While older history is still
+ * on the server, the top message's day may have begun earlier, so it gets no separator until that page is
+ * here: a separator appearing there later would otherwise say "Today" twice. Separators are keyed by the
+ * message below them. When the messages only grew at the end (a new message), the rows of `last` are kept
+ * and only the new ones are made (issue 11).
  */
-export function buildRows(
-  messages: readonly Message[],
-  hasOlder: boolean,
-  outbox: readonly OutboxEntry[],
-): ChatRow[] {
-  const rows: ChatRow[] = [];
-  let previous: Message | null = null;
-  let previousDate: Date | null = null;
-  for (const message of messages) {
+export function buildMessageRows(messages: readonly Message[], hasOlder: boolean, last?: MessageRows): MessageRows {
+  const reuse = last !== undefined && last.hasOlder === hasOlder && last.messages.length > 0 && extends_(messages, last.messages);
+  const rows: ChatRow[] = reuse ? [...last.rows] : [];
+  const index = reuse ? last.index : new Map<string, number>();
+  const push = (row: ChatRow) => {
+    index.set(row.key, rows.length);
+    rows.push(row);
+  };
+  let previous: Message | null = reuse ? (last.messages[last.messages.length - 1] ?? null) : null;
+  let previousDate: Date | null = previous ? fromEpochSeconds(previous.created_at) : null;
+  for (let i = reuse ? last.messages.length : 0; i < messages.length; i++) {
+    const message = messages[i] as Message;
     const date = fromEpochSeconds(message.created_at);
     const first = previousDate === null;
     if ((first && !hasOlder) || (previousDate !== null && !sameDay(previousDate, date))) {
-      rows.push({ kind: 'day', key: `day-${message.id}`, date });
+      push({ kind: 'day', key: `day-${message.id}`, date });
     }
-    rows.push({ kind: 'message', key: `m-${message.id}`, message, previous });
+    push({ kind: 'message', key: `m-${message.id}`, message, runStart: startsRun(message, previous) });
     previous = message;
     previousDate = date;
   }
-  let lastDate = previousDate;
+  return { messages, hasOlder, rows, index };
+}
+
+/** Where the row with `key` is in `rows` (the message rows, then the outbox's), or undefined. */
+export function rowIndex(messageRows: MessageRows, rows: readonly ChatRow[], key: string): number | undefined {
+  const found = messageRows.index.get(key);
+  if (found !== undefined && found < messageRows.rows.length && rows[found]?.key === key) return found;
+  for (let i = messageRows.rows.length; i < rows.length; i++) if (rows[i]?.key === key) return i;
+  return undefined;
+}
+
+/** The message rows, then the outbox's sends of this chat (each day they start gets its separator). */
+export function withOutbox(messageRows: MessageRows, outbox: readonly OutboxEntry[]): readonly ChatRow[] {
+  if (outbox.length === 0) return messageRows.rows;
+  const rows: ChatRow[] = [...messageRows.rows];
+  const last = messageRows.messages[messageRows.messages.length - 1];
+  let lastDate = last ? fromEpochSeconds(last.created_at) : null;
   for (const entry of outbox) {
     const date = new Date(entry.createdAt);
-    if (lastDate === null ? !hasOlder : !sameDay(lastDate, date)) {
+    if (lastDate === null ? !messageRows.hasOlder : !sameDay(lastDate, date)) {
       rows.push({ kind: 'day', key: `day-${entry.localId}`, date });
     }
     rows.push({ kind: 'outbox', key: `o-${entry.localId}`, entry });
     lastDate = date;
   }
   return rows;
+}
+
+/** Every row at once (tests, and callers without an earlier build). */
+export function buildRows(messages: readonly Message[], hasOlder: boolean, outbox: readonly OutboxEntry[]): ChatRow[] {
+  return [...withOutbox(buildMessageRows(messages, hasOlder), outbox)];
+}
+
+/** A loaded message by id, found by halving (messages are in id order): no index to rebuild per change. */
+export function findLoaded(messages: readonly Message[], id: number): Message | undefined {
+  let low = 0;
+  let high = messages.length - 1;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    const message = messages[mid] as Message;
+    if (message.id === id) return message;
+    if (message.id < id) low = mid + 1;
+    else high = mid - 1;
+  }
+  return undefined;
 }

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Attachment, Message } from '../../../protocol/entities';
-import { useChatUi } from '../ChatContext';
+import { useChatRow } from '../ChatContext';
 import { formatFileSize } from './fileSize';
 import { safeHref } from '../../common/links';
 import { fitBox, MEDIA_MAX_SIDE, stickerSide } from './mediaSize';
@@ -76,7 +76,7 @@ function useMediaFailure(): { failed: boolean; attempt: number; fail: () => void
 
 function ImageAttachment({ message, attachment }: { message: Message; attachment: Attachment }) {
   const { t } = useTranslation();
-  const { openMedia } = useChatUi();
+  const { openMedia } = useChatRow();
   const media = useMediaFailure();
   const box = fitBox(attachment.file_info?.dimensions, MEDIA_MAX_SIDE);
   const name = attachment.name || t('chat.attachment.image');
@@ -106,7 +106,7 @@ function ImageAttachment({ message, attachment }: { message: Message; attachment
 
 function VideoAttachment({ message, attachment }: { message: Message; attachment: Attachment }) {
   const { t } = useTranslation();
-  const { openMedia } = useChatUi();
+  const { openMedia } = useChatRow();
   const box = fitBox(attachment.file_info?.dimensions, MEDIA_MAX_SIDE);
   const media = useMediaFailure();
   const name = attachment.name || t('chat.attachment.video');

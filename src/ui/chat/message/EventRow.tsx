@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { Message } from '../../../protocol/entities';
 import { fromEpochSeconds } from '../../common/time';
-import { useChatUi } from '../ChatContext';
+import { useChatRow } from '../ChatContext';
 import { eventText } from './eventText';
 import { fullTime, messageTime } from './messageTime';
 
@@ -13,9 +13,9 @@ const GLUED_WORD = 24;
  * long one wraps into balanced lines instead of growing a box, and its time always follows the last word,
  * where a short one has it (the two never part, so the time is never a line of its own).
  */
-export function EventRow({ message, now }: { message: Message; now: Date }) {
+export function EventRow({ message, today }: { message: Message; today: Date }) {
   const { t, i18n } = useTranslation();
-  const { conversation, selfId } = useChatUi();
+  const { conversation, selfId } = useChatRow();
   const date = fromEpochSeconds(message.created_at);
   const text = eventText(message, conversation, selfId, t);
   const split = text.search(/\S+$/);
@@ -27,7 +27,7 @@ export function EventRow({ message, now }: { message: Message; now: Date }) {
         <span className="msg-event__end">
           {text.slice(glue)}{' '}
           <time className="msg-event__time" dateTime={date.toISOString()} title={fullTime(date, i18n.language)}>
-            {messageTime(date, now, i18n.language, t)}
+            {messageTime(date, today, i18n.language, t)}
           </time>
         </span>
       </p>

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { Message } from '../../../protocol/entities';
 import { MessageActions } from '../actions/MessageActions';
 import { ReactionBar } from '../actions/ReactionBar';
-import { useChatUi } from '../ChatContext';
+import { useChatRow } from '../ChatContext';
 import { CommentsButton } from '../comments/CommentsButton';
 import { isCommunityChat } from '../composer/sendRules';
 import { AttachmentView } from './AttachmentView';
@@ -16,32 +16,34 @@ import { ReceiptMark } from './ReceiptMark';
 import type { ReceiptStatus } from './receiptStatus';
 import { fromEpochSeconds } from '../../common/time';
 
+/**
+ * Only what the row shows, each a value that stays the same while the row does not change (issue 11): a
+ * new message elsewhere in the chat renders no other row.
+ */
 export interface MessageRowProps {
   message: Message;
-  /** The message above, to show the sender's name only where a run of their messages starts. */
-  previous: Message | null;
+  /** A run of this sender's messages starts here (the message above is someone else's, or an event): the name shows in groups. */
+  runStart: boolean;
   quoted: Message | undefined;
   receipt: ReceiptStatus | null;
-  /** "now" of the list's render: Today/Yesterday are decided against it. */
-  now: Date;
+  /** Today's midnight (changes once a day): Today/Yesterday are decided against it. */
+  today: Date;
 }
 
 /** One message: a system line for events, else a bubble with sender, quote, text, attachment and meta. */
-export const MessageRow = memo(function MessageRow({ message, previous, quoted, receipt, now }: MessageRowProps) {
-  if (isEventMessage(message)) return <EventRow message={message} now={now} />;
-  return <Bubble message={message} previous={previous} quoted={quoted} receipt={receipt} now={now} />;
+export const MessageRow = memo(function MessageRow({ message, runStart, quoted, receipt, today }: MessageRowProps) {
+  if (isEventMessage(message)) return <EventRow message={message} today={today} />;
+  return <Bubble message={message} runStart={runStart} quoted={quoted} receipt={receipt} today={today} />;
 });
 
 /** An ordinary message: a bubble with sender, quote, text, attachment and meta. */
-function Bubble({ message, previous, quoted, receipt, now }: MessageRowProps) {
+function Bubble({ message, runStart, quoted, receipt, today }: MessageRowProps) {
+  if (import.meta.env.VITE_BENCH) (globalThis as { benchRowRender?: () => void }).benchRowRender?.(); // `npm run bench` only
   const { t, i18n } = useTranslation();
-  const { conversation, selfId } = useChatUi();
+  const { conversation, selfId } = useChatRow();
   const date = fromEpochSeconds(message.created_at);
   const own = message.user_id === selfId;
-  const showSender =
-    !own &&
-    conversation.is_group &&
-    (previous === null || previous.user_id !== message.user_id || isEventMessage(previous));
+  const showSender = !own && conversation.is_group && runStart;
   const sender = memberName(conversation, message.user_id) ?? t('chat.someone');
   const edited = message.edited_at > 0;
   return (
@@ -58,7 +60,7 @@ function Bubble({ message, previous, quoted, receipt, now }: MessageRowProps) {
         <span className="msg-meta">
           {edited ? <span className="msg-edited">{t('chat.edited')}</span> : null}
           <time dateTime={date.toISOString()} title={fullTime(date, i18n.language)}>
-            {messageTime(date, now, i18n.language, t)}
+            {messageTime(date, today, i18n.language, t)}
           </time>
           {own && receipt ? <ReceiptMark status={receipt} /> : null}
         </span>

@@ -20,18 +20,28 @@ export interface Watermarks {
  * chat's own messages count: message ids are global, and a read point elsewhere says nothing here.
  */
 export function watermarks(ownMessages: readonly Message[], marks: ReceiptMarksView): Watermarks {
+  const own = new Set(ownMessages.map((m) => m.id));
+  return watermarksOf(marks, (id) => own.has(id));
+}
+
+/**
+ * The same from the marks alone (issue 11): a walk over the few marked messages, not over every loaded
+ * message, with `isOwn` telling this chat's own messages.
+ */
+export function watermarksOf(marks: ReceiptMarksView, isOwn: (messageId: number) => boolean): Watermarks {
   const delivered = new Map<number, number>();
   const read = new Map<number, number>();
   const raise = (map: Map<number, number>, userId: number, id: number) => {
     if ((map.get(userId) ?? 0) < id) map.set(userId, id);
   };
-  for (const message of ownMessages) {
-    const mark = marks[message.id];
-    if (!mark) continue;
-    for (const userId of mark.delivered) raise(delivered, userId, message.id);
+  for (const key of Object.keys(marks)) {
+    const id = Number(key);
+    const mark = marks[id];
+    if (!mark || !isOwn(id)) continue;
+    for (const userId of mark.delivered) raise(delivered, userId, id);
     for (const userId of mark.read) {
-      raise(read, userId, message.id);
-      raise(delivered, userId, message.id);
+      raise(read, userId, id);
+      raise(delivered, userId, id);
     }
   }
   return { delivered, read };

@@ -1,0 +1,139 @@
+import type { Message } from '../../protocol/entities';
+import type { EngineStorage, StorageOp } from '../storage/storage';
+
+/** At most this many trimmed pages of one chat wait in IndexedDB on each side of its window. */
+export const SPILLED_PAGES_PER_SIDE = 50;
+
+type Side = 'older' | 'newer';
+
+/** A trimmed page in the `history` store: where it joins the window again, and its key there. */
+interface Spilled {
+  key: string;
+  /** The window id it sits next to: the window's first (an older page) or last (a newer page) when it was cut. */
+  joins: number;
+}
+
+/**
+ * Pages trimmed off a chat's window (issue 11), kept in IndexedDB's `history` store so the reader coming back
+ * gets them from the disk instead of the network. A page is taken back only where it was cut (the window's
+ * first, or last, id is still the one it sat next to), and only while nothing may have changed it: an event
+ * about a message that is not loaded (an edit, a reaction, a delete, a comment) or a resync forgets the
+ * chat's pages, which then come from the server again. The index lives in memory, so a new engine starts
+ * with an empty store.
+ */
+export class HistorySpill {
+  private readonly pages = new Map<number, Record<Side, Spilled[]>>();
+  /** Keys written but not yet committed, and keys whose write failed: never read. */
+  private readonly unwritten = new Set<string>();
+
+  constructor(
+    private readonly storage: EngineStorage,
+    private readonly log: (message: string, detail?: unknown) => void,
+  ) {}
+
+  /** Empties the store (a new engine, a sign-out): the index of an earlier engine is gone. */
+  clear(): Promise<void> {
+    this.pages.clear();
+    return this.storage.writeBatch([{ store: 'history', type: 'clear' }]).catch((e: unknown) => this.log('history not cleared', e));
+  }
+
+  /** Keeps a trimmed page (oldest first) that sat next to window id `joins` on its `side`. */
+  put(conversationId: number, side: Side, messages: readonly Message[], joins: number): void {
+    const first = messages[0];
+    if (!first) return;
+    const key = `${conversationId}:${side}:${first.id}`;
+    const sides = this.sides(conversationId);
+    const list = sides[side];
+    list.push({ key, joins });
+    const ops: StorageOp[] = [{ store: 'history', type: 'put', key, value: messages }];
+    // The page farthest from the window goes first: the reader is least likely to come back to it.
+    while (list.length > SPILLED_PAGES_PER_SIDE) {
+      const dropped = list.shift();
+      if (dropped) ops.push({ store: 'history', type: 'delete', key: dropped.key });
+    }
+    this.unwritten.add(key);
+    void this.storage
+      .writeBatch(ops)
+      .then(() => this.unwritten.delete(key))
+      .catch((e: unknown) => {
+        this.log('trimmed history not kept', e);
+        this.drop(conversationId, key);
+      });
+  }
+
+  /** The kept page that sat next to window id `joins` on `side`, or null (then the server has it). */
+  async take(conversationId: number, side: Side, joins: number): Promise<Message[] | null> {
+    const list = this.pages.get(conversationId)?.[side];
+    const page = list?.[list.length - 1];
+    if (!list || !page || page.joins !== joins) return null;
+    list.pop();
+    // Still being written (the reader came straight back): the server answers instead.
+    if (this.unwritten.has(page.key)) return null;
+    try {
+      const messages = await this.storage.get<Message[]>('history', page.key);
+      void this.storage.writeBatch([{ store: 'history', type: 'delete', key: page.key }]).catch(() => undefined);
+      return messages && messages.length > 0 ? messages : null;
+    } catch (e) {
+      this.log('trimmed history not read', e);
+      return null;
+    }
+  }
+
+  /**
+   * The kept page of this chat that holds message `id` (a chat opened at a message, issue 13), or null. Pages
+   * are known by their first id, so the one starting nearest below `id` is read and checked.
+   */
+  async holding(conversationId: number, id: number): Promise<Message[] | null> {
+    const sides = this.pages.get(conversationId);
+    if (!sides) return null;
+    const firstId = (page: Spilled) => Number(page.key.slice(page.key.lastIndexOf(':') + 1));
+    const candidates = [...sides.older, ...sides.newer].filter((p) => !this.unwritten.has(p.key) && firstId(p) <= id);
+    const best = candidates.sort((a, b) => firstId(b) - firstId(a))[0];
+    if (!best) return null;
+    try {
+      const messages = await this.storage.get<Message[]>('history', best.key);
+      return messages?.some((m) => m.id === id) ? messages : null;
+    } catch (e) {
+      this.log('trimmed history not read', e);
+      return null;
+    }
+  }
+
+  /** Something may have changed a page of this chat that is not loaded: its kept pages are not used again. */
+  forget(conversationId: number): void {
+    const sides = this.pages.get(conversationId);
+    if (!sides) return;
+    this.pages.delete(conversationId);
+    const keys = [...sides.older, ...sides.newer].map((p) => p.key);
+    void this.storage
+      .writeBatch(keys.map((key): StorageOp => ({ store: 'history', type: 'delete', key })))
+      .catch(() => undefined);
+  }
+
+  forgetAll(): void {
+    for (const id of [...this.pages.keys()]) this.forget(id);
+  }
+
+  /** How many pages of the chat are kept on each side (tests). */
+  count(conversationId: number): Record<Side, number> {
+    const sides = this.pages.get(conversationId);
+    return { older: sides?.older.length ?? 0, newer: sides?.newer.length ?? 0 };
+  }
+
+  private sides(conversationId: number): Record<Side, Spilled[]> {
+    let sides = this.pages.get(conversationId);
+    if (!sides) {
+      sides = { older: [], newer: [] };
+      this.pages.set(conversationId, sides);
+    }
+    return sides;
+  }
+
+  private drop(conversationId: number, key: string): void {
+    this.unwritten.delete(key);
+    const sides = this.pages.get(conversationId);
+    if (!sides) return;
+    sides.older = sides.older.filter((p) => p.key !== key);
+    sides.newer = sides.newer.filter((p) => p.key !== key);
+  }
+}

@@ -1,0 +1,20 @@
+import { channelPostCalls } from './channelPostCalls';
+import { communityCalls } from './communityCalls';
+import { conversationCalls } from './conversationCalls';
+import type { RestCore } from './core';
+import { messageCalls } from './messageCalls';
+
+/**
+ * The calls of spec §7 only a signed-in user makes: conversations, messages, communities, channel posts.
+ * The engine adds them to its client with its signed-in parts (issue 11: not in the worker /login starts).
+ */
+export function signedInCalls(core: RestCore) {
+  return {
+    ...conversationCalls(core),
+    ...messageCalls(core),
+    ...communityCalls(core),
+    ...channelPostCalls(core),
+  };
+}
+
+export type SignedInCalls = ReturnType<typeof signedInCalls>;

@@ -1,0 +1,76 @@
+import type { Channel, Comment, Message } from '../../protocol/entities';
+
+/** One indexed item: what the index and the `search` store hold of a message, post or comment. */
+export interface SearchDoc {
+  /** `m:<id>` for messages and posts (both are messages, one id space), `c:<id>` for comments. */
+  key: string;
+  kind: 'message' | 'post' | 'comment';
+  conversationId: number | null;
+  channelId: number | null;
+  communityId: number | null;
+  postId: number | null;
+  id: number;
+  /** A message's stid (a delete may name it alone); null for comments. */
+  stid: string | null;
+  userId: number;
+  text: string;
+  /** Epoch ms. */
+  createdAt: number;
+}
+
+export const messageKey = (id: number) => `m:${id}`;
+export const commentKey = (id: number) => `c:${id}`;
+
+const epochMs = (seconds: string) => Math.round(Number(seconds) * 1000) || 0;
+
+/**
+ * A message or post as indexed, or null when it has no text worth finding (an attachment alone, a system
+ * event). A message of a known channel is a post.
+ */
+export function messageDoc(message: Message, channel: Channel | undefined): SearchDoc | null {
+  if (message.type !== 'text' || message.message.trim() === '') return null;
+  return {
+    key: messageKey(message.id),
+    kind: channel ? 'post' : 'message',
+    conversationId: channel ? null : message.conversation_id,
+    channelId: channel ? channel.id : null,
+    communityId: channel ? channel.community_id : null,
+    postId: null,
+    id: message.id,
+    stid: message.stid,
+    userId: message.user_id,
+    text: message.message,
+    createdAt: epochMs(message.created_at),
+  };
+}
+
+export function commentDoc(comment: Comment, channel: Channel | undefined): SearchDoc | null {
+  if (comment.message.trim() === '') return null;
+  return {
+    key: commentKey(comment.comment_id),
+    kind: 'comment',
+    conversationId: null,
+    channelId: comment.channel_id,
+    communityId: channel?.community_id ?? null,
+    postId: comment.post_id,
+    id: comment.comment_id,
+    stid: null,
+    userId: comment.user_id,
+    text: comment.message,
+    createdAt: epochMs(comment.created_at),
+  };
+}
+
+/** The chat or channel a document belongs to: history is kept (and trimmed) per group. */
+export const groupOf = (doc: SearchDoc): string =>
+  doc.conversationId !== null ? `chat:${doc.conversationId}` : `channel:${doc.channelId ?? 0}`;
+
+export const sameDoc = (a: SearchDoc, b: SearchDoc): boolean =>
+  a.text === b.text &&
+  a.kind === b.kind &&
+  a.createdAt === b.createdAt &&
+  a.conversationId === b.conversationId &&
+  a.channelId === b.channelId &&
+  a.communityId === b.communityId &&
+  a.postId === b.postId &&
+  a.userId === b.userId;

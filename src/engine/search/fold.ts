@@ -1,0 +1,32 @@
+/**
+ * How text is split into words and folded for search (issue 13): case and diacritics go, so `å` and `ä`
+ * find `a`, `ö` finds `o` and `kafe` finds `Kafé`, for English, Swedish and Indonesian alike. The index and
+ * the snippet builder both use these rules, so what is marked is exactly what matched.
+ */
+
+/** Letters NFD does not decompose into a base letter and a mark. */
+const LIGATURES: Readonly<Record<string, string>> = { ø: 'o', æ: 'ae', œ: 'oe', ß: 'ss', đ: 'd', ł: 'l', ı: 'i' };
+
+/** Lower case, no combining marks, the ligatures above spelt out. */
+export function fold(text: string): string {
+  return text
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[øæœßđłı]/g, (c) => LIGATURES[c] ?? c);
+}
+
+/** A word: letters, marks and digits (so `Kafé`, `2024` and `naïve` are one word each). */
+const WORD = /[\p{L}\p{M}\p{N}]+/gu;
+
+/** The words of `text` as written, for the index (MiniSearch folds each through `processTerm`). */
+export function words(text: string): string[] {
+  return text.match(WORD) ?? [];
+}
+
+/** The words of `text` with where each starts and ends, for marking them in a snippet. */
+export function wordSpans(text: string): { start: number; end: number; folded: string }[] {
+  const spans: { start: number; end: number; folded: string }[] = [];
+  for (const m of text.matchAll(WORD)) spans.push({ start: m.index, end: m.index + m[0].length, folded: fold(m[0]) });
+  return spans;
+}

@@ -1,0 +1,41 @@
+import type { MessageSearchHit } from '../api';
+import type { CommunityState } from '../community/types';
+import type { EngineState } from '../state/types';
+import type { RawHit } from './searchIndex';
+import { buildSnippet } from './snippet';
+
+/** The member's nickname in a chat, '' when the chat or the member is not known. */
+function memberName(state: EngineState, conversationId: number, userId: number): string {
+  const users = state.conversations[conversationId]?.users ?? [];
+  return users.find(({ user }) => (user.user_id || user.id) === userId)?.user.nickname ?? '';
+}
+
+/** A chat's name; a private chat without one is named after the other member. */
+function chatTitle(state: EngineState, conversationId: number): string {
+  const conversation = state.conversations[conversationId];
+  if (!conversation) return '';
+  if (conversation.name) return conversation.name;
+  const other = conversation.users.find(({ user }) => (user.user_id || user.id) !== state.selfId);
+  return other?.user.nickname ?? '';
+}
+
+/** A result row as the API gives it: names are read now, so a renamed chat shows its new name. */
+export function toHit(raw: RawHit, state: EngineState, community: CommunityState): MessageSearchHit {
+  const { doc } = raw;
+  const chat = doc.conversationId;
+  const title = chat !== null ? chatTitle(state, chat) : (community.channels[doc.channelId ?? 0]?.name ?? '');
+  const senderName = chat !== null ? memberName(state, chat, doc.userId) : (community.participants[doc.userId]?.name ?? '');
+  return {
+    kind: doc.kind,
+    conversationId: doc.conversationId,
+    channelId: doc.channelId,
+    communityId: doc.communityId,
+    postId: doc.postId,
+    id: doc.id,
+    title,
+    senderName,
+    createdAt: doc.createdAt,
+    snippet: buildSnippet(doc.text, raw.terms),
+    score: raw.score,
+  };
+}

@@ -1,0 +1,48 @@
+import { BehaviorSubject, distinctUntilChanged, type Observable } from 'rxjs';
+import type { EngineStorage, StorageOp, StoreName } from './storage';
+
+/**
+ * Whether the engine's store takes new data (issue 12): 'full' once a write was refused for want of space
+ * (the browser's quota), 'ok' again once a write that adds data commits. Refused writes stay in memory:
+ * the state retries them, the outbox sends without them.
+ */
+export type StorageStatus = 'ok' | 'full';
+
+/** IndexedDB refuses a write over the origin's quota with this error (a DOMException, also as a transaction's error). */
+export function isQuotaError(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { name?: unknown }).name === 'QuotaExceededError';
+}
+
+/** The engine's store with an eye on its quota: every refused write is still an error for its writer. */
+export class QuotaWatchStorage implements EngineStorage {
+  private readonly status$ = new BehaviorSubject<StorageStatus>('ok');
+
+  constructor(private readonly inner: EngineStorage) {}
+
+  get status(): Observable<StorageStatus> {
+    return this.status$.pipe(distinctUntilChanged());
+  }
+
+  get<T>(store: StoreName, key: string): Promise<T | undefined> {
+    return this.inner.get<T>(store, key);
+  }
+
+  getAll<T>(store: StoreName): Promise<{ key: string; value: T }[]> {
+    return this.inner.getAll<T>(store);
+  }
+
+  async writeBatch(ops: readonly StorageOp[]): Promise<void> {
+    try {
+      await this.inner.writeBatch(ops);
+    } catch (error) {
+      if (isQuotaError(error)) this.status$.next('full');
+      throw error;
+    }
+    // Deletes commit even on a full store; only a write that adds data shows there is room again.
+    if (ops.some((op) => op.type === 'put')) this.status$.next('ok');
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}

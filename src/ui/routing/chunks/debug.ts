@@ -1,0 +1,2 @@
+/** The debug screen's chunk (/debug). */
+export { DebugScreen } from '../../debug/DebugScreen';

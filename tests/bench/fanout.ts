@@ -1,0 +1,290 @@
+import { fork } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { WebSocket } from 'ws';
+import { openDatabase } from '../../server/db/database';
+import { hashToken, newToken } from '../../server/http/auth';
+import { newStid } from '../../server/domain/ids';
+import { insertConversation } from '../support/fixtures';
+import { call } from '../support/server';
+import { sleep } from './app';
+import { type Figure, figure, quantile } from './harness';
+import type { Sizes } from './sizes';
+
+/**
+ * Issue 11: the server's websocket fan-out. The reference server runs in a child process (fanoutServer.ts);
+ * `fanoutClients` websocket clients (`ws`, in this process, on loopback) are split into `fanoutGroups`
+ * groups, and `fanoutRate` messages a second go to the groups in turn over real HTTP for `fanoutSeconds`.
+ * Latency is from just before a message's POST to its frame arriving at a client, over every (message,
+ * client) pair. The load is cut into five windows of equal length: each figure is the median of the
+ * windows'. Lost: pairs that never arrived. CPU and memory are the server process's, from /proc. Baseline:
+ * the same message rate to a tenth of the clients (groups a tenth the size), in a server of its own.
+ */
+
+const WINDOWS = 5;
+const TEXT = /^fanout (\d+) ([\d.]+)$/;
+const CLOCK_TICKS = 100;
+
+interface Load {
+  clients: number;
+  messages: number;
+  /** Per window: p50 and p99 latency in ms. */
+  p50: number[];
+  p99: number[];
+  /** (message, client) pairs that never arrived, and ones that arrived twice. */
+  lost: number;
+  duplicated: number;
+  /** Sends the server refused or failed. */
+  failedSends: number;
+  /** The server's CPU over the load, in % of one core, and its memory (resident set) in MB. */
+  cpuPercent: number;
+  /** Time the server's and the benchmark's event loops waited for a CPU, in % of the load's duration. */
+  /** The server's CPU time per message sent, in ms: less bent by a busy machine than a share of a core. */
+  cpuMsPerMessage: number;
+  serverWaitPercent: number;
+  clientWaitPercent: number;
+  rssMB: number;
+  peakRssMB: number;
+}
+
+interface Seeded {
+  /** Per group: the sender's token and the receivers' tokens. */
+  groups: { conversationId: number; sender: string; receivers: string[] }[];
+}
+
+/** Users, tokens and groups, straight into a new database (signing a thousand users up would take minutes). */
+function seed(dataDir: string, clients: number, groups: number): Seeded {
+  const { db } = openDatabase(dataDir);
+  try {
+    const now = Date.now();
+    const insertUser = db.prepare('INSERT INTO users (stid, phone_nr, country_code, nickname, created_at) VALUES (?, ?, ?, ?, ?)');
+    const insertToken = db.prepare('INSERT INTO tokens (hash, user_id, created_at) VALUES (?, ?, ?)');
+    let n = 0;
+    const user = (nickname: string): { id: number; token: string } => {
+      n += 1;
+      const id = Number(insertUser.run(newStid('u'), `+4677${String(n).padStart(7, '0')}`, '46', nickname, now).lastInsertRowid);
+      const token = newToken();
+      insertToken.run(hashToken(token), id, now);
+      return { id, token };
+    };
+    return db.transaction(() => {
+      const result: Seeded = { groups: [] };
+      for (let g = 0; g < groups; g++) {
+        const sender = user(`Sender ${g}`);
+        const receivers = Array.from({ length: Math.floor(clients / groups) }, (_, i) => user(`Reader ${g}.${i}`));
+        const { id } = insertConversation(db, { members: [sender.id, ...receivers.map((r) => r.id)], name: `Fan-out ${g}`, isGroup: true, now });
+        result.groups.push({ conversationId: id, sender: sender.token, receivers: receivers.map((r) => r.token) });
+      }
+      return result;
+    })();
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * utime + stime of a process, in clock ticks, its resident memory now and at its peak, in kB, and how long
+ * its main thread (the event loop) has waited on the run queue for a CPU, in ns: on a busy shared machine
+ * that wait, not the server's own work, can be what delays the frames.
+ */
+function processUsage(pid: number): { ticks: number; rssKb: number; peakKb: number; runQueueNs: number } {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may hold spaces), from field 3 on: utime is 14, stime 15.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? Number.NaN);
+  const runQueueNs = Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[1]);
+  return { ticks, rssKb: kb('VmRSS'), peakKb: kb('VmHWM'), runQueueNs };
+}
+
+async function startServer(dataDir: string): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+  const child = fork(path.join(import.meta.dirname, 'fanoutServer.ts'), [dataDir], {
+    execArgv: ['--import', 'tsx', ...(process.env.BENCH_FANOUT_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_FANOUT_PROFILE}`] : [])],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once('message', (message) => resolve((message as { url: string }).url));
+    child.once('exit', (code) => reject(new Error(`the fan-out server exited with ${code}`)));
+  });
+  return {
+    url,
+    pid: child.pid as number,
+    async stop() {
+      child.send('stop');
+      await Promise.race([exited, sleep(5_000).then(() => child.kill())]);
+    },
+  };
+}
+
+/** Opens the clients' websockets, `batch` at a time, each until the server says it is loaded. */
+async function connectAll(url: string, tokens: string[], onFrame: (frame: { action: string; data?: unknown }) => void): Promise<WebSocket[]> {
+  const sockets: WebSocket[] = [];
+  const open = (token: string) =>
+    new Promise<WebSocket>((resolve, reject) => {
+      const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/ws?token=${encodeURIComponent(token)}&last_message_id=0&protocol=7&deviceType=webclient`);
+      ws.once('error', reject);
+      ws.on('message', (raw) => {
+        const frame = JSON.parse(raw.toString()) as { action: string; data?: unknown };
+        if (frame.action === 'ping') ws.send('{"action":"pong"}');
+        else if (frame.action === 'socket_loaded') resolve(ws);
+        else onFrame(frame);
+      });
+    });
+  const batch = 50;
+  for (let i = 0; i < tokens.length; i += batch) sockets.push(...(await Promise.all(tokens.slice(i, i + batch).map(open))));
+  return sockets;
+}
+
+async function runLoad(clients: number, groupCount: number, rate: number, seconds: number): Promise<Load> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'messenger-fanout-'));
+  const seeded = seed(dataDir, clients, groupCount);
+  const server = await startServer(dataDir);
+  const total = Math.max(WINDOWS, Math.round(rate * seconds));
+  const received = new Uint16Array(total);
+  const windows: number[][] = Array.from({ length: WINDOWS }, () => []);
+  const windowOf = (seq: number) => Math.min(WINDOWS - 1, Math.floor((seq * WINDOWS) / total));
+  let sockets: WebSocket[] = [];
+  try {
+    sockets = await connectAll(
+      server.url,
+      seeded.groups.flatMap((g) => g.receivers),
+      (frame) => {
+        if (frame.action !== 'conversation_message') return;
+        const match = TEXT.exec((frame.data as { message: { message: string } }).message.message);
+        if (!match) return;
+        const seq = Number(match[1]);
+        received[seq] = (received[seq] ?? 0) + 1;
+        (windows[windowOf(seq)] as number[]).push(performance.now() - Number(match[2]));
+      },
+    );
+    // The presence of a thousand arrivals settles before the load starts.
+    await sleep(1_000);
+    let failedSends = 0;
+    // Why sends failed, each reason once: a benchmark that only counts them hides whose fault they were.
+    const failures = new Set<string>();
+    const sends: Promise<void>[] = [];
+    const before = processUsage(server.pid);
+    const clientBefore = processUsage(process.pid);
+    const t0 = performance.now();
+    for (let seq = 0; seq < total; seq++) {
+      const due = t0 + (seq * 1000) / rate;
+      const wait = due - performance.now();
+      if (wait > 1) await sleep(wait);
+      const group = seeded.groups[seq % seeded.groups.length] as Seeded['groups'][number];
+      sends.push(
+        call(server.url, 'POST', `/v2/conversations/${group.conversationId}/messages`, {
+          token: group.sender,
+          json: { message: `fanout ${seq} ${performance.now().toFixed(3)}`, client_id: 1 + (seq % 9999) },
+        }).then(
+          (r) => {
+            if (r.status < 300) return;
+            failedSends += 1;
+            failures.add(`${r.status} ${r.body.success ? '' : r.body.message}`);
+          },
+          (error: unknown) => {
+            failedSends += 1;
+            failures.add(String((error as { cause?: unknown }).cause ?? error));
+          },
+        ),
+      );
+    }
+    await Promise.all(sends);
+    if (failures.size > 0) console.warn(`fan-out: sends failed: ${[...failures].slice(0, 5).join('; ')}`);
+    const loadSeconds = (performance.now() - t0) / 1000;
+    const after = processUsage(server.pid);
+    const clientAfter = processUsage(process.pid);
+    const waitPercent = (a: number, b: number) => ((b - a) / 1e9 / loadSeconds) * 100;
+    // Frames still on their way get a moment to arrive.
+    const perMessage = Math.floor(clients / groupCount);
+    const drainEnd = performance.now() + 5_000;
+    while (received.some((n) => n < perMessage) && performance.now() < drainEnd) await sleep(100);
+    let lost = 0;
+    let duplicated = 0;
+    for (const n of received) {
+      lost += Math.max(0, perMessage - n);
+      duplicated += Math.max(0, n - perMessage);
+    }
+    return {
+      clients: perMessage * groupCount,
+      messages: total,
+      p50: windows.map((w) => quantile(w, 0.5)),
+      p99: windows.map((w) => quantile(w, 0.99)),
+      lost,
+      duplicated,
+      failedSends,
+      cpuPercent: ((after.ticks - before.ticks) / CLOCK_TICKS / loadSeconds) * 100,
+      cpuMsPerMessage: ((after.ticks - before.ticks) * (1000 / CLOCK_TICKS)) / total,
+      serverWaitPercent: waitPercent(before.runQueueNs, after.runQueueNs),
+      clientWaitPercent: waitPercent(clientBefore.runQueueNs, clientAfter.runQueueNs),
+      rssMB: after.rssKb / 1024,
+      peakRssMB: after.peakKb / 1024,
+    };
+  } finally {
+    for (const ws of sockets) ws.terminate();
+    await server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+export async function fanoutBench(sizes: Sizes, log: (line: string) => void): Promise<Figure[]> {
+  const { fanoutClients: clients, fanoutGroups: groups, fanoutRate: rate, fanoutSeconds: seconds } = sizes;
+  const baselineClients = Math.max(groups, Math.round(clients / 10));
+  const base = await runLoad(baselineClients, groups, rate, Math.max(1, seconds / 3));
+  const load = await runLoad(clients, groups, rate, seconds);
+  log(
+    `fan-out: ${load.messages} messages to ${load.clients} clients; ${load.failedSends} sends failed; CPU ${load.cpuPercent.toFixed(0)} % (${load.cpuMsPerMessage.toFixed(2)} ms a message); ` +
+      `waiting for a CPU: server ${load.serverWaitPercent.toFixed(0)} %, clients ${load.clientWaitPercent.toFixed(0)} % of the load`,
+  );
+  const shape = `${clients} clients in ${groups} groups of ${Math.floor(clients / groups)}, ${rate} messages/s for ${seconds} s`;
+  const baseline = `${base.clients} clients in ${groups} groups of ${Math.floor(base.clients / groups)}, the same rate`;
+  const benchmark = 'fan-out';
+  return [
+    figure({
+      benchmark,
+      name: `p50 delivery latency, ${shape}`,
+      unit: 'ms',
+      runs: load.p50,
+      baseline: { name: baseline, runs: base.p50 },
+      note: `POST to frame at the client, every (message, client) pair; median of ${WINDOWS} windows of the load`,
+    }),
+    figure({
+      benchmark,
+      name: `p99 delivery latency, ${clients} clients`,
+      unit: 'ms',
+      runs: load.p99,
+      baseline: { name: baseline, runs: base.p99 },
+      target: { of: 'value', op: '<=', bound: 100 },
+      note: `the server's event loop waited for a CPU ${load.serverWaitPercent.toFixed(0)} % of the load, the clients' ${load.clientWaitPercent.toFixed(0)} % (/proc schedstat; the baseline's ${base.serverWaitPercent.toFixed(0)} and ${base.clientWaitPercent.toFixed(0)} %)`,
+    }),
+    figure({
+      benchmark,
+      name: `messages lost, ${clients} clients`,
+      unit: '',
+      // A failed send's pairs never arrive, so they are counted in `lost` already.
+      runs: [load.lost],
+      baseline: { name: baseline, runs: [base.lost] },
+      target: { of: 'value', op: '<=', bound: 0 },
+      note: `(message, client) pairs that never arrived, of ${load.messages * Math.floor(clients / groups)}; ${load.duplicated} arrived twice; ${load.failedSends} sends failed`,
+    }),
+    figure({
+      benchmark,
+      name: `server CPU during the load, ${clients} clients`,
+      unit: '%',
+      runs: [load.cpuPercent],
+      baseline: { name: baseline, runs: [base.cpuPercent] },
+      note: `user + system time of the server process over the load, in % of one core (/proc); ${load.cpuMsPerMessage.toFixed(2)} ms a message (baseline ${base.cpuMsPerMessage.toFixed(2)})`,
+    }),
+    figure({
+      benchmark,
+      name: `server memory (resident) after the load, ${clients} clients`,
+      unit: 'MB',
+      runs: [load.rssMB],
+      baseline: { name: baseline, runs: [base.rssMB] },
+      note: `peak ${load.peakRssMB.toFixed(0)} MB (/proc VmHWM)`,
+    }),
+  ];
+}

@@ -1,0 +1,240 @@
+import { BehaviorSubject } from 'rxjs';
+import { describe, expect, it } from 'vitest';
+import type { MessageSearchView } from '../../../src/engine/api';
+import { type CommunityState, initialCommunityState } from '../../../src/engine/community/types';
+import { MessageSearch, SEARCH_SETTLE_MS } from '../../../src/engine/search/messageSearch';
+import { LiveState } from '../../../src/engine/state/liveState';
+import { MemoryStorage } from '../../../src/engine/storage/storage';
+import type { Comment } from '../../../src/protocol/entities';
+import { frame, listed, message, SELF } from './state.fixtures';
+import { ManualEngineClock } from './support/fakeEngine';
+
+/** The real state and index on a hand-moved clock and a Map store: the search as the engine wires it. */
+function parts(storage: MemoryStorage, clock: ManualEngineClock) {
+  let search: MessageSearch | null = null;
+  const state = new LiveState({
+    storage,
+    clock,
+    log: () => undefined,
+    openConversations: () => new Set(),
+    // The index's documents go with the state's batches, as in the engine (signedInParts.ts).
+    extraOps: () => search?.takeOps() ?? { ops: [] },
+    onEffect: () => undefined,
+  });
+  const community = new BehaviorSubject<CommunityState>(initialCommunityState());
+  search = new MessageSearch({ storage, clock, log: () => undefined, state, community: { state$: community } });
+  return { state, community, search };
+}
+
+async function setup(storage = new MemoryStorage(), clock = new ManualEngineClock()) {
+  const { state, community, search } = parts(storage, clock);
+  await search.load();
+  state.dispatch({ type: 'signedIn', selfId: SELF });
+  state.dispatch({ type: 'conversationsLoaded', conversations: [listed(10, null), listed(11, null)] });
+  const ids = (query: string, conversationId?: number) =>
+    search.view(query, conversationId === undefined ? {} : { conversationId }).hits.map((h) => h.id);
+  return { storage, clock, state, community, search, ids };
+}
+
+const page = (conversationId: number, ...texts: [number, string][]) => ({
+  type: 'messagesLoaded' as const,
+  conversationId,
+  messages: texts.map(([id, text]) => message(id, { conversation_id: conversationId, message: text })),
+  older: false,
+  pageSize: 50,
+});
+
+describe('message search over the engine state', () => {
+  it('indexes loaded and incoming messages, with the chat, the sender and a marked snippet', async () => {
+    const { state, search, ids } = await setup();
+    state.dispatch(page(10, [1, 'Vi ses på Kafé Ängeln'], [2, 'ok']));
+    state.dispatch(frame('conversation_message', { conversation_id: 11, message: message(5, { conversation_id: 11, message: 'kafe again' }) }));
+    expect(ids('kafe').sort()).toEqual([1, 5]);
+    expect(ids('kafe', 11)).toEqual([5]);
+    const [hit] = search.view('angeln').hits;
+    expect(hit).toMatchObject({ kind: 'message', conversationId: 10, id: 1, title: 'chat 10', senderName: 'user 2', channelId: null });
+    expect(hit?.snippet).toEqual([
+      { text: 'Vi ses på Kafé ', match: false },
+      { text: 'Ängeln', match: true },
+    ]);
+  });
+
+  it('re-indexes an edited message: it is found by its new words only', async () => {
+    const { state, ids } = await setup();
+    state.dispatch(page(10, [1, 'lunch at noon']));
+    state.dispatch(frame('conversation_message_edited', { conversation_id: 10, message: message(1, { message: 'lunch at midnight', edited_at: 1 }) }));
+    expect(ids('noon')).toEqual([]);
+    expect(ids('midnight')).toEqual([1]);
+  });
+
+  it('drops deleted and hidden messages at once, by id or stid, and a chat the user left', async () => {
+    const { state, ids } = await setup();
+    state.dispatch(page(10, [1, 'secret one'], [2, 'secret two'], [3, 'secret three']));
+    state.dispatch(page(11, [7, 'secret seven']));
+    state.dispatch(frame('conversation_message_delete', { conversation_id: 10, message_ids: [1], message_stids: [], hidden: false }));
+    expect(ids('secret').sort()).toEqual([2, 3, 7]);
+    state.dispatch(frame('conversation_message_delete', { conversation_id: 10, message_ids: [], message_stids: ['s2'], hidden: true }));
+    expect(ids('secret').sort()).toEqual([3, 7]);
+    // hideMessages and deleteMessages answer with the ids, and dispatch this.
+    state.dispatch({ type: 'messagesDeleted', conversationId: 10, messageIds: [3] });
+    expect(ids('secret')).toEqual([7]);
+    state.dispatch(frame('conversation_removed_user', { conversation_id: 11, user_id: SELF }));
+    expect(ids('secret')).toEqual([]);
+  });
+
+  it('keeps what left the state window: trimmed history is still found', async () => {
+    const { state, ids } = await setup();
+    state.dispatch(page(10, [1, 'old words here']));
+    state.dispatch(page(10, [9, 'newer page']));
+    expect(ids('old')).toEqual([1]);
+  });
+
+  it('indexes posts of a channel and comments, named by the channel and participants', async () => {
+    const { state, community, search } = await setup();
+    const channel = { id: 50, stid: 'ch50', name: 'Nyheter', community_id: 4 } as CommunityState['channels'][number];
+    community.next({ ...community.value, channels: { 50: channel }, participants: { 3: { user_id: 3, name: 'Bob', avatar: '' } } });
+    state.dispatch(page(50, [20, 'Sekolah dibuka besok']));
+    const comment: Comment = {
+      comment_id: 99,
+      post_id: 20,
+      parent_comment_id: null,
+      channel_id: 50,
+      user_id: 3,
+      message: 'besok pagi?',
+      created_at: '1700000000',
+      reactions: [],
+      replies_count: 0,
+      client_id: null,
+    };
+    community.next({ ...community.value, comments: { 99: comment } });
+    const hits = search.view('besok').hits;
+    expect(hits.map((h) => [h.kind, h.id, h.channelId, h.communityId, h.postId, h.title])).toEqual(
+      expect.arrayContaining([
+        ['post', 20, 50, 4, null, 'Nyheter'],
+        ['comment', 99, 50, 4, 20, 'Nyheter'],
+      ]),
+    );
+    expect(hits.find((h) => h.kind === 'comment')?.senderName).toBe('Bob');
+  });
+
+  it('re-emits a watched query once the index changed, a burst of changes once', async () => {
+    const { state, clock, search } = await setup();
+    const seen: MessageSearchView[] = [];
+    const sub = search.search('hello').subscribe((v) => seen.push(v));
+    expect(seen.map((v) => v.hits.length)).toEqual([0]);
+    state.dispatch(page(10, [1, 'hello there']));
+    state.dispatch(frame('conversation_message', { conversation_id: 10, message: message(2, { message: 'hello again' }) }));
+    expect(seen).toHaveLength(1);
+    await clock.advance(SEARCH_SETTLE_MS);
+    expect(seen.map((v) => v.hits.map((h) => h.id))).toEqual([[], [2, 1]]);
+    // A change that leaves the hits as they were is not emitted.
+    state.dispatch(frame('conversation_message', { conversation_id: 10, message: message(3, { message: 'unrelated' }) }));
+    await clock.advance(SEARCH_SETTLE_MS);
+    expect(seen).toHaveLength(2);
+    sub.unsubscribe();
+  });
+
+  it('refuses bad input with the spec text', async () => {
+    const { search } = await setup();
+    const error = await new Promise((resolve) => search.search('x', { limit: -1 }).subscribe({ error: resolve }));
+    expect(error).toMatchObject({ name: 'EngineError', message: 'Invalid parameters provided' });
+    await expect(search.historyKept.set('some' as never)).rejects.toMatchObject({ message: 'Invalid parameters provided' });
+  });
+});
+
+describe('the stored index', () => {
+  it('is written behind, loaded at the next start and built in slices (complete once built)', async () => {
+    const first = await setup();
+    first.state.dispatch(page(10, [1, 'persisted café'], [2, 'gone soon']));
+    first.state.dispatch({ type: 'messagesDeleted', conversationId: 10, messageIds: [2] });
+    first.search.stop();
+    await first.state.flush();
+    expect((await first.storage.getAll('search')).map((r) => r.key)).toEqual(['m:1']);
+
+    const clock = new ManualEngineClock();
+    const { search: second } = parts(first.storage, clock);
+    await second.load();
+    expect(second.view('cafe')).toMatchObject({ complete: false, hits: [] });
+    // The store is read in the background, then the index built a slice per timer turn.
+    await expect
+      .poll(async () => {
+        await clock.advance(1);
+        return second.view('cafe');
+      })
+      .toMatchObject({ complete: true, hits: [{ id: 1 }] });
+  });
+
+  it('is read in the background: what is deleted or signed out meanwhile does not come back', async () => {
+    const first = await setup();
+    first.state.dispatch(page(10, [1, 'stored alpha'], [2, 'stored beta']));
+    await first.state.flush();
+
+    /** The same store, whose search records arrive only when the test says. */
+    class SlowStorage extends MemoryStorage {
+      release: () => void = () => undefined;
+      override async getAll<T>(store: Parameters<MemoryStorage['getAll']>[0]) {
+        if (store === 'search') await new Promise<void>((resolve) => (this.release = resolve));
+        return first.storage.getAll<T>(store);
+      }
+    }
+    const slow = new SlowStorage();
+    const clock = new ManualEngineClock();
+    const { state, search } = parts(slow, clock);
+    await search.load();
+    state.dispatch({ type: 'signedIn', selfId: SELF });
+    state.dispatch(frame('conversation_message_delete', { conversation_id: 10, message_ids: [2], message_stids: [], hidden: true }));
+    slow.release();
+    await expect
+      .poll(async () => {
+        await clock.advance(1);
+        return search.view('stored').hits.map((h) => h.id);
+      })
+      .toEqual([1]);
+
+    const slower = new SlowStorage();
+    const againClock = new ManualEngineClock();
+    const again = parts(slower, againClock);
+    await again.search.load();
+    again.state.dispatch({ type: 'signedOut' });
+    slower.release();
+    await expect
+      .poll(async () => {
+        await againClock.advance(1);
+        return again.search.view('stored');
+      })
+      .toMatchObject({ complete: true, hits: [] });
+  });
+
+  it('is cleared with the rest of the user data at sign-out', async () => {
+    const { state, storage, ids } = await setup();
+    state.dispatch(page(10, [1, 'private words']));
+    await state.flush();
+    expect(await storage.getAll('search')).toHaveLength(1);
+    state.dispatch({ type: 'signedOut' });
+    await state.flush();
+    expect(ids('private')).toEqual([]);
+    expect(await storage.getAll('search')).toHaveLength(0);
+  });
+
+  it('keeps the latest 1,000 of each chat when the device keeps that much, the index and the store together', async () => {
+    const { state, search, storage, ids } = await setup();
+    const many: [number, string][] = Array.from({ length: 1005 }, (_, i) => [i + 1, `word w${i + 1}x`]);
+    state.dispatch(page(10, ...many));
+    await state.flush();
+    expect(search.view('word', { limit: 500 }).hits).toHaveLength(500);
+    await search.historyKept.set('latest-1000');
+    await state.flush();
+    expect(ids('w1x')).toEqual([]);
+    expect(ids('w5x')).toEqual([]);
+    expect(ids('w6x')).toEqual([6]);
+    expect(ids('w1005x')).toEqual([1005]);
+    expect(await storage.getAll('search')).toHaveLength(1000);
+    expect(await storage.get('meta', 'historyKept')).toBe('latest-1000');
+    // New messages keep it at 1,000.
+    state.dispatch(frame('conversation_message', { conversation_id: 10, message: message(2000, { message: 'word newest' }) }));
+    await state.flush();
+    expect(ids('w6x')).toEqual([]);
+    expect(ids('newest')).toEqual([2000]);
+    expect(await storage.getAll('search')).toHaveLength(1000);
+  });
+});
