@@ -84,8 +84,10 @@ describe('a long history', () => {
           el.scrollTop -= 300;
           const box = el.getBoundingClientRect();
           const x = box.left + box.width / 2;
-          const y = box.top + Math.min(box.height / 2, 400);
-          const hit = document.elementFromPoint(x, y)?.closest('[data-message-id]');
+          // A day separator or the gap between two rows may be at the first point: the nearest message row below it.
+          const first = box.top + Math.min(box.height / 2, 400);
+          let hit: Element | null | undefined = null;
+          for (let y = first; !hit && y < box.bottom; y += 12) hit = document.elementFromPoint(x, y)?.closest('[data-message-id]');
           if (!hit) return null;
           const row = Number(hit.closest('[data-index]')?.getAttribute('data-index'));
           return { id: hit.getAttribute('data-message-id'), top: hit.getBoundingClientRect().top, row };

@@ -210,7 +210,12 @@ export async function closeEngineWorkers(browser: Browser, page?: Page): Promise
   try {
     const { targetInfos } = (await cdp.send('Target.getTargets')) as { targetInfos: { targetId: string; type: string }[] };
     const doomed = targetInfos.filter((t) => t.type === 'shared_worker');
-    for (const target of doomed) await cdp.send('Target.closeTarget', { targetId: target.targetId });
+    for (const target of doomed) {
+      // A worker may end by itself between the listing and the close (its last tab went): gone is what we want.
+      await cdp.send('Target.closeTarget', { targetId: target.targetId }).catch((error: unknown) => {
+        if (!/No target with given id/.test(String(error))) throw error;
+      });
+    }
     return doomed.length;
   } finally {
     await cdp.detach();
