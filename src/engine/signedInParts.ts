@@ -20,13 +20,12 @@ import type { TabRegistry } from './tabs/tabs';
 
 export { signedInCalls } from './rest/signedInCalls';
 
-/** Two parts' writes in one batch (they go with the state's, in its transaction). */
-function joinBatches(a: WriteBatch, b: WriteBatch): WriteBatch {
+/** Some parts' writes in one batch (they go with the state's, in its transaction). */
+function joinBatches(...batches: WriteBatch[]): WriteBatch {
   return {
-    ops: [...a.ops, ...b.ops],
+    ops: batches.flatMap((b) => b.ops),
     written: () => {
-      a.written?.();
-      b.written?.();
+      for (const b of batches) b.written?.();
     },
   };
 }
@@ -71,7 +70,7 @@ export class SignedInParts {
       clock,
       log,
       openConversations: () => tabs.openConversations(),
-      extraOps: () => joinBatches(this.receiptSender.takeOps(), this.search.takeOps()),
+      extraOps: () => joinBatches(this.receiptSender.takeOps(), this.search.takeOps(), this.chats.historyOps()),
       onEffect: (effect) => this.run(effect),
     });
     const dispatch = this.state.dispatch.bind(this.state);

@@ -10,7 +10,7 @@ import {
   signedInWithFriend,
   useChromium,
 } from '../support/tabs';
-import { throttledProxy } from '../support/throttle';
+import { tcpProxy } from '../support/tcpProxy';
 
 const chromium = useChromium();
 let s: RestartableServer | null = null;
@@ -51,7 +51,7 @@ describe('attachments through the shared engine in Chromium', () => {
     plain = await startTestServer({ clientDir: CLIENT_DIR });
     // 12 MB read at 4 MB/s: the socket buffers take the first few MB at once, the rest lasts long enough
     // for several progress events.
-    const proxy = await throttledProxy(Number(new URL(plain.url).port), 4_000_000);
+    const proxy = await tcpProxy(Number(new URL(plain.url).port), { uploadBytesPerSecond: 4_000_000 });
     const context = await chromium.browser.newContext();
     try {
       const page = await openTab(context, proxy.url);

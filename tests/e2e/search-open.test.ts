@@ -64,11 +64,7 @@ async function chooseHit(page: Page, query: string, text: string) {
 }
 
 describe('a search hit far back in a big group', () => {
-  // KNOWN BUG (issue 13, open): after opening at the far-back hit, the list reaches the message and rings it,
-  // then drifts away from it (to the top of the 200 loaded messages) as the engine's prefetch adds older pages
-  // around it; so this fails (expected `visible` to include #500). Skipped until the anchoring on an opened
-  // message is fixed in src/ui/chat/list/MessageList.tsx; the closing note of 2026-11-24 says so.
-  it.skip('opens the chat at the message, highlighted; Jump to latest and scrolling down reach the latest', async () => {
+  it('opens the chat at the message, highlighted; Jump to latest and scrolling down reach the latest', async () => {
     const user = await signUp(s.url, 'Finder');
     const db = s.server.ctx.db;
     const group = generateBigGroup(db, user.id, COUNT, Date.now());

@@ -27,6 +27,7 @@ import {
 } from '../state';
 import { holdsLatest } from '../state/messageStore';
 import type { EngineStorage } from '../storage/storage';
+import type { WriteBatch } from '../storage/batchedWriter';
 import type { TabRegistry } from '../tabs/tabs';
 import { History, type MessageViewport, PAGE_SIZE } from './history';
 
@@ -65,6 +66,11 @@ export class ConversationCommands {
   /** A new engine: pages an earlier one trimmed off its windows are not known to this one. */
   start(): Promise<void> {
     return this.history.spill.clear();
+  }
+
+  /** The trimmed pages' pending writes, for the state's next batch (LiveState `extraOps`). */
+  historyOps(): WriteBatch {
+    return this.history.spill.takeOps();
   }
 
   // Queries.

@@ -78,7 +78,7 @@ export class History {
   readonly spill: HistorySpill;
 
   constructor(private readonly options: HistoryOptions) {
-    this.spill = new HistorySpill(options.storage, options.log);
+    this.spill = new HistorySpill(options.storage, options.log, () => options.state.schedulePersist());
     options.state.events$.subscribe((event) => this.noticed(event));
   }
 

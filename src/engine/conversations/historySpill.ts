@@ -1,4 +1,5 @@
 import type { Message } from '../../protocol/entities';
+import type { WriteBatch } from '../storage/batchedWriter';
 import type { EngineStorage, StorageOp } from '../storage/storage';
 
 /** At most this many trimmed pages of one chat wait in IndexedDB on each side of its window. */
@@ -19,22 +20,53 @@ interface Spilled {
  * first, or last, id is still the one it sat next to), and only while nothing may have changed it: an event
  * about a message that is not loaded (an edit, a reaction, a delete, a comment) or a resync forgets the
  * chat's pages, which then come from the server again. The index lives in memory, so a new engine starts
- * with an empty store.
+ * with an empty store. Its writes wait for the state's next batch (`takeOps`, through LiveState's
+ * `extraOps`): a burst that trims fifty pages costs no transaction of its own (issue 11).
  */
 export class HistorySpill {
   private readonly pages = new Map<number, Record<Side, Spilled[]>>();
   /** Keys written but not yet committed, and keys whose write failed: never read. */
   private readonly unwritten = new Set<string>();
+  /** Writes waiting for the state's batch, in order; replaced (not emptied) by `clear`. */
+  private queued: StorageOp[] = [];
 
   constructor(
     private readonly storage: EngineStorage,
     private readonly log: (message: string, detail?: unknown) => void,
+    /** Asks the state's writer for a batch (LiveState.schedulePersist). */
+    private readonly schedule: () => void,
   ) {}
 
   /** Empties the store (a new engine, a sign-out): the index of an earlier engine is gone. */
   clear(): Promise<void> {
     this.pages.clear();
+    this.queued = [];
+    this.unwritten.clear();
     return this.storage.writeBatch([{ store: 'history', type: 'clear' }]).catch((e: unknown) => this.log('history not cleared', e));
+  }
+
+  /**
+   * The waiting writes, for the state's next batch. They stay queued until that batch commits, so a failed
+   * one goes again with the next (puts and deletes of whole pages: writing one twice does no harm).
+   */
+  takeOps(): WriteBatch {
+    const queue = this.queued;
+    const taken = queue.length;
+    if (taken === 0) return { ops: [] };
+    const ops = queue.slice();
+    return {
+      ops,
+      written: () => {
+        if (this.queued !== queue) return;
+        queue.splice(0, taken);
+        for (const op of ops) if (op.type === 'put') this.unwritten.delete(op.key);
+      },
+    };
+  }
+
+  private enqueue(ops: readonly StorageOp[]): void {
+    this.queued.push(...ops);
+    this.schedule();
   }
 
   /** Keeps a trimmed page (oldest first) that sat next to window id `joins` on its `side`. */
@@ -52,13 +84,7 @@ export class HistorySpill {
       if (dropped) ops.push({ store: 'history', type: 'delete', key: dropped.key });
     }
     this.unwritten.add(key);
-    void this.storage
-      .writeBatch(ops)
-      .then(() => this.unwritten.delete(key))
-      .catch((e: unknown) => {
-        this.log('trimmed history not kept', e);
-        this.drop(conversationId, key);
-      });
+    this.enqueue(ops);
   }
 
   /** The kept page that sat next to window id `joins` on `side`, or null (then the server has it). */
@@ -71,7 +97,7 @@ export class HistorySpill {
     if (this.unwritten.has(page.key)) return null;
     try {
       const messages = await this.storage.get<Message[]>('history', page.key);
-      void this.storage.writeBatch([{ store: 'history', type: 'delete', key: page.key }]).catch(() => undefined);
+      this.enqueue([{ store: 'history', type: 'delete', key: page.key }]);
       return messages && messages.length > 0 ? messages : null;
     } catch (e) {
       this.log('trimmed history not read', e);
@@ -105,9 +131,7 @@ export class HistorySpill {
     if (!sides) return;
     this.pages.delete(conversationId);
     const keys = [...sides.older, ...sides.newer].map((p) => p.key);
-    void this.storage
-      .writeBatch(keys.map((key): StorageOp => ({ store: 'history', type: 'delete', key })))
-      .catch(() => undefined);
+    this.enqueue(keys.map((key): StorageOp => ({ store: 'history', type: 'delete', key })));
   }
 
   forgetAll(): void {
@@ -127,13 +151,5 @@ export class HistorySpill {
       this.pages.set(conversationId, sides);
     }
     return sides;
-  }
-
-  private drop(conversationId: number, key: string): void {
-    this.unwritten.delete(key);
-    const sides = this.pages.get(conversationId);
-    if (!sides) return;
-    sides.older = sides.older.filter((p) => p.key !== key);
-    sides.newer = sides.newer.filter((p) => p.key !== key);
   }
 }

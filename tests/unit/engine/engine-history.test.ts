@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { AHEAD, KEEP_BEYOND, PAGE_SIZE, RESTING_MS, TRIM_BEYOND } from '../../../src/engine/conversations/history';
 import { Engine } from '../../../src/engine/engine';
 import type { HttpTransport } from '../../../src/engine/rest';
+import { PERSIST_STREAM_DELAY_MS } from '../../../src/engine/storage/batchedWriter';
 import { MemoryStorage } from '../../../src/engine/storage/storage';
 import type { Message } from '../../../src/protocol/entities';
 import { conversation, fakeSocket, incoming, ManualEngineClock, ok } from './support/fakeEngine';
@@ -69,6 +70,9 @@ async function openChat(count = 1000) {
   /** The reader shows messages `oldest`…`oldest + 9`. */
   const show = async (oldest: number) => {
     engine.setViewport(TAB, 7, { oldestId: oldest, newestId: oldest + 9 });
+    await settle();
+    // The trimmed pages go to IndexedDB with the state's next write.
+    await clock.advance(PERSIST_STREAM_DELAY_MS);
     await settle();
   };
   return { clock, chat, socket, storage, engine, ids, show };
@@ -155,6 +159,34 @@ describe('history that keeps up', () => {
     expect(newer.length).toBeGreaterThan(0);
     expect(newer.every((p) => p.count === PAGE_SIZE)).toBe(true);
     expect((await firstValueFrom(engine.messages(7))).hasNewer).toBe(false);
+  });
+
+  it('writes the pages a burst trims with the state, not a transaction each (issue 11)', async () => {
+    const { chat, clock, ids, show, socket, storage } = await openChat();
+    await show(991);
+    const batches: string[][] = [];
+    const write = storage.writeBatch.bind(storage);
+    storage.writeBatch = (ops) => {
+      batches.push([...new Set(ops.map((op) => op.store))]);
+      return write(ops);
+    };
+    // 300 messages at once at the bottom, the reader following them: the window trims pages off its top.
+    for (let id = 1001; id <= 1300; id++) {
+      const message = incoming(id);
+      chat.messages.push(message);
+      socket.push({ action: 'conversation_message', id: id - 1000, data: { conversation_id: 7, message } });
+    }
+    await show(1291);
+    await clock.advance(PERSIST_STREAM_DELAY_MS);
+    await settle();
+    expect((await ids()).at(-1)).toBe(1300);
+    const spilled = (await storage.getAll<Message[]>('history')).length;
+    expect(spilled).toBeGreaterThan(5);
+    // Every trimmed page went to storage in the transactions that stored the messages.
+    expect(batches.length).toBeLessThanOrEqual(2);
+    const withPages = batches.filter((stores) => stores.includes('history'));
+    expect(withPages.length).toBe(1);
+    expect(withPages[0]).toContain('messages');
   });
 
   it('takes no live message into a window trimmed at its newer end, and Jump to latest brings the latest back', async () => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { AHEAD, PAGE_SIZE } from '../../../src/engine/conversations/history';
 import { Engine } from '../../../src/engine/engine';
 import type { HttpTransport } from '../../../src/engine/rest';
+import { PERSIST_STREAM_DELAY_MS } from '../../../src/engine/storage/batchedWriter';
 import { MemoryStorage } from '../../../src/engine/storage/storage';
 import type { Message } from '../../../src/protocol/entities';
 import { conversation, fakeSocket, incoming, ManualEngineClock, ok } from './support/fakeEngine';
@@ -67,6 +68,9 @@ async function signedIn(count = 1000, hiddenLast = false) {
   /** The reader shows messages `oldest`…`oldest + 9`. */
   const show = async (oldest: number) => {
     engine.setViewport(TAB, 7, { oldestId: oldest, newestId: oldest + 9 });
+    await settle();
+    // The trimmed pages go to IndexedDB with the state's next write.
+    await clock.advance(PERSIST_STREAM_DELAY_MS);
     await settle();
   };
   return { clock, chat, socket, storage, engine, view, ids, show };

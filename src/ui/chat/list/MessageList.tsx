@@ -131,6 +131,14 @@ export function MessageList({
   /** The anchor row and where it starts in the list (not on screen: a scroll since does not move it back). */
   const anchor = useRef<{ key: string; start: number } | null>(null);
   const indexOf = (key: string) => rowIndex(messageRows, rows, key);
+  const indexOfRef = useRef(indexOf);
+  indexOfRef.current = indexOf;
+  /**
+   * A row the list holds still on screen whatever loads around it: a message opened from a search or a
+   * reply's quote, until the reader scrolls by hand. (The virtualiser's own scrollToIndex keeps aiming at an
+   * index for a while, and prefetched pages above change which row an index is.)
+   */
+  const heldKey = useRef<string | null>(null);
   // Pages added or trimmed above, rows above measured: the room above takes the difference in this very
   // render, so no frame shows the rows moved and the scroll position is never clamped in between (issue 11).
   // Once the oldest message is here, or the room ran out, the scroll follows instead (restoreAnchor).
@@ -203,6 +211,13 @@ export function MessageList({
   const captureAnchor = useCallback(() => {
     const el = scrollRef.current;
     if (!el) return;
+    const held = heldKey.current;
+    const heldIndex = held === null ? undefined : indexOfRef.current(held);
+    const heldItem = heldIndex === undefined ? undefined : virtualizer.measurementsCache[heldIndex];
+    if (heldItem) {
+      anchor.current = { key: held as string, start: heldItem.start };
+      return;
+    }
     const top = el.scrollTop;
     const atTop = virtualizer.getVirtualItemForOffset(top);
     const measurements = virtualizer.measurementsCache;
@@ -332,7 +347,13 @@ export function MessageList({
     if (initialDone.current && scrollRef.current && belowTop() < LOAD_OLDER_THRESHOLD_PX) checkTop();
   }, [readPosition, captureAnchor, reportViewport, rest, belowTop, checkTop]);
 
+  /** The reader moves the list by hand: no row is held any more. */
+  const letGo = useCallback(() => {
+    heldKey.current = null;
+  }, []);
+
   const scrollToEnd = useCallback(() => {
+    heldKey.current = null;
     pinned.current = true;
     nearBottom.current = true;
     setShowJump(false);
@@ -402,7 +423,7 @@ export function MessageList({
       initialDone.current = true;
       pinned.current = false;
       nearBottom.current = false;
-      virtualizer.scrollToIndex(index, { align: 'center' });
+      centreOn(index);
       if (exact !== undefined) setFound(goal.messageId);
       readPosition();
       checkTop();
@@ -455,6 +476,19 @@ export function MessageList({
     forgetGoneSizes();
     // Runs when the rows change (or the target settled); everything else it reads is a ref or this render's value.
   }, [rows, view.loaded, target?.settled]);
+
+  /** Centres the row at `index` by writing the scroll position, and holds it there (heldKey). */
+  function centreOn(index: number) {
+    const el = scrollRef.current;
+    const row = rows[index];
+    const offset = virtualizer.getOffsetForIndex(index, 'center')?.[0];
+    if (!el || !row || offset === undefined) return;
+    virtualizer.cancelScroll();
+    heldKey.current = row.key;
+    el.scrollTop = offset;
+    virtualizer.scrollOffset = el.scrollTop;
+    captureAnchor();
+  }
 
   /** The first message row at or after `messageId`, else the last row. */
   function nearestIndex(messageId: number): number | undefined {
@@ -522,7 +556,7 @@ export function MessageList({
     if (index !== undefined) {
       quoteTarget.current = null;
       pinned.current = false;
-      virtualizer.scrollToIndex(index, { align: 'center' });
+      centreOn(index);
       setHighlight(messageId);
       return;
     }
@@ -585,6 +619,10 @@ export function MessageList({
         ref={scrollRef}
         className="chat-list"
         onScroll={onScroll}
+        onWheel={letGo}
+        onPointerDown={letGo}
+        onTouchStart={letGo}
+        onKeyDown={letGo}
         role="log"
         aria-label={t('chat.list.label')}
         aria-busy={loadingOlder || (!view.loaded && !failed)}
