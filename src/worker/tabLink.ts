@@ -1,6 +1,7 @@
 import * as Comlink from 'comlink';
 import type { BuildStamp, EngineMode } from '../engine/api';
 import { engineError } from '../engine/errors';
+import { newEngineSharedWorker, takeEarlyEngineWorker } from './earlyWorker';
 import { Latest } from './latest';
 import { ANSWER_TIMEOUT_MS, HEARTBEAT_INTERVAL_MS } from './liveness';
 import { type Locks, whenReleased } from './locks';
@@ -47,10 +48,7 @@ function releaseRemote(remote: Comlink.Remote<EngineRemote>): void {
 
 /** The profile's one engine; a new port to it each time. */
 function openSharedWorker(): Transport {
-  const worker = new SharedWorker(new URL('./sharedWorker.ts', import.meta.url), {
-    type: 'module',
-    name: 'messenger-engine',
-  });
+  const worker = takeEarlyEngineWorker() ?? newEngineSharedWorker();
   const remote = Comlink.wrap<EngineRemote>(worker.port);
   return { remote, release: () => releaseRemote(remote) };
 }

@@ -129,4 +129,50 @@ describe('one engine for every tab (SharedWorker)', () => {
     for (const tab of tabs) await expect.poll(() => current(tab, 'connection')).toBe('closed');
     await expect.poll(() => s.server.hub.connectionCount(me.userId)).toBe(0);
   });
+  it("starts the engine worker from the page's first script, and the app's first connection uses that worker", async () => {
+    const context = await chromium.context();
+    const page = await context.newPage();
+    // Every SharedWorker the page makes, and when the app's engine client appeared (window.engine).
+    await page.addInitScript(() => {
+      const made: { at: number; name: string }[] = [];
+      const Original = window.SharedWorker;
+      window.SharedWorker = class extends Original {
+        constructor(url: string | URL, options?: string | WorkerOptions) {
+          super(url, options);
+          made.push({ at: performance.now(), name: typeof options === 'string' ? options : (options?.name ?? '') });
+        }
+      };
+      let engine: unknown;
+      const marks = { made, engineAt: Number.NaN, earlyAt: Number.NaN };
+      Object.assign(window, { __early: marks });
+      // Where the first script leaves its worker for the app (src/worker/earlyWorker.ts).
+      let early: unknown;
+      Object.defineProperty(window, '__messengerEarlyEngineWorker', {
+        configurable: true,
+        get: () => early,
+        set: (value: unknown) => {
+          early = value;
+          marks.earlyAt = performance.now();
+        },
+      });
+      Object.defineProperty(window, 'engine', {
+        configurable: true,
+        get: () => engine,
+        set: (value: unknown) => {
+          engine = value;
+          marks.engineAt = performance.now();
+        },
+      });
+    });
+    await page.goto(s.url);
+    expect(await sessionStatus(page)).toBe('unauthenticated');
+    const { made, engineAt, earlyAt } = await page.evaluate(
+      () => (window as unknown as { __early: { made: { at: number; name: string }[]; engineAt: number; earlyAt: number } }).__early,
+    );
+    // One worker object, left by the first script before the app's engine client existed, and taken by it.
+    expect(made.map((m) => m.name)).toEqual(['messenger-engine']);
+    expect(earlyAt).toBeLessThan(engineAt);
+    expect(await page.evaluate(() => '__messengerEarlyEngineWorker' in window)).toBe(false);
+    await page.close();
+  });
 });

@@ -94,11 +94,12 @@ describe('the offline shell', () => {
 
     // A chat: its cached messages, and a composer that queues in the outbox.
     await page.goto(`${s.url}/inbox/${conversationId}`);
-    await page.getByText('kept for offline').waitFor();
+    // In the chat's list (the chats list beside it shows it too, as the last message's preview).
+    await page.getByRole('log').getByText('kept for offline').waitFor();
     const textbox = page.getByRole('textbox', { name: 'Message', exact: true });
     await textbox.fill('typed offline');
     await textbox.press('Enter');
-    await page.getByText('typed offline').waitFor();
+    await page.getByRole('log').getByText('typed offline').waitFor();
     await expect.poll(async () => (await current(page, 'outbox')).map((e) => e.text)).toEqual(['typed offline']);
 
     // Settings.

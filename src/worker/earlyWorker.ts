@@ -1,0 +1,33 @@
+/**
+ * The engine's SharedWorker, started by the page's first script (src/boot.ts) before the app's own scripts
+ * are parsed and run: the worker then opens its store while the page starts, instead of after it (issue 11,
+ * cold start). The app's first connection takes it (tabLink.ts); later connections make new ones. Its
+ * name and URL are the app's own, so it is the same worker whichever script made it first.
+ */
+const KEY = '__messengerEarlyEngineWorker';
+
+type WithEarly = typeof globalThis & { [KEY]?: SharedWorker };
+
+/** The engine's SharedWorker with a new port (the one every tab of the profile shares). */
+export function newEngineSharedWorker(): SharedWorker {
+  return new SharedWorker(new URL('./sharedWorker.ts', import.meta.url), { type: 'module', name: 'messenger-engine' });
+}
+
+/** Starts the worker now, where the app will use one (not in the fallback nor the benchmark's own-engine tabs). */
+export function startEngineWorkerEarly(): void {
+  const g = globalThis as WithEarly;
+  if (typeof g.SharedWorker !== 'function' || /[?&]bench=engine-per-tab(?:&|$)/.test(location.search)) return;
+  try {
+    g[KEY] = newEngineSharedWorker();
+  } catch {
+    // The app makes its own.
+  }
+}
+
+/** The worker started early, once: the first connection's. */
+export function takeEarlyEngineWorker(): SharedWorker | null {
+  const g = globalThis as WithEarly;
+  const worker = g[KEY] ?? null;
+  delete g[KEY];
+  return worker;
+}
