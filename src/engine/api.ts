@@ -353,4 +353,10 @@ export interface TabEngine extends EngineApi {
   readonly build: BuildStamp;
   /** The chat this tab shows, or null: part of the TabState this tab reports (read receipts, notifications). */
   setOpenConversation(conversationId: number | null): void;
+  /**
+   * This tab is about to reload into build `buildId` (a service worker update, issue 13): the page that loads
+   * takes the engine over only if it is that build, as after the engine's own reload requests. False when
+   * this tab already reloaded that way too often within a minute.
+   */
+  noteReloadInto(buildId: string): boolean;
 }

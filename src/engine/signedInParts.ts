@@ -27,6 +27,9 @@ function joinBatches(...batches: WriteBatch[]): WriteBatch {
     written: () => {
       for (const b of batches) b.written?.();
     },
+    failed: () => {
+      for (const b of batches) b.failed?.();
+    },
   };
 }
 

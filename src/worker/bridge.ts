@@ -1,5 +1,5 @@
 import * as Comlink from 'comlink';
-import { Observable, type Subscriber, type Subscription } from 'rxjs';
+import { Observable, type Subscriber, Subscription } from 'rxjs';
 import { isEventQuery, type QueryName } from './names';
 import type { BridgeObserver, EngineRemote } from './portRemote';
 import { StreamDecoder } from './streamDecoder';
@@ -99,14 +99,17 @@ export function linkedQuery<T>(link$: Observable<Link | null>, query: QueryName,
         inner?.unsubscribe();
         inner = null;
         if (!link) return;
-        const current: Subscription = sharedQuery<T>(link, query, args).subscribe({
+        // Filled once subscribe returns: a query that ends at once finds it still empty.
+        const own: { subscription?: Subscription } = {};
+        const current = sharedQuery<T>(link, query, args).subscribe({
           next: (value) => subscriber.next(value),
           error: (error: unknown) => subscriber.error(error),
           complete: () => {
-            if (inner === current) inner = null;
+            if (own.subscription !== undefined && inner === own.subscription) inner = null;
             if (linksDone) subscriber.complete();
           },
         });
+        own.subscription = current;
         if (!current.closed) inner = current;
       },
       error: (error: unknown) => subscriber.error(error),
@@ -143,7 +146,11 @@ export function shareLatest<T>(source: Observable<T>): Observable<T> {
       if (shared === current) shared = null;
     };
     if (!current.connection && shared === current) {
-      current.connection = source.subscribe({
+      // Marked as connecting before subscribing: a subscriber added during a value the source gives at once
+      // joins this connection instead of making a second one.
+      const connection = new Subscription();
+      current.connection = connection;
+      connection.add(source.subscribe({
         next: (value) => {
           current.latest = { value };
           each((s) => s.next(value));
@@ -156,7 +163,7 @@ export function shareLatest<T>(source: Observable<T>): Observable<T> {
           end();
           each((s) => s.complete());
         },
-      });
+      }));
     }
     return () => {
       current.subscribers.delete(subscriber);

@@ -96,6 +96,7 @@ export function connectEngine(options: ConnectOptions = {}): TabEngine {
     mode,
     build: BUILD,
     setOpenConversation: (conversationId: number | null) => presence.setOpenConversation(conversationId),
+    noteReloadInto: (buildId: string) => noteEngineReload({ id: buildId, time: 0 }),
   }) as unknown as TabEngine;
 
   // Every new connection (the first, a reconnect, a return from the back-forward cache) hears who this tab is.

@@ -1,6 +1,6 @@
 /**
  * The SharedWorker entry (design.md §1, §5): one engine for every tab of the browser profile, exposed with
- * Comlink on each tab's port. Built by Vite from `new SharedWorker(new URL(...))` in tabLink.ts. Its
+ * Comlink on each tab's port. Built by Vite from `new SharedWorker(new URL(...))` in earlyWorker.ts. Its
  * EngineHost runs the engine while it holds the lease, and stands aside for a page of a newer deploy.
  */
 import * as Comlink from 'comlink';

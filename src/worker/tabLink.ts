@@ -1,7 +1,7 @@
 import * as Comlink from 'comlink';
 import type { BuildStamp, EngineMode } from '../engine/api';
 import { engineError } from '../engine/errors';
-import { newEngineSharedWorker, takeEarlyEngineWorker } from './earlyWorker';
+import { newEngineSharedWorker, ownEngineTab, takeEarlyEngineWorker } from './earlyWorker';
 import { Latest } from './latest';
 import { ANSWER_TIMEOUT_MS, HEARTBEAT_INTERVAL_MS } from './liveness';
 import { type Locks, whenReleased } from './locks';
@@ -112,8 +112,7 @@ export class TabLink {
     private readonly tabId: string,
     private readonly options: TabLinkOptions,
   ) {
-    const perTab = import.meta.env.VITE_BENCH && new URLSearchParams(location.search).get('bench') === 'engine-per-tab';
-    this.open = perTab ? openOwnEngineWorker : mode === 'shared-worker' ? openSharedWorker : openDedicatedWorker;
+    this.open = ownEngineTab() ? openOwnEngineWorker : mode === 'shared-worker' ? openSharedWorker : openDedicatedWorker;
   }
 
   start(): void {

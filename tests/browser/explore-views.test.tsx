@@ -91,6 +91,7 @@ function fakeEngine(patch: Partial<Community> = {}, shownChannel: Channel = chan
       loadCountries: vi.fn(async () => [INDONESIA]),
       refreshConversations: vi.fn(async () => undefined),
       setOpenConversation: vi.fn(),
+      noteReloadInto: vi.fn(() => true),
       setNotificationPermission: vi.fn(),
       refreshCommunities: vi.fn(async (): Promise<Community[]> => []),
       searchCommunities: vi.fn(async (_query: string) => [] as Community[]),

@@ -69,6 +69,7 @@ export function fakeEngine(countryCode: '46' | '62' = '46') {
         return settings.value;
       }),
       setOpenConversation: vi.fn(),
+      noteReloadInto: vi.fn(() => true),
       setNotificationPermission: vi.fn(),
       // Account editing: the session follows, as the engine's does (a picture becomes a blob URL here).
       updateProfile: vi.fn(async (changes: { nickname?: string; image?: Blob | null }) => {

@@ -2,8 +2,8 @@ import type { Page } from 'playwright';
 import { describe, expect, it } from 'vitest';
 import { generateBigGroup } from '../../server/seed/history';
 import { signUp, TEST_PIN, useTestServer } from '../support/server';
-import { CLIENT_DIR, current, openTab, useChromium } from '../support/tabs';
-import { signInAs } from './chat-view-support';
+import { CLIENT_DIR, openTab, useChromium } from '../support/tabs';
+import { expectNumberRun, loadedNumbers, signInAs } from './chat-view-support';
 
 /**
  * History that keeps up (issue 11), against the real server: a 3,000-message group scrolled up with the mouse
@@ -44,18 +44,6 @@ const rowTop = (page: Page, n: number) =>
     return row ? row.getBoundingClientRect().top : null;
   }, n);
 
-/** The "#n" of every message the engine has loaded for the chat, oldest first, and whether it is trimmed below. */
-async function loaded(page: Page, conversationId: number) {
-  const view = await current(page, 'messages', conversationId);
-  return { numbers: view.messages.map((m) => Number(/^#(\d+) /.exec(m.message)?.[1] ?? 0)), hasNewer: view.hasNewer === true };
-}
-
-/** One run of history: each message once, in order, none left out. */
-function expectRun(numbers: readonly number[]) {
-  const broken = numbers.findIndex((n, i) => i > 0 && n !== (numbers[i - 1] as number) + 1);
-  expect(broken === -1 ? 'one run' : `${numbers[broken - 1]} then ${numbers[broken]}`).toBe('one run');
-}
-
 /**
  * The reader stops, looks at the row in the middle of the list, and waits until the engine has added or
  * trimmed pages (or half a second passed): the row has not moved by a pixel.
@@ -73,9 +61,9 @@ async function expectRowStays(page: Page, conversationId: number) {
   const { visible } = await drawn(page);
   const n = visible[Math.floor(visible.length / 2)] as number;
   const before = await rowTop(page, n);
-  const window = (await loaded(page, conversationId)).numbers;
+  const window = (await loadedNumbers(page, conversationId)).numbers;
   for (let waited = 0; waited < 500; waited += 50) {
-    const now = (await loaded(page, conversationId)).numbers;
+    const now = (await loadedNumbers(page, conversationId)).numbers;
     if (now[0] !== window[0] || now.length !== window.length) break;
     await page.waitForTimeout(50);
   }
@@ -108,8 +96,8 @@ describe('a long history, scrolled fast', () => {
         await page.mouse.wheel(0, -1_500);
         await page.waitForTimeout(16);
         if (step % 10 === 9) {
-          const window = await loaded(page, id);
-          expectRun(window.numbers);
+          const window = await loadedNumbers(page, id);
+          expectNumberRun(window.numbers);
           most = Math.max(most, window.numbers.length);
           const { rows, visible } = await drawn(page);
           mostRows = Math.max(mostRows, rows.length);
@@ -118,18 +106,18 @@ describe('a long history, scrolled fast', () => {
         }
       }
       await expect.poll(async () => (await drawn(page)).visible.includes(1)).toBe(true);
-      const top = await loaded(page, id);
+      const top = await loadedNumbers(page, id);
       expect(top.numbers[0]).toBe(1);
       expect(top.hasNewer).toBe(true);
-      expectRun(top.numbers);
+      expectNumberRun(top.numbers);
 
       // And back down to the latest message.
       for (let step = 0; step < 2_000; step++) {
         await page.mouse.wheel(0, 1_500);
         await page.waitForTimeout(16);
         if (step % 10 === 9) {
-          const window = await loaded(page, id);
-          expectRun(window.numbers);
+          const window = await loadedNumbers(page, id);
+          expectNumberRun(window.numbers);
           most = Math.max(most, window.numbers.length);
           const { rows, visible, atEnd } = await drawn(page);
           mostRows = Math.max(mostRows, rows.length);
@@ -138,10 +126,10 @@ describe('a long history, scrolled fast', () => {
         }
       }
       await expect.poll(async () => (await drawn(page)).visible.includes(COUNT)).toBe(true);
-      const bottom = await loaded(page, id);
+      const bottom = await loadedNumbers(page, id);
       expect(bottom.hasNewer).toBe(false);
       expect(bottom.numbers[bottom.numbers.length - 1]).toBe(COUNT);
-      expectRun(bottom.numbers);
+      expectNumberRun(bottom.numbers);
       expect(most).toBeLessThanOrEqual(WINDOW_BOUND);
       expect(mostRows).toBeLessThan(80);
 
@@ -149,13 +137,13 @@ describe('a long history, scrolled fast', () => {
       for (let step = 0; step < 400; step++) {
         await page.mouse.wheel(0, -1_500);
         await page.waitForTimeout(16);
-        if (step % 10 === 9 && (await loaded(page, id)).hasNewer) break;
+        if (step % 10 === 9 && (await loadedNumbers(page, id)).hasNewer) break;
       }
-      expect((await loaded(page, id)).hasNewer).toBe(true);
+      expect((await loadedNumbers(page, id)).hasNewer).toBe(true);
       await page.getByRole('button', { name: /Jump to latest/ }).click();
       await expect.poll(async () => (await drawn(page)).visible.includes(COUNT)).toBe(true);
       await expect.poll(async () => (await drawn(page)).atEnd).toBeLessThanOrEqual(2);
-      expect((await loaded(page, id)).hasNewer).toBe(false);
+      expect((await loadedNumbers(page, id)).hasNewer).toBe(false);
     } finally {
       await context.close();
     }

@@ -2,7 +2,9 @@ import { deflateSync } from 'node:zlib';
 import type { Page } from 'playwright';
 import type { MessageAnswer } from '../../src/protocol/api';
 import { type AxeViolation, seriousViolations } from '../support/axe';
+import { expect } from 'vitest';
 import { call, type TestServer, type TestUser } from '../support/server';
+import { current } from '../support/tabs';
 
 /** Helpers of the chat view e2e tests (chat-view*.test.ts, chat-history*.test.ts). */
 
@@ -84,4 +86,16 @@ export async function violationsInside(page: Page, selector: string): Promise<Ax
     [all.map((v) => v.targets), selector] as const,
   );
   return all.map((v, i) => ({ ...v, targets: inside[i] ?? [] })).filter((v) => v.targets.length > 0);
+}
+
+/** The "#n" of every message the engine has loaded for a generated big group, oldest first, and whether newer ones exist. */
+export async function loadedNumbers(page: Page, conversationId: number) {
+  const view = await current(page, 'messages', conversationId);
+  return { numbers: view.messages.map((m) => Number(/^#(\d+) /.exec(m.message)?.[1] ?? 0)), hasNewer: view.hasNewer === true };
+}
+
+/** One run of history: each message once, in order, none left out. */
+export function expectNumberRun(numbers: readonly number[]) {
+  const broken = numbers.findIndex((n, i) => i > 0 && n !== (numbers[i - 1] as number) + 1);
+  expect(broken === -1 ? 'one run' : `${numbers[broken - 1]} then ${numbers[broken]}`).toBe('one run');
 }

@@ -1,7 +1,5 @@
-import { rmSync } from 'node:fs';
 import type { Page } from 'playwright';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildClientInTemp } from '../support/buildClient';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { call } from '../support/server';
 import { socketProxy, type SocketProxy } from '../support/socketProxy';
 import {
@@ -15,16 +13,12 @@ import {
   signedInWithFriend,
   storedCount,
   useChromium,
+  useNextBuild,
 } from '../support/tabs';
 
 const chromium = useChromium();
 const NEXT_BUILD = 'next-deploy';
-let nextClientDir: string;
-beforeAll(() => {
-  // The deploy that follows the one the tabs were opened on: another build id, so another worker file.
-  nextClientDir = buildClientInTemp('messenger-next-build-', { MESSENGER_BUILD_ID: NEXT_BUILD });
-});
-afterAll(() => rmSync(nextClientDir, { recursive: true, force: true }));
+const nextBuild = useNextBuild(NEXT_BUILD);
 
 let s: RestartableServer;
 let proxy: SocketProxy;
@@ -60,7 +54,7 @@ describe.each(ENGINE_MODES)('a new build deployed while tabs are open (%s)', (_m
     // A message written while the server is down for the deploy waits in the old engine's outbox.
     await s.stop();
     await sendText(oldTabs[1]!, conversationId, 'queued across the deploy');
-    await s.restart(nextClientDir);
+    await s.restart(nextBuild.dir());
 
     // A page of the new build loads: its engine takes over, the old tabs reload into the new build.
     const newTab = await openTab(context, proxy.url);

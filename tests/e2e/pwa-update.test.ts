@@ -1,7 +1,5 @@
-import { rmSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildClientInTemp } from '../support/buildClient';
+import { afterEach, describe, expect, it } from 'vitest';
 import {
   current,
   ENGINE_MODES,
@@ -13,6 +11,7 @@ import {
   signedInWithFriend,
   storedCount,
   useChromium,
+  useNextBuild,
   waitFor,
 } from '../support/tabs';
 
@@ -24,11 +23,7 @@ import {
 
 const chromium = useChromium();
 const NEXT_BUILD = 'pwa-next-deploy';
-let nextClientDir: string;
-beforeAll(() => {
-  nextClientDir = buildClientInTemp('messenger-pwa-next-', { MESSENGER_BUILD_ID: NEXT_BUILD });
-});
-afterAll(() => rmSync(nextClientDir, { recursive: true, force: true }));
+const nextBuild = useNextBuild(NEXT_BUILD);
 
 let s: RestartableServer;
 afterEach(async () => {
@@ -69,7 +64,7 @@ describe.each(ENGINE_MODES)('a new build deployed while two tabs are open (%s)',
     // Written while the server is down for the deploy: it waits in the outbox.
     await s.stop();
     await sendText(tabs[1], conversationId, 'queued across the update');
-    await s.restart(nextClientDir);
+    await s.restart(nextBuild.dir());
 
     for (const tab of tabs) await expect.poll(() => buildOf(tab), { timeout: 30_000 }).toBe(NEXT_BUILD);
     for (const tab of tabs) await expect.poll(() => current(tab, 'connection'), { timeout: 15_000 }).toBe('online');
@@ -92,7 +87,7 @@ describe('a new build deployed while a draft is being written', () => {
     await waitFor(writer, 'drafts', [], (drafts) => expect(drafts[conversationId]).toBe('half a thought'));
 
     await s.stop();
-    await s.restart(nextClientDir);
+    await s.restart(nextBuild.dir());
 
     // Both tabs learn of it, and neither reloads under the writer.
     for (const tab of tabs) {

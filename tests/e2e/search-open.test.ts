@@ -2,8 +2,8 @@ import type { Page } from 'playwright';
 import { describe, expect, it } from 'vitest';
 import { generateBigGroup } from '../../server/seed/history';
 import { signUp, TEST_PIN, useTestServer } from '../support/server';
-import { CLIENT_DIR, current, openTab, useChromium } from '../support/tabs';
-import { signInAs } from './chat-view-support';
+import { CLIENT_DIR, openTab, useChromium } from '../support/tabs';
+import { expectNumberRun, loadedNumbers, signInAs } from './chat-view-support';
 
 /**
  * Search results that open a chat far back (issue 13), against the real server in real Chromium: a
@@ -44,17 +44,6 @@ const drawn = (page: Page) =>
     };
   });
 
-/** The "#n" of every message the engine has loaded for the chat, oldest first, and whether newer ones exist. */
-async function loaded(page: Page, conversationId: number) {
-  const view = await current(page, 'messages', conversationId);
-  return { numbers: view.messages.map((m) => Number(/^#(\d+) /.exec(m.message)?.[1] ?? 0)), hasNewer: view.hasNewer === true };
-}
-
-function expectRun(numbers: readonly number[]) {
-  const broken = numbers.findIndex((n, i) => i > 0 && n !== (numbers[i - 1] as number) + 1);
-  expect(broken === -1 ? 'one run' : `${numbers[broken - 1]} then ${numbers[broken]}`).toBe('one run');
-}
-
 /** Searches the chats list for `query` and chooses the message hit that reads `text`. */
 async function chooseHit(page: Page, query: string, text: string) {
   await page.getByRole('searchbox', { name: 'Search chats' }).fill(query);
@@ -91,28 +80,28 @@ describe('a search hit far back in a big group', () => {
         },
         [id, [far, near]] as const,
       );
-      expect((await loaded(page, id)).numbers.at(-1)).toBe(COUNT);
+      expect((await loadedNumbers(page, id)).numbers.at(-1)).toBe(COUNT);
 
       // Far back: opened there from the latest page, on screen and highlighted.
       await chooseHit(page, 'zanzibar kafe', 'Zanzibar');
       await expect.poll(() => new URL(page.url()).search).toBe(`?message=${far}`);
       await expect.poll(async () => (await drawn(page)).visible.includes(FAR), { timeout: 15_000 }).toBe(true);
       expect((await drawn(page)).found).toEqual([FAR]);
-      const around = await loaded(page, id);
+      const around = await loadedNumbers(page, id);
       expect(around.hasNewer).toBe(true);
       expect(around.numbers).toContain(FAR);
-      expectRun(around.numbers);
+      expectNumberRun(around.numbers);
       // The highlight goes after a while; Jump to latest goes to the end of the chat.
       await expect.poll(async () => (await drawn(page)).found, { timeout: 10_000 }).toEqual([]);
       await page.getByRole('button', { name: /Jump to latest/ }).click();
       await expect.poll(async () => (await drawn(page)).visible.includes(COUNT), { timeout: 15_000 }).toBe(true);
-      expect((await loaded(page, id)).hasNewer).toBe(false);
+      expect((await loadedNumbers(page, id)).hasNewer).toBe(false);
 
       // 300 back: opened there, then the wheel takes the reader down through the newer pages to the latest.
       await chooseHit(page, 'quokka', 'quokka');
       await expect.poll(async () => (await drawn(page)).visible.includes(NEAR), { timeout: 15_000 }).toBe(true);
       expect((await drawn(page)).found).toEqual([NEAR]);
-      expect((await loaded(page, id)).hasNewer).toBe(true);
+      expect((await loadedNumbers(page, id)).hasNewer).toBe(true);
       const log = page.getByRole('log');
       const box = await log.boundingBox();
       if (!box) throw new Error('the list is not on the page');
@@ -121,17 +110,17 @@ describe('a search hit far back in a big group', () => {
         await page.mouse.wheel(0, 1_000);
         await page.waitForTimeout(30);
         if (step % 10 === 9) {
-          const window = await loaded(page, id);
-          expectRun(window.numbers);
+          const window = await loadedNumbers(page, id);
+          expectNumberRun(window.numbers);
           const { visible, atEnd } = await drawn(page);
           if (visible.includes(COUNT) && atEnd <= 2 && !window.hasNewer) break;
         }
       }
       await expect.poll(async () => (await drawn(page)).visible.includes(COUNT)).toBe(true);
-      const bottom = await loaded(page, id);
+      const bottom = await loadedNumbers(page, id);
       expect(bottom.hasNewer).toBe(false);
       expect(bottom.numbers.at(-1)).toBe(COUNT);
-      expectRun(bottom.numbers);
+      expectNumberRun(bottom.numbers);
     } finally {
       await context.close();
     }

@@ -1,25 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MessagesAnswer } from '../../src/protocol/api';
-import { call, startTestServer, type TestServer, type TestUser } from '../support/server';
-import { conversation, sent, users } from './messages-support';
+import { call, type TestServer, type TestUser } from '../support/server';
+import { pagedChat, users } from './messages-support';
 
 /** Our `After` header (issue 13, docs/server.md): the page right after a message, as `Before` pages back. */
 let s: TestServer;
 let anna: TestUser;
 let bo: TestUser;
 let id: number;
-const ids: number[] = [];
+let ids: number[];
 
 beforeAll(async () => {
-  s = await startTestServer();
-  [anna, bo] = (await users(s, 'Anna', 'Bo')) as [TestUser, TestUser];
-  id = conversation(s, { members: [anna.id, bo.id] });
-  // A neighbouring conversation interleaves its ids with ours; they must never leak into our pages.
-  const other = conversation(s, { members: [anna.id, bo.id] });
-  for (let i = 1; i <= 50; i++) {
-    ids.push(await sent(s, i % 2 ? anna : bo, id, `message ${i}`));
-    if (i % 10 === 0) await sent(s, anna, other, `elsewhere ${i}`);
-  }
+  ({ s, anna, bo, id, ids } = await pagedChat());
 });
 afterAll(() => s.close());
 

@@ -1,7 +1,7 @@
 import type { MessageAnswer } from '../../src/protocol/api';
 import type { EventAction, EventFrame, EventPayloads, ServerFrame } from '../../src/protocol/socket';
 import { type ConversationFixture, insertConversation } from '../support/fixtures';
-import { call, signUp, type TestServer, TestSocket, type TestUser } from '../support/server';
+import { call, signUp, startTestServer, type TestServer, TestSocket, type TestUser } from '../support/server';
 
 /** Helpers shared by the messages*.test.ts files. */
 
@@ -13,6 +13,29 @@ export async function users(s: TestServer, ...names: string[]): Promise<TestUser
 
 export function conversation(s: TestServer, f: ConversationFixture): number {
   return insertConversation(s.server.ctx.db, { now: s.server.ctx.clock.now(), ...f }).id;
+}
+
+/** A server with a 50-message chat between Anna and Bo (`ids`, oldest first), for the paging tests. */
+export interface PagedChat {
+  s: TestServer;
+  anna: TestUser;
+  bo: TestUser;
+  id: number;
+  ids: number[];
+}
+
+export async function pagedChat(): Promise<PagedChat> {
+  const s = await startTestServer();
+  const [anna, bo] = (await users(s, 'Anna', 'Bo')) as [TestUser, TestUser];
+  const id = conversation(s, { members: [anna.id, bo.id] });
+  // A neighbouring conversation interleaves its ids with ours; they must never leak into our pages.
+  const other = conversation(s, { members: [anna.id, bo.id] });
+  const ids: number[] = [];
+  for (let i = 1; i <= 50; i++) {
+    ids.push(await sent(s, i % 2 ? anna : bo, id, `message ${i}`));
+    if (i % 10 === 0) await sent(s, anna, other, `elsewhere ${i}`);
+  }
+  return { s, anna, bo, id, ids };
 }
 
 let clientIds = 0;

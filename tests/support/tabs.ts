@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { EngineApi, MessageWindowView, OutboxEntry, SessionView } from '../../src/engine/api';
 import type { QueryName } from '../../src/worker/names';
 import { launchChromium } from './browser';
+import { buildClientInTemp } from './buildClient';
 import { nextPhone, signUp, startTestServer, TEST_PIN, type TestServer, type TestUser } from './server';
 
 /** Helpers for e2e tests that drive the engine through `window.engine` in real Chromium tabs. */
@@ -16,6 +17,19 @@ export const CLIENT_DIR = process.env.E2E_CLIENT_DIR ?? path.resolve(import.meta
 
 type Emitted<O> = O extends Observable<infer T> ? T : never;
 export type QueryValue<K extends QueryName> = Emitted<ReturnType<EngineApi[K]>>;
+
+/**
+ * The deploy that follows the one the tabs were opened on, for the tests of the file this is called in: a
+ * production build with another build id (so other worker files), made before them and removed after them.
+ */
+export function useNextBuild(buildId: string): { dir(): string } {
+  let dir = '';
+  beforeAll(() => {
+    dir = buildClientInTemp(`messenger-${buildId}-`, { MESSENGER_BUILD_ID: buildId });
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  return { dir: () => dir };
+}
 
 /**
  * A headless Chromium for the tests of the file this is called in: launched before them, closed after

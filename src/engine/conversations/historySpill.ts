@@ -46,22 +46,34 @@ export class HistorySpill {
   }
 
   /**
-   * The waiting writes, for the state's next batch. They stay queued until that batch commits, so a failed
-   * one goes again with the next (puts and deletes of whole pages: writing one twice does no harm).
+   * The waiting writes, for the state's next batch. When that batch fails (the disk is full, say), they are
+   * dropped, not tried again: pages are only a shortcut (the server has them), and retrying them would keep
+   * failing the state's own writes too. A page whose write failed is forgotten, so it is never read.
    */
   takeOps(): WriteBatch {
     const queue = this.queued;
     const taken = queue.length;
     if (taken === 0) return { ops: [] };
     const ops = queue.slice();
-    return {
-      ops,
-      written: () => {
-        if (this.queued !== queue) return;
-        queue.splice(0, taken);
-        for (const op of ops) if (op.type === 'put') this.unwritten.delete(op.key);
-      },
+    const settle = (committed: boolean) => {
+      if (this.queued !== queue) return;
+      queue.splice(0, taken);
+      for (const op of ops) {
+        if (op.type !== 'put' || this.queuedPut(op.key)) continue;
+        if (committed) this.unwritten.delete(op.key);
+        else this.forgetPage(op.key);
+      }
     };
+    return { ops, written: () => settle(true), failed: () => settle(false) };
+  }
+
+  /** The page of a put still waiting in the queue (the latest one for the key), if any. */
+  private queuedPut(key: string): Message[] | undefined {
+    for (let i = this.queued.length - 1; i >= 0; i--) {
+      const op = this.queued[i];
+      if (op && op.type !== 'clear' && op.key === key) return op.type === 'put' ? (op.value as Message[]) : undefined;
+    }
+    return undefined;
   }
 
   private enqueue(ops: readonly StorageOp[]): void {
@@ -93,8 +105,13 @@ export class HistorySpill {
     const page = list?.[list.length - 1];
     if (!list || !page || page.joins !== joins) return null;
     list.pop();
-    // Still being written (the reader came straight back): the server answers instead.
-    if (this.unwritten.has(page.key)) return null;
+    if (this.unwritten.has(page.key)) {
+      // Not written yet (the reader came straight back): the page is still in the queue, and goes from it.
+      const queued = this.queuedPut(page.key);
+      this.enqueue([{ store: 'history', type: 'delete', key: page.key }]);
+      this.unwritten.delete(page.key);
+      return queued && queued.length > 0 ? [...queued] : null;
+    }
     try {
       const messages = await this.storage.get<Message[]>('history', page.key);
       this.enqueue([{ store: 'history', type: 'delete', key: page.key }]);
@@ -142,6 +159,16 @@ export class HistorySpill {
   count(conversationId: number): Record<Side, number> {
     const sides = this.pages.get(conversationId);
     return { older: sides?.older.length ?? 0, newer: sides?.newer.length ?? 0 };
+  }
+
+  /** A page whose write failed: it is not in the store, so it must never be read. */
+  private forgetPage(key: string): void {
+    this.unwritten.delete(key);
+    for (const [conversationId, sides] of this.pages) {
+      sides.older = sides.older.filter((p) => p.key !== key);
+      sides.newer = sides.newer.filter((p) => p.key !== key);
+      if (sides.older.length === 0 && sides.newer.length === 0) this.pages.delete(conversationId);
+    }
   }
 
   private sides(conversationId: number): Record<Side, Spilled[]> {

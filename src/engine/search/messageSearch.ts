@@ -60,6 +60,7 @@ export class MessageSearch {
   private prevMessages: EngineState['messages'] = {};
   private prevConversations: EngineState['conversations'] = {};
   private prevComments: CommunityState['comments'] = {};
+  private prevChannels: CommunityState['channels'] = {};
   private readonly subscriptions: Subscription[] = [];
   private stopped = false;
   /** Moves on at every sign-out: stored documents read before it belong to the one who left. */
@@ -192,10 +193,26 @@ export class MessageSearch {
   }
 
   private communityChanged(community: CommunityState): void {
+    const touched: SearchDoc[] = [];
+    // A channel known only now: its posts seen before (indexed as a chat's messages then) become its posts.
+    const prevChannels = this.prevChannels;
+    this.prevChannels = community.channels;
+    if (prevChannels !== community.channels) {
+      const { conversations } = this.deps.state.value;
+      for (const channel of Object.values(community.channels)) {
+        if (prevChannels[channel.id] || channel.id in conversations) continue;
+        for (const doc of this.index.docsOf(`chat:${channel.id}`)) {
+          if (doc.kind !== 'message') continue;
+          touched.push({ ...doc, kind: 'post', conversationId: null, channelId: channel.id, communityId: channel.community_id });
+        }
+      }
+    }
     const prev = this.prevComments;
     this.prevComments = community.comments;
-    if (prev === community.comments) return;
-    const touched: SearchDoc[] = [];
+    if (prev === community.comments) {
+      this.put(touched);
+      return;
+    }
     for (const comment of Object.values(community.comments)) {
       if (prev[comment.comment_id] === comment) continue;
       const doc = commentDoc(comment, community.channels[comment.channel_id]);

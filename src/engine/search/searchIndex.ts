@@ -108,6 +108,11 @@ export class SearchIndex {
     return removed;
   }
 
+  /** The documents of a chat (`chat:<id>`) or channel (`channel:<id>`). */
+  docsOf(group: string): SearchDoc[] {
+    return [...(this.groups.get(group) ?? [])].map((k) => this.docs.get(k)).filter((d): d is SearchDoc => d !== undefined);
+  }
+
   groupNames(): string[] {
     return [...this.groups.keys()];
   }

@@ -89,6 +89,7 @@ export class LiveState {
         this.persisted = next;
         extra.written?.();
       },
+      failed: () => extra.failed?.(),
     };
   }
 }

@@ -20,6 +20,8 @@ export interface WriteBatch {
   ops: StorageOp[];
   /** Called only after the transaction committed: the owner moves its "what storage holds" baseline here. */
   written?: () => void;
+  /** Called when the transaction failed (nothing of it is stored). */
+  failed?: () => void;
 }
 
 export interface BatchedWriterOptions {
@@ -93,6 +95,7 @@ export class BatchedWriter {
         await storage.writeBatch(batch.ops);
       } catch (error) {
         log(failure, error);
+        batch.failed?.();
         // Nothing else may change for a while (the last event id of a quiet socket): try again by itself.
         if (!this.stopped) this.schedule(PERSIST_RETRY_MS);
         return;

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { saveThenReload } from '../hooks/saveBeforeReload';
+import { useEngine } from '../hooks/EngineContext';
 import { useAppUpdate } from './useAppUpdate';
 import './updateBar.css';
 
@@ -9,12 +10,17 @@ import './updateBar.css';
  */
 export function UpdateBar() {
   const { t } = useTranslation();
+  const engine = useEngine();
   const available = useAppUpdate();
-  if (!available) return null;
+  if (available === null) return null;
   return (
     <div className="update-bar" role="status">
       <span>{t('nav.update.available')}</span>
-      <button type="button" className="update-bar__reload" onClick={() => void saveThenReload()}>
+      <button type="button" className="update-bar__reload" onClick={() => {
+          // The reader asked: reload even after many reloads in a minute.
+          engine.noteReloadInto(available);
+          void saveThenReload();
+        }}>
         {t('nav.update.reload')}
       </button>
     </div>

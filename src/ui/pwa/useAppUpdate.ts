@@ -14,12 +14,13 @@ const UPDATE_CHECK_MS = 30 * 60_000;
  * the worker, checks for a new one whenever the engine's connection comes back (a deploy restarts the
  * server) and every half hour, and when one of another build has taken over, reloads the tab by itself if
  * no tab has unsent input, else returns true so the main screen offers "A new version is available —
- * Reload". A reload loads the new build, whose engine takes over and asks every other tab of the old build
- * to reload too (src/worker/README.md): the two update mechanisms end in one.
+ * Reload" (with the new build's id). A reload (noted with `noteReloadInto`, so a page of the old build that
+ * still loads, in a rolling deploy, does not take the engine back) loads the new build, whose engine takes over and asks every
+ * other tab of the old build to reload too (src/worker/README.md): the two update mechanisms end in one.
  */
-export function useAppUpdate(): boolean {
+export function useAppUpdate(): string | null {
   const engine = useEngine();
-  const [available, setAvailable] = useState(false);
+  const [available, setAvailable] = useState<string | null>(null);
 
   useEffect(() => {
     // `npm run dev` and the browser tests serve no service worker (vite-plugin-pwa writes it at build time).
@@ -31,7 +32,7 @@ export function useAppUpdate(): boolean {
     void registerAppServiceWorker().then((r) => {
       if (gone || !r) return;
       registration = r;
-      stopWatching = watchForNewBuild(r, engine.build.id, () => setAvailable(true));
+      stopWatching = watchForNewBuild(r, engine.build.id, setAvailable);
     });
     let wasOnline: boolean | null = null;
     const connection = engine.connection().subscribe((state) => {
@@ -49,16 +50,19 @@ export function useAppUpdate(): boolean {
   }, [engine]);
 
   useEffect(() => {
-    if (!available) return;
+    if (available === null) return;
     let reloading = false;
     const input = combineLatest({ outbox: engine.outbox(), drafts: engine.drafts(), formDrafts: engine.formDrafts() });
     const subscription = input.subscribe((unsent) => {
       if (reloading || hasUnsentInput(unsent)) return;
       reloading = true;
-      void saveThenReload();
+      // A tab that reloaded into the new build this often within a minute and still got the old one (a
+      // rolling deploy) waits for the reader's Reload instead.
+      if (engine.noteReloadInto(available)) void saveThenReload();
     });
     return () => subscription.unsubscribe();
   }, [engine, available]);
 
   return available;
 }
+

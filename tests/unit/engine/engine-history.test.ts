@@ -1,12 +1,10 @@
 import { firstValueFrom } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { AHEAD, KEEP_BEYOND, PAGE_SIZE, RESTING_MS, TRIM_BEYOND } from '../../../src/engine/conversations/history';
-import { Engine } from '../../../src/engine/engine';
-import type { HttpTransport } from '../../../src/engine/rest';
-import { PERSIST_STREAM_DELAY_MS } from '../../../src/engine/storage/batchedWriter';
-import { MemoryStorage } from '../../../src/engine/storage/storage';
+import { PERSIST_RETRY_MS, PERSIST_STREAM_DELAY_MS } from '../../../src/engine/storage/batchedWriter';
 import type { Message } from '../../../src/protocol/entities';
-import { conversation, fakeSocket, incoming, ManualEngineClock, ok } from './support/fakeEngine';
+import { incoming } from './support/fakeEngine';
+import { expectRun, settle, signedInWithChat, TAB } from './support/pagedChat';
 
 /**
  * History that keeps up (issue 11): the engine keeps pages loaded ahead of the reader (IndexedDB first, then
@@ -14,73 +12,13 @@ import { conversation, fakeSocket, incoming, ManualEngineClock, ok } from './sup
  * back as the reader returns; Jump to latest works after a trim.
  */
 
-const TAB = 'tab-1';
-
-/** The server's chat 7 with messages 1…count, paged by Before and Message-Count as the reference server does. */
-function serverChat(count: number) {
-  const messages: Message[] = Array.from({ length: count }, (_, i) => incoming(i + 1));
-  /** Every page asked for: its Before (null for the latest) and count. */
-  const pages: { before: number | null; count: number }[] = [];
-  /** While true, every older page (a Before) is refused with a 500, as a server in trouble. */
-  const down = { older: false };
-  const transport: HttpTransport = {
-    async request({ url, headers }) {
-      const path = new URL(url).pathname;
-      const last = messages[messages.length - 1] ?? null;
-      const chat = { ...conversation, last_message: last, last_message_time: last?.created_at ?? '0' };
-      if (path === '/v1/auth/pin/confirm') return ok({ token: 't', user_id: 1, endpoints: { http: '', ws: '' } });
-      if (path === '/v1/me') return ok({ account: { id: 1, nickname: 'Anna', phone_nr: '+46700000001', country_code: '46' } });
-      if (path === '/v2/conversations') return ok({ conversations: [{ conversation: chat }] });
-      if (path === '/v2/conversations/7') return ok({ conversation: chat });
-      if (path === '/v2/conversations/7/messages') {
-        const size = Number(headers['Message-Count'] ?? 20);
-        const before = headers.Before === undefined ? null : Number(headers.Before);
-        pages.push({ before, count: size });
-        if (down.older && before !== null) return { status: 500, json: async () => ({ success: false, status: 500 }) };
-        const older = messages.filter((m) => before === null || m.id < before);
-        return ok({ messages: older.slice(-size) });
-      }
-      return ok({ dlrs: [] });
-    },
-    async upload() {
-      throw new Error('not used');
-    },
-  };
-  return { messages, pages, transport, down };
-}
-
-/** Lets every answer and dispatch in flight run (the fake server answers at once). */
-async function settle() {
-  for (let i = 0; i < 200; i++) await new Promise((resolve) => setImmediate(resolve));
-}
-
+/** The engine signed in with chat 7 of `count` messages open at its latest page (support/pagedChat.ts). */
 async function openChat(count = 1000) {
-  const clock = new ManualEngineClock();
-  const chat = serverChat(count);
-  const socket = fakeSocket();
-  const storage = new MemoryStorage();
-  const engine = new Engine({ storage, apiBase: 'http://server.test', transport: chat.transport, socketFactory: socket.factory, clock, log: () => undefined });
-  await engine.start();
-  await engine.confirmPin('+46700000001', '1234');
-  await engine.refreshConversations();
-  await engine.openConversation(7);
-  await clock.advance(1);
+  const opened = await signedInWithChat(count);
+  await opened.engine.openConversation(7);
+  await opened.clock.advance(1);
   await settle();
-  const ids = async () => (await firstValueFrom(engine.messages(7))).messages.map((m) => m.id);
-  /** The reader shows messages `oldest`…`oldest + 9`. */
-  const show = async (oldest: number) => {
-    engine.setViewport(TAB, 7, { oldestId: oldest, newestId: oldest + 9 });
-    await settle();
-    // The trimmed pages go to IndexedDB with the state's next write.
-    await clock.advance(PERSIST_STREAM_DELAY_MS);
-    await settle();
-  };
-  return { clock, chat, socket, storage, engine, ids, show };
-}
-
-/** The window holds one unbroken run of history: no gap, no message twice. */
-function expectRun(ids: readonly number[]) {
-  expect(ids.every((id, i) => i === 0 || id === (ids[i - 1] as number) + 1)).toBe(true);
+  return opened;
 }
 
 describe('history that keeps up', () => {
@@ -187,6 +125,55 @@ describe('history that keeps up', () => {
     const withPages = batches.filter((stores) => stores.includes('history'));
     expect(withPages.length).toBe(1);
     expect(withPages[0]).toContain('messages');
+  });
+
+  it('takes a trimmed page back from the queue when the reader returns before it was written', async () => {
+    const { chat, engine, ids, show } = await openChat();
+    for (let oldest = 990; oldest >= 700; oldest -= 10) await show(oldest);
+    // Further up and straight back down, with no write in between: the pages trimmed meanwhile are queued.
+    const move = async (oldest: number) => {
+      engine.setViewport(TAB, 7, { oldestId: oldest, newestId: oldest + 9 });
+      await settle();
+    };
+    for (let oldest = 690; oldest >= 500; oldest -= 10) await move(oldest);
+    const asked = chat.pages.length;
+    for (let oldest = 500; oldest <= 991; oldest += 10) await move(oldest);
+    const loaded = await ids();
+    expectRun(loaded);
+    expect(loaded.at(-1)).toBe(1000);
+    // Newer pages came from the queue or the disk; the only requests were older pages loaded again at the top.
+    expect(chat.pages.slice(asked).every((p) => p.before !== null && p.before < 500)).toBe(true);
+  });
+
+  it('drops the trimmed pages of a write that failed, and the state is written again without them', async () => {
+    const { chat, clock, show, socket, storage } = await openChat();
+    await show(991);
+    const write = storage.writeBatch.bind(storage);
+    const batches: string[][] = [];
+    let refuse = true;
+    storage.writeBatch = async (ops) => {
+      const stores = [...new Set(ops.map((op) => op.store))];
+      batches.push(stores);
+      if (refuse && stores.includes('history')) {
+        refuse = false;
+        throw new Error('the disk said no');
+      }
+      return write(ops);
+    };
+    for (let id = 1001; id <= 1300; id++) {
+      const message = incoming(id);
+      chat.messages.push(message);
+      socket.push({ action: 'conversation_message', id: id - 1000, data: { conversation_id: 7, message } });
+    }
+    await show(1291);
+    expect(refuse).toBe(false);
+    await clock.advance(PERSIST_RETRY_MS);
+    await settle();
+    // The retry carried the state alone, and it is stored; no page of the failed write is kept or read.
+    expect(batches.at(-1)).toContain('messages');
+    expect(batches.at(-1)).not.toContain('history');
+    expect(await storage.get('messages', '1300')).toBeDefined();
+    expect(await storage.getAll('history')).toEqual([]);
   });
 
   it('takes no live message into a window trimmed at its newer end, and Jump to latest brings the latest back', async () => {

@@ -1,12 +1,8 @@
-import { firstValueFrom } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { AHEAD, PAGE_SIZE } from '../../../src/engine/conversations/history';
-import { Engine } from '../../../src/engine/engine';
-import type { HttpTransport } from '../../../src/engine/rest';
-import { PERSIST_STREAM_DELAY_MS } from '../../../src/engine/storage/batchedWriter';
-import { MemoryStorage } from '../../../src/engine/storage/storage';
 import type { Message } from '../../../src/protocol/entities';
-import { conversation, fakeSocket, incoming, ManualEngineClock, ok } from './support/fakeEngine';
+import { incoming } from './support/fakeEngine';
+import { expectRun, settle, signedInWithChat } from './support/pagedChat';
 
 /**
  * Opening a chat at a message far back (issue 13): the page around it becomes the window, newer pages
@@ -14,72 +10,8 @@ import { conversation, fakeSocket, incoming, ManualEngineClock, ok } from './sup
  * messages join then, and Jump to latest works from anywhere.
  */
 
-const TAB = 'tab-1';
-
-/** The server's chat 7 with messages 1…count, paged by Before, After and Message-Count as the reference server does. */
-function serverChat(count: number, hiddenLast = false) {
-  const messages: Message[] = Array.from({ length: count }, (_, i) => incoming(i + 1));
-  /** With `hiddenLast`, the chat's last message is one this reader hid: no page ever holds it. */
-  const hidden = hiddenLast ? incoming(count + 1) : null;
-  /** Every page asked for: its Before and After (null when not sent) and count. */
-  const pages: { before: number | null; after: number | null; count: number }[] = [];
-  const transport: HttpTransport = {
-    async request({ url, headers }) {
-      const path = new URL(url).pathname;
-      const last = hidden ?? messages[messages.length - 1] ?? null;
-      const chat = { ...conversation, last_message: last, last_message_time: last?.created_at ?? '0' };
-      if (path === '/v1/auth/pin/confirm') return ok({ token: 't', user_id: 1, endpoints: { http: '', ws: '' } });
-      if (path === '/v1/me') return ok({ account: { id: 1, nickname: 'Anna', phone_nr: '+46700000001', country_code: '46' } });
-      if (path === '/v2/conversations') return ok({ conversations: [{ conversation: chat }] });
-      if (path === '/v2/conversations/7') return ok({ conversation: chat });
-      if (path === '/v2/conversations/7/messages') {
-        const size = Number(headers['Message-Count'] ?? 20);
-        const before = headers.Before === undefined ? null : Number(headers.Before);
-        const after = headers.After === undefined ? null : Number(headers.After);
-        pages.push({ before, after, count: size });
-        if (after !== null) return ok({ messages: messages.filter((m) => m.id > after).slice(0, size) });
-        return ok({ messages: messages.filter((m) => before === null || m.id < before).slice(-size) });
-      }
-      return ok({ dlrs: [] });
-    },
-    async upload() {
-      throw new Error('not used');
-    },
-  };
-  return { messages, pages, transport };
-}
-
-/** Lets every answer and dispatch in flight run (the fake server answers at once). */
-async function settle() {
-  for (let i = 0; i < 200; i++) await new Promise((resolve) => setImmediate(resolve));
-}
-
-async function signedIn(count = 1000, hiddenLast = false) {
-  const clock = new ManualEngineClock();
-  const chat = serverChat(count, hiddenLast);
-  const socket = fakeSocket();
-  const storage = new MemoryStorage();
-  const engine = new Engine({ storage, apiBase: 'http://server.test', transport: chat.transport, socketFactory: socket.factory, clock, log: () => undefined });
-  await engine.start();
-  await engine.confirmPin('+46700000001', '1234');
-  await engine.refreshConversations();
-  const view = () => firstValueFrom(engine.messages(7));
-  const ids = async () => (await view()).messages.map((m) => m.id);
-  /** The reader shows messages `oldest`…`oldest + 9`. */
-  const show = async (oldest: number) => {
-    engine.setViewport(TAB, 7, { oldestId: oldest, newestId: oldest + 9 });
-    await settle();
-    // The trimmed pages go to IndexedDB with the state's next write.
-    await clock.advance(PERSIST_STREAM_DELAY_MS);
-    await settle();
-  };
-  return { clock, chat, socket, storage, engine, view, ids, show };
-}
-
-/** The window holds one unbroken run of history: no gap, no message twice. */
-function expectRun(ids: readonly number[]) {
-  expect(ids.every((id, i) => i === 0 || id === (ids[i - 1] as number) + 1)).toBe(true);
-}
+/** The engine signed in to chat 7 with `count` messages (support/pagedChat.ts). */
+const signedIn = (count = 1000, hiddenLast = false) => signedInWithChat(count, { hiddenLast });
 
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 

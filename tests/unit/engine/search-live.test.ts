@@ -117,6 +117,19 @@ describe('message search over the engine state', () => {
     expect(hits.find((h) => h.kind === 'comment')?.senderName).toBe('Bob');
   });
 
+  it('finds a post seen before its channel was known as a post of that channel, once the channel is', async () => {
+    const { state, community, search, ids } = await setup();
+    state.dispatch(page(51, [30, 'Rapat guru hari Senin']));
+    expect(search.view('rapat').hits.map((h) => [h.kind, h.conversationId, h.channelId])).toEqual([['message', 51, null]]);
+    const channel = { id: 51, stid: 'ch51', name: 'Guru', community_id: 4 } as CommunityState['channels'][number];
+    community.next({ ...community.value, channels: { 51: channel } });
+    expect(search.view('rapat').hits.map((h) => [h.kind, h.conversationId, h.channelId, h.communityId, h.title])).toEqual([
+      ['post', null, 51, 4, 'Guru'],
+    ]);
+    // Searching "in this channel" finds it there.
+    expect(ids('rapat', 51)).toEqual([30]);
+  });
+
   it('re-emits a watched query once the index changed, a burst of changes once', async () => {
     const { state, clock, search } = await setup();
     const seen: MessageSearchView[] = [];

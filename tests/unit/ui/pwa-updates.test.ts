@@ -35,23 +35,24 @@ describe('a new build from the service worker', () => {
   it('is announced only when an update seen in this tab brought a shell of another build', async () => {
     const registration = new FakeRegistration();
     let shells = ['this-build'];
-    let announced = 0;
-    const stop = watchForNewBuild(registration as unknown as ServiceWorkerRegistration, 'this-build', () => announced++, async () => shells);
+    const announced: string[] = [];
+    const stop = watchForNewBuild(registration as unknown as ServiceWorkerRegistration, 'this-build', (into) => announced.push(into), async () => shells);
     // Nothing happens at start-up, whatever the cache holds: only an update counts.
     await flush();
-    expect(announced).toBe(0);
+    expect(announced).toEqual([]);
     // The first install of this same build is no news.
     registration.update();
     await flush();
-    expect(announced).toBe(0);
+    expect(announced).toEqual([]);
+    // Announced with the new build's id: the reload into it is noted as the engine's reloads are.
     shells = ['next-build'];
     registration.update();
     await flush();
-    expect(announced).toBe(1);
+    expect(announced).toEqual(['next-build']);
     stop();
     registration.update();
     await flush();
-    expect(announced).toBe(1);
+    expect(announced).toEqual(['next-build']);
   });
 });
 

@@ -1,8 +1,8 @@
 import * as Comlink from 'comlink';
-import { BehaviorSubject, firstValueFrom, type Observable, Subject } from 'rxjs';
+import { BehaviorSubject, firstValueFrom, Observable, Subject, type Subscription } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EngineBackend } from '../../../src/worker/backend';
-import { sharedQuery } from '../../../src/worker/bridge';
+import { shareLatest, sharedQuery } from '../../../src/worker/bridge';
 import { ClientHost } from '../../../src/worker/clientHost';
 import { createPortRemote, type EngineRemote } from '../../../src/worker/portRemote';
 import type { Link } from '../../../src/worker/tabLink';
@@ -83,3 +83,47 @@ describe('the stream bridge in a tab', () => {
     subB.unsubscribe();
   });
 });
+
+describe('shareLatest', () => {
+  it('subscribes to its source once, also when a subscriber joins during a value the source gives at once', () => {
+    let subscriptions = 0;
+    const source = new Observable<number>((s) => {
+      subscriptions += 1;
+      s.next(1);
+    });
+    const shared = shareLatest(source);
+    const seen: string[] = [];
+    const late: Subscription[] = [];
+    const first = shared.subscribe((v) => {
+      seen.push(`first ${v}`);
+      if (late.length === 0) late.push(shared.subscribe((w) => seen.push(`late ${w}`)));
+    });
+    expect(subscriptions).toBe(1);
+    expect(seen).toContain('first 1');
+    first.unsubscribe();
+    for (const s of late) s.unsubscribe();
+  });
+
+  it('replays the latest value to a later subscriber, and starts afresh after the source ended or everyone left', () => {
+    const source = new Subject<number>();
+    let subscriptions = 0;
+    const shared = shareLatest(new Observable<number>((s) => {
+      subscriptions += 1;
+      return source.subscribe(s);
+    }));
+    const a: number[] = [];
+    const subA = shared.subscribe((v) => a.push(v));
+    source.next(1);
+    const b: number[] = [];
+    const subB = shared.subscribe((v) => b.push(v));
+    expect(b).toEqual([1]);
+    subA.unsubscribe();
+    subB.unsubscribe();
+    expect(source.observed).toBe(false);
+    const c: number[] = [];
+    shared.subscribe((v) => c.push(v)).unsubscribe();
+    expect(c).toEqual([]);
+    expect(subscriptions).toBe(2);
+  });
+});
+

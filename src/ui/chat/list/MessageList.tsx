@@ -212,11 +212,17 @@ export function MessageList({
     const el = scrollRef.current;
     if (!el) return;
     const held = heldKey.current;
-    const heldIndex = held === null ? undefined : indexOfRef.current(held);
-    const heldItem = heldIndex === undefined ? undefined : virtualizer.measurementsCache[heldIndex];
-    if (heldItem) {
-      anchor.current = { key: held as string, start: heldItem.start };
-      return;
+    if (held !== null) {
+      const heldIndex = indexOfRef.current(held);
+      virtualizer.getVirtualItems();
+      const heldItem = heldIndex === undefined ? undefined : virtualizer.measurementsCache[heldIndex];
+      // Held while it is loaded and on screen: a scroll that took it away (the scroll bar, find in page, a
+      // screen reader) or a trim lets it go.
+      if (heldItem && heldItem.end > el.scrollTop && heldItem.start < el.scrollTop + el.clientHeight) {
+        anchor.current = { key: held, start: heldItem.start };
+        return;
+      }
+      heldKey.current = null;
     }
     const top = el.scrollTop;
     const atTop = virtualizer.getVirtualItemForOffset(top);
