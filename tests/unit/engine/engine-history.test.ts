@@ -100,7 +100,7 @@ describe('history that keeps up', () => {
   });
 
   it('writes the pages a burst trims with the state, not a transaction each (issue 11)', async () => {
-    const { chat, clock, ids, show, socket, storage } = await openChat();
+    const { arrive, clock, ids, show, storage } = await openChat();
     await show(991);
     const batches: string[][] = [];
     const write = storage.writeBatch.bind(storage);
@@ -109,11 +109,7 @@ describe('history that keeps up', () => {
       return write(ops);
     };
     // 300 messages at once at the bottom, the reader following them: the window trims pages off its top.
-    for (let id = 1001; id <= 1300; id++) {
-      const message = incoming(id);
-      chat.messages.push(message);
-      socket.push({ action: 'conversation_message', id: id - 1000, data: { conversation_id: 7, message } });
-    }
+    arrive(1001, 1300);
     await show(1291);
     await clock.advance(PERSIST_STREAM_DELAY_MS);
     await settle();
@@ -146,7 +142,7 @@ describe('history that keeps up', () => {
   });
 
   it('drops the trimmed pages of a write that failed, and the state is written again without them', async () => {
-    const { chat, clock, show, socket, storage } = await openChat();
+    const { arrive, clock, show, storage } = await openChat();
     await show(991);
     const write = storage.writeBatch.bind(storage);
     const batches: string[][] = [];
@@ -160,11 +156,7 @@ describe('history that keeps up', () => {
       }
       return write(ops);
     };
-    for (let id = 1001; id <= 1300; id++) {
-      const message = incoming(id);
-      chat.messages.push(message);
-      socket.push({ action: 'conversation_message', id: id - 1000, data: { conversation_id: 7, message } });
-    }
+    arrive(1001, 1300);
     await show(1291);
     expect(refuse).toBe(false);
     await clock.advance(PERSIST_RETRY_MS);
@@ -203,13 +195,9 @@ describe('history that keeps up', () => {
   });
 
   it('catches up with messages that came while the window was trimmed, when the reader comes back down', async () => {
-    const { chat, ids, show, socket } = await openChat();
+    const { arrive, ids, show } = await openChat();
     for (let oldest = 990; oldest >= 600; oldest -= 10) await show(oldest);
-    for (let id = 1001; id <= 1045; id++) {
-      const message = incoming(id);
-      chat.messages.push(message);
-      socket.push({ action: 'conversation_message', id: id - 1000, data: { conversation_id: 7, message } });
-    }
+    arrive(1001, 1045);
     await settle();
     for (let oldest = 600; oldest <= 1036; oldest += 10) await show(oldest);
     const loaded = await ids();

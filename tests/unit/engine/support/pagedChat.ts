@@ -73,7 +73,15 @@ export async function signedInWithChat(count = 1000, options: { hiddenLast?: boo
     await clock.advance(PERSIST_STREAM_DELAY_MS);
     await settle();
   };
-  return { clock, chat, socket, storage, engine, view, ids, show };
+  /** Messages `from`…`to` are sent to the chat: on the server, and live on the socket, at once. */
+  const arrive = (from: number, to: number) => {
+    for (let id = from; id <= to; id++) {
+      const message = incoming(id);
+      chat.messages.push(message);
+      socket.push({ action: 'conversation_message', id: id - 1000, data: { conversation_id: 7, message } });
+    }
+  };
+  return { clock, chat, socket, storage, engine, view, ids, show, arrive };
 }
 
 /** The window holds one unbroken run of history: no gap, no message twice. */
