@@ -61,7 +61,7 @@ export function validateDevPin(devPin: string | undefined, nodeEnv: string | und
  * The origins of a list of URLs (space or comma separated). Only the origin is kept, so the value cannot
  * carry anything else into a header (a `;` would start another CSP directive).
  */
-export function originsFrom(value: string | undefined, name: string, schemes: readonly string[]): string[] {
+function originsFrom(value: string | undefined, name: string, schemes: readonly string[]): string[] {
   const origins: string[] = [];
   for (const entry of (value ?? '').split(/[\s,]+/).filter(Boolean)) {
     let url: URL | null = null;

@@ -3,28 +3,23 @@ import type { Db } from '../db/database';
 import { HEADER_AFTER, HEADER_BEFORE } from '../../src/protocol/api';
 import { badRequest } from '../http/errors';
 import { ID_RANGE, numberHeader } from '../http/numbers';
+import { type PageQuery, pageRows } from './channelPaging';
 import type { ConversationRow, MemberRow, MessageRow } from './rows';
 import { serializeMessages } from './serialize';
 import { visibleMessagesSql } from './visibility';
 
 /** Where a page of history starts: the latest, older than a message (`Before`), or newer than one (`After`). */
-export type PageCursor = { before: number } | { after: number } | null;
-
-/** The Before header: absent means "the latest"; otherwise a message id, by the number rule. */
-export function parseBefore(raw: string | string[] | undefined): number | null {
-  return numberHeader(raw, HEADER_BEFORE, ID_RANGE, null);
-}
+export type PageCursor = Pick<PageQuery, 'before' | 'after'>;
 
 /**
  * The page's cursor from its headers: `Before` (spec §7) or our `After` (issue 13), each a message id by the
  * number rule. Both at once ask for two different pages: refused, naming both.
  */
 export function parseCursor(before: string | string[] | undefined, after: string | string[] | undefined): PageCursor {
-  const b = parseBefore(before);
+  const b = numberHeader(before, HEADER_BEFORE, ID_RANGE, null);
   const a = numberHeader(after, HEADER_AFTER, ID_RANGE, null);
   if (b !== null && a !== null) throw badRequest('Before and After cannot be used together');
-  if (b !== null) return { before: b };
-  return a !== null ? { after: a } : null;
+  return { before: b ?? undefined, after: a ?? undefined };
 }
 
 /**
@@ -39,15 +34,12 @@ export function messagesPage(
   count: number,
   page: PageCursor,
 ): Message[] {
-  const params = [conversation.id, member.user_id, member.user_id, member.is_admin];
-  const rows =
-    page !== null && 'after' in page
-      ? db
-          .prepare<number[], MessageRow>(`SELECT m.* FROM messages m WHERE ${visibleMessagesSql('m')} AND m.id > ? ORDER BY m.id ASC LIMIT ?`)
-          .all(...params, page.after, count)
-      : db
-          .prepare<number[], MessageRow>(`SELECT m.* FROM messages m WHERE ${visibleMessagesSql('m')} AND m.id < ? ORDER BY m.id DESC LIMIT ?`)
-          .all(...params, page?.before ?? Number.MAX_SAFE_INTEGER, count)
-          .reverse();
+  const rows = pageRows<MessageRow>(
+    db,
+    `SELECT m.* FROM messages m WHERE ${visibleMessagesSql('m')}`,
+    'm.id',
+    [conversation.id, member.user_id, member.user_id, member.is_admin],
+    { limit: count, ...page },
+  );
   return serializeMessages(db, conversation, rows);
 }

@@ -10,14 +10,14 @@ import type { FastifyInstance } from 'fastify';
 const SERVICE_WORKER_SCRIPTS = new Set(['/sw.js', '/registerSW.js']);
 
 /**
- * Headers of the built client's files that @fastify/static does not know: `Cache-Control: no-cache` for the
- * service worker, and the web app manifest's own type. Set as the answer goes, after the static plugin's own.
+ * `Cache-Control: no-cache` for the service worker, set as the answer goes: @fastify/static sets its own
+ * caching headers after its `setHeaders` option runs. (The web app manifest's type, application/manifest+json,
+ * is @fastify/static's own.)
  */
 export function registerClientFileHeaders(app: FastifyInstance): void {
   app.addHook('onSend', async (request, reply) => {
     if (reply.statusCode !== 200) return;
     const pathname = request.url.split('?')[0] ?? '';
     if (SERVICE_WORKER_SCRIPTS.has(pathname)) reply.header('Cache-Control', 'no-cache');
-    else if (pathname === '/manifest.webmanifest') reply.header('Content-Type', 'application/manifest+json');
   });
 }

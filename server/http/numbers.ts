@@ -34,12 +34,12 @@ export function wholeNumber(raw: unknown, range: NumberRange): number | null {
 }
 
 /** The 400 of a number that broke the rule, naming the field as the client wrote it. */
-export function numberRefusal(field: string, range: NumberRange): ApiError {
+function numberRefusal(field: string, range: NumberRange): ApiError {
   return badRequest(`${field} must be a whole number from ${range.min} to ${range.max}`);
 }
 
 /** A number the rule accepts, or the 400 naming `field`. */
-export function requireWholeNumber(raw: unknown, field: string, range: NumberRange): number {
+function requireWholeNumber(raw: unknown, field: string, range: NumberRange): number {
   const n = wholeNumber(raw, range);
   if (n === null) throw numberRefusal(field, range);
   return n;

@@ -28,7 +28,7 @@ const DENIED_FEATURES = [
   'usb',
   'xr-spatial-tracking',
 ];
-export const PERMISSIONS_POLICY = DENIED_FEATURES.map((feature) => `${feature}=()`).join(', ');
+const PERMISSIONS_POLICY = DENIED_FEATURES.map((feature) => `${feature}=()`).join(', ');
 
 /** A Host header that is a plain host[:port], so it can go into the policy as it is. */
 const PLAIN_HOST = /^(?:[a-z0-9.-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;

@@ -34,7 +34,7 @@ const PRUNE_ABOVE = 10_000;
  * One token bucket per user: `limit` sends in hand, given back evenly at `limit` per `windowMs`. So a user
  * may send `limit` at once, and then keeps up one every windowMs / limit for as long as they like.
  */
-export class SendBuckets {
+class SendBuckets {
   private readonly buckets = new Map<number, Bucket>();
 
   constructor(

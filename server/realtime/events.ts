@@ -25,6 +25,9 @@ export class EventLog {
   private readonly insert;
   private readonly prune;
   private readonly dropPayload;
+  private readonly currentSeq;
+  private readonly oldestSeq;
+  private readonly missed;
 
   constructor(
     private readonly db: Db,
@@ -41,6 +44,12 @@ export class EventLog {
     );
     this.dropPayload = db.prepare<[number, number]>(
       'DELETE FROM event_payloads WHERE id = ? AND NOT EXISTS (SELECT 1 FROM events WHERE payload_id = ?)',
+    );
+    this.currentSeq = db.prepare<[number], { event_seq: number }>('SELECT event_seq FROM users WHERE id = ?');
+    this.oldestSeq = db.prepare<[number], { s: number | null }>('SELECT MIN(seq) AS s FROM events WHERE user_id = ?');
+    this.missed = db.prepare<[number, number], { seq: number; action: EventAction; data: string }>(
+      `SELECT e.seq, e.action, p.data FROM events e JOIN event_payloads p ON p.id = e.payload_id
+       WHERE e.user_id = ? AND e.seq > ? ORDER BY e.seq`,
     );
     this.epoch =
       db.prepare<[], { value: string }>("SELECT value FROM server_meta WHERE key = 'epoch'").get()?.value ?? '';
@@ -92,7 +101,10 @@ export class EventLog {
 
   /** An event with no id that is not stored: presence. */
   ephemeral<A extends EventAction>(userIds: Iterable<number>, action: A, data: EventPayloads[A]): void {
-    const deliveries = [...new Set(userIds)].map((userId) => ({ userId, frame: { action, data } as EventFrame }));
+    const frame = { action, data } as EventFrame;
+    // One frame for every receiver: serialised once, not per socket.
+    const text = JSON.stringify(frame);
+    const deliveries = [...new Set(userIds)].map((userId) => ({ userId, frame, text }));
     this.target?.deliver(deliveries);
   }
 
@@ -111,22 +123,13 @@ export class EventLog {
     lastId: number,
     clientEpoch: string | null = null,
   ): { needSync: boolean; frames: EventFrame[]; current: number } {
-    const current =
-      this.db.prepare<[number], { event_seq: number }>('SELECT event_seq FROM users WHERE id = ?').get(userId)
-        ?.event_seq ?? 0;
+    const current = this.currentSeq.get(userId)?.event_seq ?? 0;
     if (clientEpoch !== null && clientEpoch !== this.epoch) return { needSync: true, frames: [], current };
     if (lastId === 0 && clientEpoch === null) return { needSync: false, frames: [], current };
     if (lastId > current) return { needSync: true, frames: [], current };
-    const oldest = this.db
-      .prepare<[number], { s: number | null }>('SELECT MIN(seq) AS s FROM events WHERE user_id = ?')
-      .get(userId)?.s;
+    const oldest = this.oldestSeq.get(userId)?.s;
     if (lastId < current && (oldest == null || oldest > lastId + 1)) return { needSync: true, frames: [], current };
-    const rows = this.db
-      .prepare<[number, number], { seq: number; action: EventAction; data: string }>(
-        `SELECT e.seq, e.action, p.data FROM events e JOIN event_payloads p ON p.id = e.payload_id
-         WHERE e.user_id = ? AND e.seq > ? ORDER BY e.seq`,
-      )
-      .all(userId, lastId);
+    const rows = this.missed.all(userId, lastId);
     const frames = rows.map((r) => ({ action: r.action, id: r.seq, data: JSON.parse(r.data) as unknown }) as EventFrame);
     return { needSync: false, frames, current };
   }

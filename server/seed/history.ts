@@ -2,6 +2,7 @@ import type { Db } from '../db/database';
 import { newStid } from '../domain/ids';
 import { DEMO_USERS } from './demoUsers';
 import { DAY, MIN } from './time';
+import { seededRandom } from './random';
 
 /** Rows per transaction: large enough that commits (fsync with synchronous=FULL) are rare. */
 const BATCH = 5_000;
@@ -30,18 +31,6 @@ const LINES = [
 ];
 const REACTIONS = ['👍', '❤️', '😂', '🔥', '🙏'];
 const NAMES = ['Linnea', 'Oskar', 'Maja', 'Johan', 'Elsa', 'Rizky', 'Ayu', 'Fajar', 'Wulan', 'Yusuf'];
-
-/** A small seeded generator, so two runs with the same options make the same history. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Makes `count` more users with generated Swedish numbers (+46769…), unique across runs. */
 function makeUsers(db: Db, count: number, now: number): number[] {
@@ -76,7 +65,7 @@ export interface BigGroupResult {
  * The user leaves the latest 20 messages of others unread.
  */
 export function generateBigGroup(db: Db, userId: number, count: number, now: number): BigGroupResult {
-  const rand = random(count);
+  const rand = seededRandom(count);
   const setup = db.transaction(() => {
     const demoIds = DEMO_USERS.map(
       (u) => db.prepare<[string], { id: number }>('SELECT id FROM users WHERE phone_nr = ?').get(u.phone)?.id,
@@ -165,7 +154,7 @@ export function generateBigGroup(db: Db, userId: number, count: number, now: num
  * recent chat a minute ago and the others further back. Every seventh chat is left unread.
  */
 export function generateConversations(db: Db, userId: number, count: number, now: number): { conversations: number; messages: number } {
-  const rand = random(count + 7);
+  const rand = seededRandom(count + 7);
   const insertConversation = db.prepare(
     'INSERT INTO conversations (stid, is_group, owner_id, created_at) VALUES (?, 0, ?, ?)',
   );

@@ -133,7 +133,9 @@ export class SignedInParts {
   async load(): Promise<void> {
     const state = await loadState(this.core.storage);
     await this.communityStore.load();
-    await this.chats.start();
+    // Not waited for: the spill's index starts empty, so nothing reads the old pages, and IndexedDB runs the
+    // clear before every later write transaction.
+    void this.chats.start();
     // Before the state is restored: the index follows the state from there on.
     await this.search.load();
     this.state.restore(state);

@@ -82,10 +82,3 @@ export function latestOfBoth<A, B>(a: Observable<A>, b: Observable<B>): Observab
     };
   });
 }
-
-/** `of(value)`: the value, then the end. */
-export const justValue = <T>(value: T): Observable<T> =>
-  new Observable<T>((subscriber) => {
-    subscriber.next(value);
-    subscriber.complete();
-  });

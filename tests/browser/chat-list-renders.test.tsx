@@ -31,7 +31,7 @@ function Chat({ source }: { source: BehaviorSubject<Conversation> }) {
   const conversation = useObservable(cloned, source.value);
   return (
     <ChatUiProvider conversation={conversation} selfId={SELF}>
-      <MessageList conversationId={10} />
+      <MessageList conversationId={10} latest={conversation.last_message} />
     </ChatUiProvider>
   );
 }

@@ -83,9 +83,10 @@ export function outboxEntry(patch: Partial<OutboxEntry> = {}): OutboxEntry {
 
 /** Renders the list (in a 500 px high box, as in the chat view) for conversation 10. */
 export async function renderList(engine: TabEngine, options: { conversation?: Conversation; language?: Language } = {}) {
+  const conversation = options.conversation ?? chat();
   return mount(
-    <ChatUiProvider conversation={options.conversation ?? chat()} selfId={SELF}>
-      <MessageList conversationId={10} />
+    <ChatUiProvider conversation={conversation} selfId={SELF}>
+      <MessageList conversationId={10} latest={conversation.last_message} />
     </ChatUiProvider>,
     {
       engine,

@@ -25,9 +25,10 @@ const windowOf = (from: number, to: number, more: Partial<MessageWindowView> = {
 });
 
 async function renderAt(fake: ReturnType<typeof listEngine>, target: OpenTarget) {
+  const conversation = chat();
   return mount(
-    <ChatUiProvider conversation={chat()} selfId={SELF}>
-      <MessageList conversationId={10} target={target} />
+    <ChatUiProvider conversation={conversation} selfId={SELF}>
+      <MessageList conversationId={10} latest={conversation.last_message} target={target} />
     </ChatUiProvider>,
     { engine: fake.asTab, tag: 'section', style: 'height: 500px; width: 600px', attributes: { class: 'chat-view' } },
   );

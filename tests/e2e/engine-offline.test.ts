@@ -1,6 +1,7 @@
 import type { Page } from 'playwright';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  cachedConversationCount,
   current,
   messageTexts,
   openTab,
@@ -20,24 +21,6 @@ let s: RestartableServer;
 afterEach(async () => {
   await s?.dispose();
 });
-
-/** Reads the engine's IndexedDB from the page (same origin): what is cached, independent of any worker. */
-const cachedConversationCount = (page: Page) =>
-  page.evaluate(
-    () =>
-      new Promise<number>((resolve, reject) => {
-        const open = indexedDB.open('messenger-engine');
-        open.onerror = () => reject(open.error ?? new Error('could not open the database'));
-        open.onsuccess = () => {
-          const db = open.result;
-          const count = db.transaction('conversations').objectStore('conversations').count();
-          count.onsuccess = () => {
-            db.close();
-            resolve(count.result);
-          };
-        };
-      }),
-  );
 
 describe('the engine offline (SharedWorker)', () => {
   it('shows the cached list and the open chat after a reload with the server stopped', async () => {

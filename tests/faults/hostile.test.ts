@@ -1,8 +1,7 @@
 import { createServer } from 'node:http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { WebSocket as NodeWebSocket } from 'ws';
 import { listenOnLoopback } from '../support/loopback';
-import { call, signUp, useTestServer } from '../support/server';
+import { call, signUp, upgradeStatus, useTestServer } from '../support/server';
 import { CLIENT_DIR, createChat, openTab, signInThrough, useChromium } from '../support/tabs';
 import { record } from './tally';
 
@@ -29,22 +28,6 @@ beforeAll(async () => {
 });
 afterAll(() => foreign.close());
 
-/** The status an upgrade with this Origin got: 101 when the socket opened. */
-function upgradeStatus(url: string, origin: string): Promise<number> {
-  return new Promise((resolve) => {
-    const ws = new NodeWebSocket(url, { headers: { Origin: origin } });
-    ws.on('unexpected-response', (_request, response) => {
-      resolve(response.statusCode ?? 0);
-      ws.terminate();
-    });
-    ws.on('open', () => {
-      ws.close();
-      resolve(101);
-    });
-    ws.on('error', () => resolve(0));
-  });
-}
-
 /** A number no route may take for client_id (1 to 10000), as raw JSON. */
 const HOSTILE_CLIENT_IDS = ['-1', '0', '1.5', '10001', '1e999', '9007199254740993', '"12abc"', '"0x10"', 'null', '[1]', '{"a":1}', 'true'];
 const HOSTILE_IDS = ['0', '-1', '1.5', '1e3', '0x10', '9007199254740993', 'Infinity', 'NaN'];
@@ -61,7 +44,7 @@ it('lets none of the replayed attacks in', async () => {
   const outcomes: { attack: string; letIn: boolean }[] = [];
 
   for (const origin of ['https://evil.example', `http://127.0.0.1:1`, 'null', 'chrome-extension://abcdef', foreign.url]) {
-    const status = await upgradeStatus(socketUrl, origin);
+    const status = await upgradeStatus(socketUrl, { Origin: origin });
     outcomes.push({ attack: `websocket from ${origin}: ${status}`, letIn: status === 101 });
   }
 
@@ -120,7 +103,7 @@ it('lets none of the replayed attacks in', async () => {
   outcomes.push({ attack: 'a message stored by any of them', letIn: stored() !== storedBefore });
 
   // Controls: what the attacks were refused is open to the right origin and the right input.
-  expect(await upgradeStatus(socketUrl, s.url)).toBe(101);
+  expect(await upgradeStatus(socketUrl, { Origin: s.url })).toBe(101);
   const ownRead = await page.evaluate(
     async ([api, t]) => (await fetch(`${api}/v2/conversations`, { headers: { 'Auth-Token': t } })).ok,
     [s.url, token] as const,

@@ -3,6 +3,7 @@ import type { HttpRequest, HttpResponse, HttpTransport } from '../../src/engine/
 import type { SocketLike } from '../../src/engine/socket';
 import type { EngineStorage, MemoryStorage, StorageOp, StoreName } from '../../src/engine/storage/storage';
 import type { Conversation, Message } from '../../src/protocol/entities';
+import { message as messageOf } from '../unit/engine/state.fixtures';
 import { seededRandom } from './random';
 
 /**
@@ -135,25 +136,15 @@ export class FakeServer {
 
   private message(userId: number, clientId: number, text: string): Message {
     const id = this.nextMessageId++;
-    const message = {
-      id,
+    const message = messageOf(id, {
       stid: `m_${id}`,
       client_id: clientId,
       conversation_id: CHAT,
       conversation_stid: 'c_x',
       user_id: userId,
       message: text,
-      rich_message: null,
-      type: 'text',
       created_at: String(Math.floor(this.clock.now() / 1000)),
-      edited_at: 0,
-      updated_at: 0,
-      attachment: null,
-      reactions: [],
-      quoted: null,
-      discussion: null,
-      pinned: false,
-    } as unknown as Message;
+    });
     this.messages.push(message);
     this.emit({ action: 'conversation_message', data: { conversation_id: CHAT, message } });
     return message;

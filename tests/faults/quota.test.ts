@@ -4,7 +4,7 @@ import path from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright';
 import { afterEach, describe, expect, it } from 'vitest';
 import { chromiumLaunchOptions } from '../support/chromium';
-import { current, messageTexts, openTab, RestartableServer, signedInWithFriend, storedCount } from '../support/tabs';
+import { cachedConversationCount, current, messageTexts, openTab, RestartableServer, signedInWithFriend, storedCount } from '../support/tabs';
 import { SHORT } from './size';
 import { record } from './tally';
 
@@ -32,23 +32,6 @@ afterEach(async () => {
 /** A browser on a profile directory of its own, so a second launch finds the first one's IndexedDB. */
 const launch = () => chromium.launchPersistentContext(profile, { headless: true, ...chromiumLaunchOptions() });
 
-/** How many conversations the engine's IndexedDB holds, read from the page (same origin). */
-const cachedConversations = (page: Page) =>
-  page.evaluate(
-    () =>
-      new Promise<number>((resolve, reject) => {
-        const open = indexedDB.open('messenger-engine');
-        open.onerror = () => reject(open.error ?? new Error('could not open the database'));
-        open.onsuccess = () => {
-          const count = open.result.transaction('conversations').objectStore('conversations').count();
-          count.onsuccess = () => {
-            open.result.close();
-            resolve(count.result);
-          };
-        };
-      }),
-  );
-
 const banner = (page: Page) => page.locator('.storage-full[role="alert"]');
 
 describe('IndexedDB over its quota', () => {
@@ -60,7 +43,7 @@ describe('IndexedDB over its quota', () => {
     const first = await openTab(context, server.url);
     const { conversationId } = await signedInWithFriend(first, server.url, 'Quota');
     // The session and the chat are in IndexedDB before the browser closes.
-    await expect.poll(() => cachedConversations(first)).toBe(1);
+    await expect.poll(() => cachedConversationCount(first)).toBe(1);
     await context.close();
 
     context = await launch();

@@ -1,4 +1,4 @@
-import { insertCommunity, insertConversation } from '../support/fixtures';
+import { insertCommunity, insertCommunityChannels, insertConversation } from '../support/fixtures';
 import { call, signUp, type TestServer, type TestUser } from '../support/server';
 
 export interface CommunityWorld {
@@ -38,21 +38,12 @@ export async function makeWorld(s: TestServer, tag: string): Promise<CommunityWo
     admins: [admin.id],
     members: [member.id],
   });
-  const channel = (name: string, extra: { announcements?: boolean; readOnly?: boolean }) =>
-    insertConversation(db, {
-      name,
-      members: everyone,
-      admins: [owner.id],
-      // The owner may post announcements; the community admin is an admin without create_posts.
-      canCreatePosts: [owner.id],
-      isGroup: true,
-      groupType: extra.announcements ? 'feed' : 'channel',
-      communityId: community.id,
-      ...extra,
-    });
-  const announcements = channel('Announcements', { announcements: true });
-  const general = channel('General', {});
-  const readOnly = channel('Rules', { readOnly: true });
+  // The owner may post announcements; the community admin is an admin without create_posts.
+  const { announcements, general, readOnly } = insertCommunityChannels(db, {
+    communityId: community.id,
+    ownerId: owner.id,
+    members: everyone,
+  });
   const secret = insertCommunity(db, { name: `Secret Club ${tag}`, ownerId: owner.id });
   db.prepare('UPDATE communities SET is_private = 1, description = ? WHERE id = ?').run('Invitation only', secret.id);
   const secretAnnouncements = insertConversation(db, {

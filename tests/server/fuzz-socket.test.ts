@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { insertConversation } from '../support/fixtures';
-import { call, TestSocket, useTestServer, useUsers } from '../support/server';
+import { call, TestSocket, upgradeStatus, useTestServer, useUsers } from '../support/server';
 import { encode, FUZZ_RUNS, FUZZ_SEED } from './fuzz-support';
 
 /**
@@ -64,20 +64,7 @@ function sendFrame(ws: WebSocket, f: Frame): void {
 }
 
 /** The status the upgrade is answered with: 101 when the socket opens. */
-function upgrade(query: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`${s.url.replace(/^http/, 'ws')}/ws?${query}`);
-    ws.on('open', () => {
-      ws.close();
-      resolve(101);
-    });
-    ws.on('unexpected-response', (_request, response) => {
-      resolve(response.statusCode ?? 0);
-      ws.terminate();
-    });
-    ws.on('error', (error) => reject(error));
-  });
-}
+const upgrade = (query: string) => upgradeStatus(`${s.url.replace(/^http/, 'ws')}/ws?${query}`);
 
 describe('fuzzing the websocket', () => {
   it('survives hostile frames, closing at most the socket that sent them', async () => {

@@ -5,7 +5,7 @@ import { newStid } from '../../server/domain/ids';
 import { sendMessage } from '../../server/domain/messages';
 import type { ConversationRow, MemberRow } from '../../server/domain/rows';
 import { hashToken, newToken } from '../../server/http/auth';
-import { insertCommunity, insertConversation } from '../support/fixtures';
+import { insertCommunity, insertCommunityChannels, insertConversation } from '../support/fixtures';
 import type { FuzzPool } from './fuzz-support';
 
 /**
@@ -57,20 +57,11 @@ function seed(ctx: ServerContext, files: readonly string[]): FuzzWorld {
   const member = person(ctx, 'Member');
   const outsider = person(ctx, 'Outsider');
   const community = insertCommunity(db, { name: 'Fuzz makers', ownerId: owner.id, members: [member.id] });
-  const channel = (name: string, extra: { announcements?: boolean; readOnly?: boolean }) =>
-    insertConversation(db, {
-      name,
-      members: [owner.id, member.id],
-      admins: [owner.id],
-      canCreatePosts: [owner.id],
-      isGroup: true,
-      groupType: extra.announcements ? 'feed' : 'channel',
-      communityId: community.id,
-      ...extra,
-    });
-  const announcements = channel('Announcements', { announcements: true });
-  const general = channel('General', {});
-  const readOnly = channel('Rules', { readOnly: true });
+  const { announcements, general, readOnly } = insertCommunityChannels(db, {
+    communityId: community.id,
+    ownerId: owner.id,
+    members: [owner.id, member.id],
+  });
   const secret = insertCommunity(db, { name: 'Fuzz secret', ownerId: owner.id });
   db.prepare('UPDATE communities SET is_private = 1 WHERE id = ?').run(secret.id);
   const hidden = insertConversation(db, {

@@ -1,8 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
 import { dbSnapshot } from '../support/dbSnapshot';
 import { insertConversation } from '../support/fixtures';
-import { call, useTestServer } from '../support/server';
+import { call, upgradeStatus, useTestServer } from '../support/server';
 import { type CommunityWorld, makeWorld, post } from './communities-support';
 import { sent } from './messages-support';
 
@@ -282,20 +281,8 @@ describe('the number rule’s texts', () => {
 
 describe('numbers of the websocket', () => {
   /** The status the upgrade is answered with: 101 when the socket opens. */
-  function upgrade(query: string): Promise<number> {
-    return new Promise((resolve) => {
-      const ws = new WebSocket(`${s.url.replace(/^http/, 'ws')}/ws?token=${encodeURIComponent(w.member.token)}&${query}`);
-      ws.on('open', () => {
-        ws.close();
-        resolve(101);
-      });
-      ws.on('unexpected-response', (_request, response) => {
-        resolve(response.statusCode ?? 0);
-        ws.terminate();
-      });
-      ws.on('error', () => undefined);
-    });
-  }
+  const upgrade = (query: string) =>
+    upgradeStatus(`${s.url.replace(/^http/, 'ws')}/ws?token=${encodeURIComponent(w.member.token)}&${query}`);
 
   it('refuses a last_message_id that is not a whole number from 0', async () => {
     for (const bad of [...NOT_NUMBERS, '']) {

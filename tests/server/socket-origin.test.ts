@@ -1,9 +1,8 @@
 import path from 'node:path';
 import { createServer as createViteServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
 import { configFromEnv } from '../../server/config';
-import { useTestServer, useUsers } from '../support/server';
+import { upgradeStatus, useTestServer, useUsers } from '../support/server';
 
 /**
  * Issue 12: a page of another site must not open a signed-in user's websocket with a token it got hold of.
@@ -17,22 +16,6 @@ const [user] = useUsers(s, 'Origin');
 
 const socketUrl = (base: string) =>
   `${base.replace(/^http/, 'ws')}/ws?token=${encodeURIComponent(user.token)}&last_message_id=0&protocol=7&deviceType=webclient`;
-
-/** The status an upgrade with these headers got: 101 when the socket opened. */
-function upgradeStatus(url: string, headers: Record<string, string> = {}): Promise<number> {
-  return new Promise((resolve) => {
-    const ws = new WebSocket(url, { headers });
-    ws.on('unexpected-response', (_request, response) => {
-      resolve(response.statusCode ?? 0);
-      ws.terminate();
-    });
-    ws.on('open', () => {
-      ws.close();
-      resolve(101);
-    });
-    ws.on('error', () => undefined);
-  });
-}
 
 describe('websocket origins', () => {
   it('refuses a page of another site with a valid token (403)', async () => {

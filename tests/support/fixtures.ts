@@ -74,3 +74,29 @@ export function insertCommunity(
   for (const m of f.members ?? []) if (m !== f.ownerId && !(f.admins ?? []).includes(m)) insert.run(id, m, 0, 0, now);
   return { id, stid };
 }
+
+/**
+ * A community's three usual channels: an announcements feed, an open channel and a read-only one, each with
+ * `members`, the owner their admin and the only one who may post.
+ */
+export function insertCommunityChannels(
+  db: Db,
+  f: { communityId: number; ownerId: number; members: number[] },
+): Record<'announcements' | 'general' | 'readOnly', { id: number; stid: string }> {
+  const channel = (name: string, extra: { announcements?: boolean; readOnly?: boolean }) =>
+    insertConversation(db, {
+      name,
+      members: f.members,
+      admins: [f.ownerId],
+      canCreatePosts: [f.ownerId],
+      isGroup: true,
+      groupType: extra.announcements ? 'feed' : 'channel',
+      communityId: f.communityId,
+      ...extra,
+    });
+  return {
+    announcements: channel('Announcements', { announcements: true }),
+    general: channel('General', {}),
+    readOnly: channel('Rules', { readOnly: true }),
+  };
+}

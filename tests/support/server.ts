@@ -229,3 +229,20 @@ export class TestSocket {
     this.ws.close();
   }
 }
+
+/** The status a websocket upgrade with these headers got: 101 when the socket opened, 0 when it failed. */
+export function upgradeStatus(url: string, headers: Record<string, string> = {}): Promise<number> {
+  return new Promise((resolve) => {
+    const ws = new WebSocket(url, { headers });
+    ws.on('unexpected-response', (_request, response) => {
+      resolve(response.statusCode ?? 0);
+      ws.terminate();
+    });
+    ws.on('open', () => {
+      ws.close();
+      resolve(101);
+    });
+    // After an unexpected response too: the first answer stands.
+    ws.on('error', () => resolve(0));
+  });
+}

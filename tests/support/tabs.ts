@@ -385,3 +385,21 @@ export async function signedInPerson(
   await signInAs(page, user.phone);
   return { user, nickname, context, page };
 }
+
+/** How many conversations the engine's IndexedDB holds, read from the page (same origin), whatever any worker does. */
+export const cachedConversationCount = (page: Page) =>
+  page.evaluate(
+    () =>
+      new Promise<number>((resolve, reject) => {
+        const open = indexedDB.open('messenger-engine');
+        open.onerror = () => reject(open.error ?? new Error('could not open the database'));
+        open.onsuccess = () => {
+          const db = open.result;
+          const count = db.transaction('conversations').objectStore('conversations').count();
+          count.onsuccess = () => {
+            db.close();
+            resolve(count.result);
+          };
+        };
+      }),
+  );

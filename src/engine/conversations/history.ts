@@ -152,16 +152,6 @@ export class History {
     this.keepUp(conversationId);
   }
 
-  /** The loaded messages kept beyond the edges of this chat's viewports (tests): [older, newer]. */
-  buffer(conversationId: number): [number, number] | null {
-    const span = this.span(conversationId);
-    const ids = this.options.state.value.windows[conversationId]?.ids;
-    if (!span || !ids) return null;
-    const low = firstAtLeast(ids, span.oldestId);
-    const high = firstAtLeast(ids, span.newestId + 1) - 1;
-    return [low, ids.length - 1 - high];
-  }
-
   /** Loads what the readers of this chat are about to reach, and trims what is far from all of them. */
   private keepUp(conversationId: number): void {
     const span = this.span(conversationId);

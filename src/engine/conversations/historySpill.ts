@@ -155,12 +155,6 @@ export class HistorySpill {
     for (const id of [...this.pages.keys()]) this.forget(id);
   }
 
-  /** How many pages of the chat are kept on each side (tests). */
-  count(conversationId: number): Record<Side, number> {
-    const sides = this.pages.get(conversationId);
-    return { older: sides?.older.length ?? 0, newer: sides?.newer.length ?? 0 };
-  }
-
   /** A page whose write failed: it is not in the store, so it must never be read. */
   private forgetPage(key: string): void {
     this.unwritten.delete(key);

@@ -6,7 +6,7 @@ import { type EngineError, engineError, isEngineError } from '../errors';
 import type { RestClient } from '../rest';
 import { FALLBACKS } from '../rest/fallbacks';
 import { attachmentKind, attachmentMime, attachmentProblem } from '../rules/attachment';
-import { isQuotaError } from '../storage/quotaWatch';
+import { isQuotaError, writeUnlessFull } from '../storage/quotaWatch';
 import type { EngineStorage, StorageOp } from '../storage/storage';
 
 /** A file a send carries (spec §5: one image or video); it is uploaded first, then the message is sent. */
@@ -428,13 +428,9 @@ export class Outbox {
     ]);
   }
 
-  /** Writes an entry's change; on a full store (issue 12) the change lives on in memory, and sending goes on. */
-  private async keep(ops: StorageOp[]): Promise<void> {
-    try {
-      await this.deps.storage.writeBatch(ops);
-    } catch (error) {
-      if (!isQuotaError(error)) throw error;
-    }
+  /** Writes an entry's change, kept in memory when the store is full (writeUnlessFull). */
+  private keep(ops: StorageOp[]): Promise<void> {
+    return writeUnlessFull(this.deps.storage, ops);
   }
 
   private set(entries: readonly OutboxEntry[]): void {

@@ -4,7 +4,7 @@ import { engineError } from '../errors';
 import { FORM_DRAFT_PREFIX } from './formDrafts';
 import { INVALID_PARAMETERS } from '../rest/fallbacks';
 import { type AppSettings, applySettings, normalizeSettings, type SettingsRecord, type StoredSettings } from '../rules';
-import { isQuotaError } from '../storage/quotaWatch';
+import { writeUnlessFull } from '../storage/quotaWatch';
 import type { EngineStorage, StorageOp } from '../storage/storage';
 
 type Drafts = Readonly<Record<number, string>>;
@@ -131,16 +131,9 @@ export class Preferences {
     return next.settings;
   }
 
-  /**
-   * Writes a choice; on a full store (issue 12) it still holds, in memory, for as long as this engine runs:
-   * the user's language, settings and drafts are not refused for want of space (the storage notice says so).
-   */
-  private async keep(ops: StorageOp[]): Promise<void> {
-    try {
-      await this.storage.writeBatch(ops);
-    } catch (error) {
-      if (!isQuotaError(error)) throw error;
-    }
+  /** Writes a choice, kept in memory for as long as this engine runs when the store is full (writeUnlessFull). */
+  private keep(ops: StorageOp[]): Promise<void> {
+    return writeUnlessFull(this.storage, ops);
   }
 
   /** The tabs see the four settings; what turning notifications on gives back stays in the engine. */

@@ -1,21 +1,18 @@
 import type { Channel, Comment, Message } from '../../protocol/entities';
+import type { MessageSearchHit } from '../api';
 
-/** One indexed item: what the index and the `search` store hold of a message, post or comment. */
-export interface SearchDoc {
+/**
+ * One indexed item: what the index and the `search` store hold of a message, post or comment. Where it is
+ * and when are a hit's own fields (api.ts).
+ */
+export interface SearchDoc
+  extends Pick<MessageSearchHit, 'kind' | 'conversationId' | 'channelId' | 'communityId' | 'postId' | 'id' | 'createdAt'> {
   /** `m:<id>` for messages and posts (both are messages, one id space), `c:<id>` for comments. */
   key: string;
-  kind: 'message' | 'post' | 'comment';
-  conversationId: number | null;
-  channelId: number | null;
-  communityId: number | null;
-  postId: number | null;
-  id: number;
   /** A message's stid (a delete may name it alone); null for comments. */
   stid: string | null;
   userId: number;
   text: string;
-  /** Epoch ms. */
-  createdAt: number;
 }
 
 export const messageKey = (id: number) => `m:${id}`;

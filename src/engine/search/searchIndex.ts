@@ -50,15 +50,6 @@ export class SearchIndex {
     return this.docs.get(key);
   }
 
-  /** Whether the document is in the searchable tree yet (it may be known but not yet added, during a build). */
-  isIndexed(key: string): boolean {
-    return this.mini.has(key);
-  }
-
-  keys(): string[] {
-    return [...this.docs.keys()];
-  }
-
   /** Keeps a document without indexing it yet (a stored one, before the build reaches it). */
   remember(doc: SearchDoc): void {
     this.docs.set(doc.key, doc);

@@ -13,6 +13,18 @@ export function isQuotaError(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { name?: unknown }).name === 'QuotaExceededError';
 }
 
+/**
+ * Writes `ops`; on a full store (issue 12) the change lives on in memory only, and its writer goes on: the
+ * user's choices and unsent messages are not refused for want of space (the storage notice says so).
+ */
+export async function writeUnlessFull(storage: EngineStorage, ops: readonly StorageOp[]): Promise<void> {
+  try {
+    await storage.writeBatch(ops);
+  } catch (error) {
+    if (!isQuotaError(error)) throw error;
+  }
+}
+
 /** The engine's store with an eye on its quota: every refused write is still an error for its writer. */
 export class QuotaWatchStorage implements EngineStorage {
   private readonly status$ = new BehaviorSubject<StorageStatus>('ok');

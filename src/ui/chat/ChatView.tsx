@@ -120,7 +120,13 @@ export function ChatView({ conversationId, onOpenSettings }: { conversationId: n
             )}
           </div>
         ) : null}
-        <MessageList key={`${conversationId}:${opening ?? ''}`} conversationId={conversationId} failed={failure !== null} target={target} />
+        <MessageList
+          key={`${conversationId}:${opening ?? ''}`}
+          conversationId={conversationId}
+          latest={conversation.last_message}
+          failed={failure !== null}
+          target={target}
+        />
         <Composer />
         <MediaViewer />
         <CommentThread />

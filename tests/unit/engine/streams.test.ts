@@ -1,6 +1,6 @@
 import { BehaviorSubject, Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { afterLoad, justValue, latestOfBoth } from '../../../src/engine/streams';
+import { afterLoad, latestOfBoth } from '../../../src/engine/streams';
 
 describe('afterLoad (defer + switchMap over one promise)', () => {
   it('loads on each subscription, then follows what the value gives, to its end', async () => {
@@ -75,15 +75,3 @@ describe('latestOfBoth (combineLatest of two)', () => {
   });
 });
 
-describe('justValue (of)', () => {
-  it('gives its value to each subscriber, then ends', () => {
-    const once = justValue(7);
-    for (let i = 0; i < 2; i++) {
-      const seen: number[] = [];
-      let ended = false;
-      once.subscribe({ next: (v) => seen.push(v), complete: () => (ended = true) });
-      expect(seen).toEqual([7]);
-      expect(ended).toBe(true);
-    }
-  });
-});

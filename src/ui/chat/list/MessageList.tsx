@@ -8,13 +8,13 @@ import { today as todayOf } from '../../common/time';
 import { useEngine } from '../../hooks/EngineContext';
 import { useNow } from '../../hooks/useNow';
 import { useQuery } from '../../hooks/useQuery';
-import { useChatRow, useChatUi } from '../ChatContext';
+import { useChatRow } from '../ChatContext';
 import { isEventMessage } from '../message/eventText';
 import { memberUserId } from '../message/members';
 import { MessageRow } from '../message/MessageRow';
 import { dayLabel } from '../message/messageTime';
 import { OutboxRow } from '../message/OutboxRow';
-import { receiptStatus, watermarksOf } from '../message/receiptStatus';
+import { receiptLevels, receiptStatus, watermarksOf } from '../message/receiptStatus';
 import { useReceiptMarks } from '../message/useReceiptMarks';
 import { JumpToLatest } from './JumpToLatest';
 import { buildMessageRows, type ChatRow, findLoaded, type MessageRows, rowIndex, withOutbox } from './rows';
@@ -33,7 +33,7 @@ const PADDING = 8;
  * rows the reader sees never move and the scroll position is never written while they scroll (a write would
  * stop the browser's wheel scrolling). It is made roomy again while the reader rests.
  */
-export const SPACE_ABOVE_PX = 100_000;
+const SPACE_ABOVE_PX = 100_000;
 const SPACE_LOW_PX = 30_000;
 /** The reader rests when no scroll came for this long. */
 const REST_MS = 150;
@@ -66,17 +66,19 @@ const rowMessage = (row: ChatRow | undefined): Message | null => (row?.kind === 
  */
 export function MessageList({
   conversationId,
+  latest,
   failed = false,
   target = null,
 }: {
   conversationId: number;
+  /** The chat's latest message as the chats list knows it (a prop: the chat's UI context changes more often). */
+  latest: Message | null;
   failed?: boolean;
   target?: OpenTarget | null;
 }) {
   const { t, i18n } = useTranslation();
   const engine = useEngine();
   const { conversation, selfId, registerScroller } = useChatRow();
-  const latest = useChatUi().conversation.last_message;
   const view = useQuery((e) => e.messages(conversationId), [conversationId], EMPTY_VIEW);
   const outbox = useQuery((e) => e.outbox(), [], NO_OUTBOX);
   const marks = useReceiptMarks(conversationId);
@@ -101,9 +103,10 @@ export function MessageList({
     () => conversation.users.map((u) => memberUserId(u.user)).filter((id) => id !== selfId),
     [conversation.users, selfId],
   );
-  const receiptMarks = useMemo(
-    () => watermarksOf(marks, (id) => findLoaded(view.messages, id)?.user_id === selfId),
-    [marks, view.messages, selfId],
+  // Worked out once per change of the receipts or the members, not per row (a row compares two numbers).
+  const levels = useMemo(
+    () => receiptLevels(watermarksOf(marks, (id) => findLoaded(view.messages, id)?.user_id === selfId), others),
+    [marks, view.messages, selfId, others],
   );
 
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -662,7 +665,7 @@ export function MessageList({
                     message={row.message}
                     runStart={row.runStart}
                     quoted={row.message.quoted !== null ? findLoaded(view.messages, row.message.quoted) : undefined}
-                    receipt={row.message.user_id === selfId ? receiptStatus(row.message.id, receiptMarks, others) : null}
+                    receipt={row.message.user_id === selfId ? receiptStatus(row.message.id, levels) : null}
                     today={today}
                   />
                 ) : (

@@ -1,5 +1,3 @@
-import type { Message } from '../../../protocol/entities';
-
 /**
  * Receipts other people sent for the signed-in user's messages (spec §4 `message_dlr2`), by message id:
  * who marked it delivered and who read it. The engine keeps them (EngineState.receipts).
@@ -17,16 +15,8 @@ export interface Watermarks {
 /**
  * A read receipt for message m reads everything up to m (docs/server.md: `read` raises the reader's
  * last-read message), so a member who read a later own message has read the earlier ones too. Only this
- * chat's own messages count: message ids are global, and a read point elsewhere says nothing here.
- */
-export function watermarks(ownMessages: readonly Message[], marks: ReceiptMarksView): Watermarks {
-  const own = new Set(ownMessages.map((m) => m.id));
-  return watermarksOf(marks, (id) => own.has(id));
-}
-
-/**
- * The same from the marks alone (issue 11): a walk over the few marked messages, not over every loaded
- * message, with `isOwn` telling this chat's own messages.
+ * chat's own messages count (`isOwn`): message ids are global, and a read point elsewhere says nothing here.
+ * A walk over the few marked messages, not over every loaded message (issue 11).
  */
 export function watermarksOf(marks: ReceiptMarksView, isOwn: (messageId: number) => boolean): Watermarks {
   const delivered = new Map<number, number>();
@@ -47,11 +37,23 @@ export function watermarksOf(marks: ReceiptMarksView, isOwn: (messageId: number)
   return { delivered, read };
 }
 
+/** How far every other member got: the highest own message all of them read, and all of them received. */
+export interface ReceiptLevels {
+  read: number;
+  delivered: number;
+}
+
+/** The levels of a chat with these other members, worked out once for all its rows. */
+export function receiptLevels(marks: Watermarks, others: readonly number[]): ReceiptLevels {
+  // With nobody else, nothing is delivered or read: every own message shows as sent.
+  if (others.length === 0) return { read: 0, delivered: 0 };
+  const lowest = (map: ReadonlyMap<number, number>) => Math.min(...others.map((userId) => map.get(userId) ?? 0));
+  return { read: lowest(marks.read), delivered: lowest(marks.delivered) };
+}
+
 /** Read when every other member read it; delivered when it reached every one of them; else sent. */
-export function receiptStatus(messageId: number, marks: Watermarks, others: readonly number[]): ReceiptStatus {
-  if (others.length === 0) return 'sent';
-  const all = (map: ReadonlyMap<number, number>) => others.every((userId) => (map.get(userId) ?? 0) >= messageId);
-  if (all(marks.read)) return 'read';
-  if (all(marks.delivered)) return 'delivered';
+export function receiptStatus(messageId: number, levels: ReceiptLevels): ReceiptStatus {
+  if (messageId <= levels.read) return 'read';
+  if (messageId <= levels.delivered) return 'delivered';
   return 'sent';
 }
