@@ -11,13 +11,15 @@ import type { ServerConfig } from './config';
 import type { ServerContext } from './context';
 import { openDatabase } from './db/database';
 import { userForToken } from './http/auth';
-import { registerClientFileHeaders } from './http/clientFiles';
+import { COMPRESSED_COPIES, registerClientFileHeaders, varyOnEncoding } from './http/clientFiles';
+import { registerCompression } from './http/compression';
 import { ApiError, unauthorized } from './http/errors';
 import { apiNotFound, failure, installErrorHandlers } from './http/errorHandler';
 import { type CspReport, registerCspReports } from './http/cspReports';
 import { FormTooLargeError, parseForm } from './http/form';
 import { numberRulePlugin } from './http/numbers';
 import { recordRoutes } from './http/routeTable';
+import { readBuildConnectSrc } from './http/buildConnectSrc';
 import { registerSecurityHeaders } from './http/securityHeaders';
 import { registerSendRateLimit } from './http/sendRateLimit';
 import { EventLog } from './realtime/events';
@@ -57,6 +59,9 @@ export function redactUrl(url: string): string {
 }
 
 export async function buildServer(config: ServerConfig, options: BuildOptions = {}): Promise<BuiltServer> {
+  // What the served build calls besides this origin (its connect-src.json), read before anything is opened:
+  // a malformed file refuses the start (a ConfigError naming it).
+  const buildConnectSrc = readBuildConnectSrc(config.clientDir);
   const clock = options.clock ?? systemClock;
   const logStream = options.logStream ?? process.stdout;
   const app = Fastify({
@@ -84,6 +89,8 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
     ajv: { customOptions: { coerceTypes: true, removeAdditional: false, allErrors: false }, plugins: [numberRulePlugin] },
   });
   recordRoutes(app);
+  // Before any route is added: the plugin hooks each route as it comes (server/http/compression.ts).
+  await registerCompression(app);
 
   const { db, created } = openDatabase(config.dataDir);
   const filesDir = path.join(config.dataDir, 'files');
@@ -131,7 +138,7 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
   });
 
   // Before authentication, so refusals carry them too.
-  await registerSecurityHeaders(app, config);
+  await registerSecurityHeaders(app, config, buildConnectSrc);
   await registerCspReports(app, options.onCspReport ?? ((report) => app.log.warn({ report }, 'CSP violation')));
 
   app.decorateRequest('authUser', undefined);
@@ -158,7 +165,16 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
   const clientDir = config.clientDir;
   const hasClient = clientDir !== undefined && existsSync(path.join(clientDir, 'index.html'));
   if (hasClient) {
-    await app.register(fastifyStatic, { root: clientDir, prefix: '/', wildcard: false, index: false });
+    await app.register(fastifyStatic, {
+      root: clientDir,
+      prefix: '/',
+      wildcard: false,
+      index: false,
+      // The build's .br and .gz copies, by Accept-Encoding (issue 20), the SPA fallback's index.html too.
+      preCompressed: true,
+      globIgnore: COMPRESSED_COPIES,
+      setHeaders: varyOnEncoding,
+    });
     registerClientFileHeaders(app);
   }
   app.setNotFoundHandler((request, reply) => {

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { DEFAULT_PING_INTERVAL_MS } from '../src/protocol/constants';
+import { CONNECT_SCHEMES, originOf } from './http/cspOrigins';
 
 export interface ServerConfig {
   port: number;
@@ -16,7 +17,11 @@ export interface ServerConfig {
   seedDemo: boolean;
   /** Foreign origins whose pages may open the websocket (the page's own origin always may). */
   allowedOrigins: readonly string[];
-  /** Origins the pages may connect to besides their own (CSP connect-src): debug presets, error reporting. */
+  /**
+   * Origins the pages may connect to besides their own (CSP connect-src), from CSP_CONNECT_SRC. The origins
+   * the served build needs itself (its QA preset, its error reporting) come from the build
+   * (server/http/buildConnectSrc.ts), never from the server's environment.
+   */
   cspConnectSrc: readonly string[];
   /**
    * Sends (messages, posts, comments, reactions) a user may make at once; they come back at this many per
@@ -62,38 +67,14 @@ export function validateDevPin(devPin: string | undefined, nodeEnv: string | und
  * carry anything else into a header (a `;` would start another CSP directive).
  */
 function originsFrom(value: string | undefined, name: string, schemes: readonly string[]): string[] {
-  const origins: string[] = [];
-  for (const entry of (value ?? '').split(/[\s,]+/).filter(Boolean)) {
-    let url: URL | null = null;
-    try {
-      url = new URL(entry);
-    } catch {
-      // Reported below with the entry.
-    }
-    if (!url || !schemes.includes(url.protocol) || !/^[a-z0-9.*:[\]-]+$/i.test(url.host)) {
-      throw new ConfigError(`${name} must list ${schemes.join(' or ')} addresses, got "${entry}"`);
-    }
-    origins.push(`${url.protocol}//${url.host}`);
-  }
-  return origins;
-}
-
-/**
- * connect-src beyond the page's own origin: CSP_CONNECT_SRC, and the hosts the build was given (the debug
- * screen's QA preset and the error-reporting DSN; `npm start` builds the client with the same variables).
- */
-function connectSrcFrom(env: NodeJS.ProcessEnv): string[] {
-  const http = ['http:', 'https:'];
-  const qaApi = originsFrom(env.VITE_QA_API_BASE, 'VITE_QA_API_BASE', http);
-  const sources = [
-    ...originsFrom(env.CSP_CONNECT_SRC, 'CSP_CONNECT_SRC', [...http, 'ws:', 'wss:']),
-    ...qaApi,
-    // Without a websocket base of its own the QA preset's socket follows its API base.
-    ...qaApi.map((origin) => origin.replace(/^http/, 'ws')),
-    ...originsFrom(env.VITE_QA_WS_BASE, 'VITE_QA_WS_BASE', ['ws:', 'wss:']),
-    ...originsFrom(env.VITE_SENTRY_DSN, 'VITE_SENTRY_DSN', http),
-  ];
-  return [...new Set(sources)];
+  return (value ?? '')
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .map((entry) => {
+      const origin = originOf(entry, schemes);
+      if (origin === null) throw new ConfigError(`${name} must list ${schemes.join(' or ')} addresses, got "${entry}"`);
+      return origin;
+    });
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv, overrides: Partial<ServerConfig> = {}): ServerConfig {
@@ -107,7 +88,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv, overrides: Partial<ServerC
     eventRetention: intFrom(env.EVENT_RETENTION, 'EVENT_RETENTION', DEFAULTS.eventRetention),
     seedDemo: env.SEED_DEMO !== '0',
     allowedOrigins: originsFrom(env.ALLOWED_ORIGINS, 'ALLOWED_ORIGINS', ['http:', 'https:']),
-    cspConnectSrc: connectSrcFrom(env),
+    cspConnectSrc: [...new Set(originsFrom(env.CSP_CONNECT_SRC, 'CSP_CONNECT_SRC', CONNECT_SCHEMES))],
     sendRateLimit: intFrom(env.SEND_RATE_LIMIT, 'SEND_RATE_LIMIT', DEFAULTS.sendRateLimit),
     sendRateWindowMs: intFrom(env.SEND_RATE_WINDOW_MS, 'SEND_RATE_WINDOW_MS', DEFAULTS.sendRateWindowMs),
     ...overrides,

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { buildReport } from '../scripts/build-report';
 import { buildServer } from './app';
 import { ConfigError, configFromEnv } from './config';
+import { DatabaseTooNewError } from './db/database';
 
 const root = path.resolve(import.meta.dirname, '..');
 const distDir = path.join(root, 'dist');
@@ -41,7 +42,17 @@ async function main(): Promise<void> {
     throw error;
   }
   if (process.env.SKIP_CLIENT_BUILD !== '1') buildClientIfNeeded();
-  const server = await buildServer(config);
+  let server;
+  try {
+    server = await buildServer(config);
+  } catch (error) {
+    // A database of a newer build, or a build whose connect-src.json is malformed: said plainly, no stack.
+    if (error instanceof DatabaseTooNewError || error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
   const url = await server.listen();
   console.log(`Messenger is running at ${url} (data in ${config.dataDir})`);
   if (config.devPin) console.log(`MESSENGER_DEV_PIN is set: every PIN is ${config.devPin}`);

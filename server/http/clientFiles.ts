@@ -1,4 +1,20 @@
+import type { SetHeadersResponse } from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+
+/**
+ * The build's compressed copies of its text files (`app.js.br`, `app.js.gz`, written by scripts/precompress.ts):
+ * @fastify/static (`preCompressed`) sends one in place of its file, brotli when the request accepts it, else
+ * gzip, else the file itself; they are no routes of their own.
+ */
+export const COMPRESSED_COPIES = ['**/*.br', '**/*.gz'];
+
+/**
+ * @fastify/static's `setHeaders`, called for every client file it sends (the index.html of a client route,
+ * and 304s, too): what one URL sends depends on the request's Accept-Encoding, so `Vary` says so to caches.
+ */
+export function varyOnEncoding(res: SetHeadersResponse): void {
+  res.setHeader('Vary', 'Accept-Encoding');
+}
 
 /**
  * The service worker's own scripts at the client's root (vite-plugin-pwa's `sw.js`, and `registerSW.js`

@@ -47,9 +47,16 @@ function ownSockets(request: IncomingMessage): string {
  * The security headers of every answer (issue 12), set by helmet: a Content-Security-Policy under which
  * only the app's own scripts run and nothing frames it, no referrer, no opener across origins, and
  * Permissions-Policy (which helmet does not know) denying what the app never uses. Violations are
- * reported to CSP_REPORT_PATH (cspReports.ts).
+ * reported to CSP_REPORT_PATH (cspReports.ts). connect-src names, besides the page's own origin, what
+ * CSP_CONNECT_SRC lists and what the served build says it calls (`buildConnectSrc`, issue 20: read from the
+ * build at start, buildConnectSrc.ts, so its error reporting and QA preset work however it was built).
  */
-export async function registerSecurityHeaders(app: FastifyInstance, config: ServerConfig): Promise<void> {
+export async function registerSecurityHeaders(
+  app: FastifyInstance,
+  config: ServerConfig,
+  buildConnectSrc: readonly string[] = [],
+): Promise<void> {
+  const connectSrc = [...new Set([...config.cspConnectSrc, ...buildConnectSrc])];
   await app.register(helmet, {
     contentSecurityPolicy: {
       // Helmet's defaults allow inline styles and upgrade requests to https (which a plain-http server breaks).
@@ -66,7 +73,7 @@ export async function registerSecurityHeaders(app: FastifyInstance, config: Serv
         // for the page's empty icon (index.html: `href="data:,"`, so the browser asks for no /favicon.ico).
         imgSrc: ["'self'", 'blob:', 'data:'],
         mediaSrc: ["'self'", 'blob:'],
-        connectSrc: ["'self'", ownSockets, ...config.cspConnectSrc],
+        connectSrc: ["'self'", ownSockets, ...connectSrc],
         // The engine's SharedWorker (or dedicated workers) and the service worker, `/sw.js` (issue 13).
         workerSrc: ["'self'"],
         reportUri: [CSP_REPORT_PATH],

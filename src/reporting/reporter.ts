@@ -18,7 +18,8 @@ export type ReportingSession = { userId: number; countryCode: string } | null;
 
 export interface Reporter {
   setSession(session: ReportingSession): void;
-  capture(error: unknown): void;
+  /** Sends `error`; a render error also has the React component stack it happened in. */
+  capture(error: unknown, componentStack?: string): void;
 }
 
 /** The build's reporting settings (Vite inlines them in the tab's bundle and in the workers'). */
@@ -32,14 +33,30 @@ export const reportingEnabled = (env: ReportingEnv): boolean => !env.dev && env.
 
 const EARLY_LIMIT = 20;
 let active: Reporter | null = null;
-const early: unknown[] = [];
+const early: { error: unknown; componentStack?: string }[] = [];
 let pendingSession: ReportingSession = null;
 
 /** Reports an error now, or once the SDK has loaded; does nothing when reporting is off. */
 export function reportError(error: unknown, env: ReportingEnv = BUILD_REPORTING): void {
+  captureOrHold(env, error);
+}
+
+/**
+ * Reports an error React caught while rendering (an error boundary's `componentDidCatch`, the router's
+ * `onCatch`) with its component stack, which the SDK sends through Sentry's React API (sentryTab.ts).
+ */
+export function reportRenderError(
+  error: unknown,
+  componentStack: string | null | undefined,
+  env: ReportingEnv = BUILD_REPORTING,
+): void {
+  captureOrHold(env, error, componentStack || undefined);
+}
+
+function captureOrHold(env: ReportingEnv, error: unknown, componentStack?: string): void {
   if (!reportingEnabled(env)) return;
-  if (active) active.capture(error);
-  else if (early.length < EARLY_LIMIT) early.push(error);
+  if (active) active.capture(error, componentStack);
+  else if (early.length < EARLY_LIMIT) early.push({ error, componentStack });
 }
 
 /** Tags later reports with the signed-in user (id and country) or, with null, with nobody. */
@@ -70,5 +87,5 @@ export function holdEarlyErrors(
 export function activate(reporter: Reporter): void {
   active = reporter;
   reporter.setSession(pendingSession);
-  for (const error of early.splice(0)) reporter.capture(error);
+  for (const { error, componentStack } of early.splice(0)) reporter.capture(error, componentStack);
 }

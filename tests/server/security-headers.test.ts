@@ -1,8 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, configFromEnv } from '../../server/config';
+import { buildServer } from '../../server/app';
+import { ConfigError, configFromEnv, testConfig } from '../../server/config';
+import { BUILD_CONNECT_SRC_FILE, readBuildConnectSrc } from '../../server/http/buildConnectSrc';
 import { CSP_REPORT_PATH } from '../../server/http/cspReports';
 import { call, useTestServer, useUsers } from '../support/server';
 
@@ -19,6 +21,9 @@ writeFileSync(path.join(clientDir, 'assets/app.js'), 'console.log(1)');
 afterAll(() => rmSync(clientDir, { recursive: true, force: true }));
 
 const QA = 'https://qa.messenger.example';
+const SENTRY = 'https://o1.ingest.sentry.io';
+// What the build says it calls (issue 20: scripts/vite-connect-src.ts writes it); QA is named by both.
+writeFileSync(path.join(clientDir, BUILD_CONNECT_SRC_FILE), JSON.stringify({ connectSrc: [SENTRY, QA] }));
 const s = useTestServer({ clientDir, cspConnectSrc: [QA, 'wss://qa-ws.messenger.example'] });
 const [user] = useUsers(s, 'Header');
 
@@ -53,6 +58,7 @@ describe('security headers', () => {
         `wss://${host}`,
         QA,
         'wss://qa-ws.messenger.example',
+        SENTRY,
       ]);
       expect(csp.get('report-uri')).toEqual([CSP_REPORT_PATH]);
       expect(csp.has('upgrade-insecure-requests')).toBe(false);
@@ -148,20 +154,16 @@ describe('violation reports', () => {
 });
 
 describe('configuration', () => {
-  it('takes connect-src from CSP_CONNECT_SRC and the build’s QA and error-reporting hosts, as origins', () => {
+  it('takes connect-src from CSP_CONNECT_SRC, as origins, and never from build variables in its own environment', () => {
     const config = configFromEnv({
       CSP_CONNECT_SRC: 'https://api.example.com/v1, wss://socket.example.com',
+      // Build variables: what the served build needs comes from the build (connect-src.json), not from here.
       VITE_QA_API_BASE: 'https://qa.example.com/api/',
       VITE_SENTRY_DSN: 'https://key@o1.ingest.sentry.io/42',
     });
-    expect(config.cspConnectSrc).toEqual([
-      'https://api.example.com',
-      'wss://socket.example.com',
-      'https://qa.example.com',
-      'wss://qa.example.com',
-      'https://o1.ingest.sentry.io',
-    ]);
+    expect(config.cspConnectSrc).toEqual(['https://api.example.com', 'wss://socket.example.com']);
     expect(configFromEnv({}).cspConnectSrc).toEqual([]);
+    expect(configFromEnv({ VITE_SENTRY_DSN: 'not an address' }).cspConnectSrc).toEqual([]);
   });
 
   it('refuses what is no address, so nothing else reaches the policy', () => {
@@ -169,5 +171,76 @@ describe('configuration', () => {
     expect(() => configFromEnv({ CSP_CONNECT_SRC: "'unsafe-eval'" })).toThrow(ConfigError);
     expect(() => configFromEnv({ CSP_CONNECT_SRC: 'ftp://files.example' })).toThrow(ConfigError);
     expect(() => configFromEnv({ ALLOWED_ORIGINS: 'ws://a.example' })).toThrow(ConfigError);
+  });
+});
+
+describe('the build’s connect-src.json (issue 20)', () => {
+  const dirs: string[] = [];
+  afterAll(() => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+  /** A client folder whose connect-src.json holds `text` (none when undefined). */
+  function build(text: string | undefined): string {
+    const dir = mkdtempSync(path.join(tmpdir(), 'messenger-connect-src-'));
+    dirs.push(dir);
+    writeFileSync(path.join(dir, 'index.html'), '<!doctype html>');
+    if (text !== undefined) writeFileSync(path.join(dir, BUILD_CONNECT_SRC_FILE), text);
+    return dir;
+  }
+
+  it('gives its origins; a build without one (or no client) adds none', () => {
+    const origins = ['https://o1.ingest.sentry.io', 'http://127.0.0.1:9000', 'wss://qa.example.com:8443'];
+    expect(readBuildConnectSrc(build(JSON.stringify({ connectSrc: origins })))).toEqual(origins);
+    expect(readBuildConnectSrc(build(JSON.stringify({ connectSrc: [] })))).toEqual([]);
+    expect(readBuildConnectSrc(build(undefined))).toEqual([]);
+    expect(readBuildConnectSrc(undefined)).toEqual([]);
+  });
+
+  it('refuses a malformed file with a message naming it: nothing of it reaches the policy', () => {
+    const malformed = [
+      '{"connectSrc": ["https://a.example"',
+      '',
+      'null',
+      '["https://a.example"]',
+      '{"connectSrc": "https://a.example"}',
+      '{"connect_src": ["https://a.example"]}',
+      '{"connectSrc": [42]}',
+      `{"connectSrc": ["https://a.example; script-src 'unsafe-inline'"]}`,
+      '{"connectSrc": ["https://a.example https://b.example"]}',
+      '{"connectSrc": ["https://a.example/path"]}',
+      '{"connectSrc": ["ftp://files.example"]}',
+      `{"connectSrc": ["'unsafe-eval'"]}`,
+    ];
+    for (const text of malformed) {
+      const dir = build(text);
+      const file = path.join(dir, BUILD_CONNECT_SRC_FILE);
+      expect(() => readBuildConnectSrc(dir), text).toThrow(ConfigError);
+      expect(() => readBuildConnectSrc(dir), text).toThrow(`${file} is malformed`);
+    }
+  });
+
+  it('makes a server serving such a build refuse to start, before it opens its database', async () => {
+    const dir = build('{"connectSrc": ["https://a.example;"]}');
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'messenger-connect-src-data-'));
+    dirs.push(dataDir);
+    await expect(buildServer(testConfig(dataDir, { clientDir: dir }), { logStream: false })).rejects.toThrow(
+      `${path.join(dir, BUILD_CONNECT_SRC_FILE)} is malformed`,
+    );
+    expect(existsSync(path.join(dataDir, 'messenger.db'))).toBe(false);
+  });
+
+  it('is added to CSP_CONNECT_SRC in the policy of a server serving that build', async () => {
+    const dir = build(JSON.stringify({ connectSrc: ['http://127.0.0.1:9', 'https://api.example.com'] }));
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'messenger-connect-src-data-'));
+    dirs.push(dataDir);
+    const { cspConnectSrc } = configFromEnv({ CSP_CONNECT_SRC: 'https://api.example.com' });
+    const server = await buildServer(testConfig(dataDir, { clientDir: dir, cspConnectSrc }), { logStream: false });
+    try {
+      const url = await server.listen();
+      const connectSrc = policy((await fetch(url + '/')).headers.get('content-security-policy')).get('connect-src');
+      expect(connectSrc?.slice(3)).toEqual(['https://api.example.com', 'http://127.0.0.1:9']);
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -4,6 +4,8 @@ import { listenOnLoopback } from './loopback';
 /** One event as an error-reporting service received it (the event item of an envelope). */
 export interface ReceivedEvent {
   exception?: { values?: { type?: string; value?: string }[] };
+  /** `react.componentStack`: the component stack of a render error (Sentry's React API). */
+  contexts?: Record<string, Record<string, unknown> | undefined>;
   tags?: Record<string, string>;
   user?: Record<string, unknown>;
   release?: string;
