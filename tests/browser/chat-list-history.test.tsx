@@ -88,6 +88,38 @@ describe('history that keeps up, in the list', () => {
     await expect.element(page.getByText('Message number 1', { exact: true })).toBeVisible();
   });
 
+  it('near the first message, once its pages are trimmed and the reader rests, the room comes back and the row stays put', async () => {
+    // Issue 20: the room made roomy again at rest was taken for rows moved above and given back in the same
+    // render, and the scroll went where the room was not (clamped at the end of the rows): the view jumped.
+    const engine = listEngine();
+    engine.messages.next({ messages: many(1, 160), hasOlder: false, hasNewer: false, loaded: true });
+    await renderList(engine.asTab);
+    await expect.poll(distanceFromEnd).toBeLessThanOrEqual(2);
+    const rest = () => new Promise((resolve) => setTimeout(resolve, 400));
+    for (let i = 0; i < 50 && !row(120); i++) {
+      list().scrollTop -= list().clientHeight;
+      await frames();
+    }
+    row(120)?.scrollIntoView({ block: 'center' });
+    await rest();
+    const space = () => list().querySelector<HTMLElement>('.chat-list-inner')?.dataset.spaceAbove;
+    expect(space()).toBe('0');
+    // The oldest pages trimmed: older history is behind the window again, and the room above takes their place.
+    await show(engine, many(61, 160));
+    const before = top(120);
+    expect(row(120)).not.toBeNull();
+    // The reader scrolls a little and rests.
+    list().scrollTop += 40;
+    await frames();
+    const moved = top(120);
+    expect(moved).toBe(before - 40);
+    await rest();
+    await frames();
+    expect(row(120), 'the row read is still drawn').not.toBeNull();
+    expect(top(120)).toBe(moved);
+    expect(space()).toBe('100000');
+  });
+
   it('offers Jump to latest at the end of a window trimmed there, which loads the latest page', async () => {
     const engine = await readingAt(many(100, 160), 150);
     await show(engine, many(100, 150), { hasNewer: true });

@@ -68,6 +68,7 @@ export const KNOWN_ERRORS: Readonly<Record<string, ErrorKey>> = {
 export function errorText(error: unknown, t: TFunction): string {
   const message = isEngineError(error) ? error.message : error instanceof Error && error.message ? error.message : null;
   if (message === null) return t('errors.unexpected');
-  const key = KNOWN_ERRORS[message];
+  // Own keys only: a server or engine message such as "constructor" must come back as it is.
+  const key = Object.hasOwn(KNOWN_ERRORS, message) ? KNOWN_ERRORS[message] : undefined;
   return key ? t(key) : message;
 }

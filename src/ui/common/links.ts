@@ -1,32 +1,21 @@
+import LinkifyIt from 'linkify-it';
+
 /**
- * Splits message text into plain runs and links (design.md §5): only http, https and mailto become links;
- * everything else, `javascript:` included, stays text. The UI renders the parts as React nodes, never HTML.
+ * Splits text from other people into plain runs and links (design.md §5). Finding links is linkify-it's
+ * work (schemes, bare domains such as `example.se`, e-mail addresses, brackets and trailing punctuation);
+ * this file only decides what may become a link: http, https and mailto, checked again by the URL parser.
+ * Everything else, `javascript:` included, stays text. Nothing here throws, whatever the string: text from
+ * other people is hostile until rendered (design.md §4).
  */
 export type TextPart = { kind: 'text'; text: string } | { kind: 'link'; text: string; href: string };
 
-// A candidate is a run without spaces that starts with a scheme or "www."; the scheme is checked after.
-const CANDIDATE = /\b(?:[a-z][a-z0-9+.-]*:[^\s<>"]+|www\.[^\s<>"]+)/gi;
 const SAFE_SCHEMES = new Set(['http:', 'https:', 'mailto:']);
-// Punctuation that ends a sentence is not part of the link ("see https://x.se.").
-const TRAILING = new Set(['.', ',', ';', ':', '!', '?', "'", '"', ')', ']', '}']);
 
-/** Drops sentence punctuation from the end, but keeps a closing bracket the URL opened ("…/Moby_(novel)"). */
-function trimTrailing(candidate: string): string {
-  let end = candidate.length;
-  while (end > 0 && TRAILING.has(candidate[end - 1] ?? '')) {
-    const last = candidate[end - 1];
-    if (last === ')') {
-      const head = candidate.slice(0, end);
-      const opens = head.split('(').length - 1;
-      const closes = head.split(')').length - 1;
-      if (closes <= opens) break;
-    }
-    end -= 1;
-  }
-  return candidate.slice(0, end);
-}
+// Only the schemes we open; `//host` (scheme-relative) and ftp: stay text. Bare domains get https://
+// (docs/ui.md "Links"): browsers upgrade to it anyway and it never sends the first request in the clear.
+const linkify = new LinkifyIt().add('ftp:', null).add('//', null).set({ fuzzyLink: true, fuzzyEmail: true, fuzzyIP: false });
 
-/** The link target of a candidate, or null when it is not a safe, well-formed URL. */
+/** The link target of a URL, or null when it is not a safe, well-formed http, https or mailto address. */
 export function safeHref(candidate: string): string | null {
   const withScheme = /^www\./i.test(candidate) ? `https://${candidate}` : candidate;
   let url: URL;
@@ -36,29 +25,29 @@ export function safeHref(candidate: string): string | null {
     return null;
   }
   if (!SAFE_SCHEMES.has(url.protocol)) return null;
-  if (url.protocol !== 'mailto:' && !url.hostname) return null;
-  if (url.protocol === 'mailto:' && !/^[^@\s]+@[^@\s]+$/.test(decodeURIComponent(url.pathname))) return null;
-  return url.href;
+  if (url.protocol === 'mailto:') return /^[^@\s/]+@[^@\s/]+$/.test(url.pathname) ? url.href : null;
+  return url.hostname ? url.href : null;
+}
+
+function matches(text: string): NonNullable<ReturnType<LinkifyIt["match"]>> {
+  try {
+    return linkify.match(text) ?? [];
+  } catch {
+    // A string the detector cannot take stays plain text; it must never break the row that shows it.
+    return [];
+  }
 }
 
 export function splitLinks(text: string): TextPart[] {
   const parts: TextPart[] = [];
   let last = 0;
-  const push = (kind: 'text', value: string) => {
-    if (!value) return;
-    const prev = parts[parts.length - 1];
-    if (prev?.kind === kind) prev.text += value;
-    else parts.push({ kind, text: value });
-  };
-  for (const match of text.matchAll(CANDIDATE)) {
-    const start = match.index;
-    const candidate = trimTrailing(match[0]);
-    const href = safeHref(candidate);
-    if (!href) continue;
-    push('text', text.slice(last, start));
-    parts.push({ kind: 'link', text: candidate, href });
-    last = start + candidate.length;
+  for (const match of matches(text)) {
+    const href = safeHref(match.schema === '' ? `https://${match.raw}` : match.url);
+    if (!href || match.index < last) continue;
+    if (match.index > last) parts.push({ kind: 'text', text: text.slice(last, match.index) });
+    parts.push({ kind: 'link', text: match.text, href });
+    last = match.lastIndex;
   }
-  push('text', text.slice(last));
+  if (last < text.length) parts.push({ kind: 'text', text: text.slice(last) });
   return parts;
 }

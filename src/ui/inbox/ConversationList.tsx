@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { ConversationListItem } from '../../engine/api';
 import { useSession } from '../hooks/useSession';
 import { ConversationRow, ROW_HEIGHT } from './ConversationRow';
+import { RowBoundary } from '../common/RowBoundary';
 
 /** Re-renders once a minute, so "Today 23:59" becomes "Yesterday" without a new message. */
 function useMinuteClock(): Date {
@@ -58,7 +59,9 @@ export function ConversationList({
               aria-setsize={items.length}
               aria-posinset={row.index + 1}
             >
-              <ConversationRow item={item} now={now} selected={item.conversation.id === openId} selfId={selfId} />
+              <RowBoundary kind="chat" resetKey={item}>
+                <ConversationRow item={item} now={now} selected={item.conversation.id === openId} selfId={selfId} />
+              </RowBoundary>
             </li>
           );
         })}

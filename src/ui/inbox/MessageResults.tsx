@@ -7,6 +7,7 @@ import { useQuery } from '../hooks/useQuery';
 import { hitTarget, MESSAGE_PARAM } from './messageHit';
 import { rowTime } from './preview';
 import { useDebounced } from './useDebounced';
+import { RowBoundary } from '../common/RowBoundary';
 
 /** Typing pauses this long before the query is searched (issue 13). */
 export const MESSAGE_SEARCH_DEBOUNCE_MS = 150;
@@ -38,7 +39,9 @@ export function MessageResults({ query }: { query: string }) {
             <ul className="inbox-hits__list">
               {current.hits.map((hit) => (
                 <li key={`${hit.kind}-${hit.id}`}>
-                  <HitRow hit={hit} now={now} />
+                  <RowBoundary kind="result" resetKey={hit}>
+                    <HitRow hit={hit} now={now} />
+                  </RowBoundary>
                 </li>
               ))}
             </ul>

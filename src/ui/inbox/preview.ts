@@ -2,6 +2,7 @@ import type { TFunction } from 'i18next';
 import type { LastMessagePreview } from '../../engine/api';
 import type { AttachmentType } from '../../protocol/entities';
 import { eventSentence } from '../chat/message/eventText';
+import { inSentence } from '../common/bidi';
 import { clockTime, dayKind, fromEpochSeconds, shortDate } from '../common/time';
 
 const ATTACHMENT_KEYS: Record<Exclude<AttachmentType, 'event'>, string> = {
@@ -29,8 +30,9 @@ export function previewText(preview: LastMessagePreview | null, t: TFunction): s
       t,
     );
   }
-  if (preview.type === 'system') return preview.text || t('inbox.event.generic');
-  const text = preview.text.trim();
+  if (preview.type === 'system') return preview.text ? inSentence(preview.text) : t('inbox.event.generic');
+  // The line is one sentence of ours ("You: …", "Photo: …"): no bidi control of the text may turn it around.
+  const text = inSentence(preview.text.trim());
   let body: string;
   if (preview.attachmentType && preview.attachmentType !== 'event' && !(preview.attachmentType === 'link' && text)) {
     const kind = t(ATTACHMENT_KEYS[preview.attachmentType]);

@@ -1,12 +1,16 @@
 import { lazyRouteComponent } from '@tanstack/react-router';
 import { type ComponentType, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ErrorBoundary } from '../common/ErrorBoundary';
+import { ErrorScreen } from '../common/ErrorScreen';
 
 /**
  * The main screen's views, each loaded with its chunk when first shown (issue 11): the chat view, the right
  * panel (chat settings), settings and communities. MainScreen derives its views from the URL instead of
  * rendering child routes, so these are TanStack Router's lazy route components used as plain components,
- * each in its own Suspense boundary: while one loads, the rest of the screen stays as it is.
+ * each in its own Suspense boundary: while one loads, the rest of the screen stays as it is. Each has its own
+ * error boundary too: a view whose chunk cannot be fetched or that fails to render shows the error screen in
+ * its pane, and the chats list beside it keeps working.
  */
 
 /** Shown in a pane whose chunk is still loading; only after a moment, so a quick load shows no blink. */
@@ -27,9 +31,11 @@ function PaneLoading() {
 function lazyView<P extends object>(View: ComponentType<P>): ComponentType<P> {
   return function LazyView(props: P) {
     return (
-      <Suspense fallback={<PaneLoading />}>
-        <View {...props} />
-      </Suspense>
+      <ErrorBoundary fallback={() => <ErrorScreen compact />}>
+        <Suspense fallback={<PaneLoading />}>
+          <View {...props} />
+        </Suspense>
+      </ErrorBoundary>
     );
   };
 }

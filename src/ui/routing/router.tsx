@@ -8,6 +8,8 @@ import {
 } from '@tanstack/react-router';
 import { type ReactNode, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { reportRenderError } from '../../reporting/reporter';
+import { ErrorScreen } from '../common/ErrorScreen';
 import type { TextGroup } from '../textGroups';
 import { hasTexts, textsReady } from '../texts';
 import { LoginGate, RequireSignedIn, Waiting } from './SessionGate';
@@ -150,8 +152,21 @@ export const routeTree = rootRoute.addChildren([
   ]),
 ]);
 
+/**
+ * A render error in a route shows our own error screen, translated and reported, never the router's built-in
+ * one (design.md §4). The router's boundary resets when the location changes.
+ */
+function RouteError() {
+  return <ErrorScreen />;
+}
+
 export function createAppRouter() {
-  return createRouter({ routeTree, defaultPreload: false });
+  return createRouter({
+    routeTree,
+    defaultPreload: false,
+    defaultErrorComponent: RouteError,
+    defaultOnCatch: (error, info) => reportRenderError(error, info.componentStack),
+  });
 }
 
 declare module '@tanstack/react-router' {

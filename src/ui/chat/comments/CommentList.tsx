@@ -9,6 +9,7 @@ import { LOAD_OLDER_THRESHOLD_PX, SCROLL_DEBOUNCE_MS } from '../list/scrollRules
 import { useNow } from '../../hooks/useNow';
 import { CommentItem } from './CommentItem';
 import { PendingComment } from './PendingComment';
+import { RowBoundary } from '../../common/RowBoundary';
 
 type Row = { kind: 'comment'; key: string; comment: Comment } | { kind: 'pending'; key: string; entry: OutboxEntry };
 
@@ -166,21 +167,23 @@ export function CommentList(props: {
                 style={{ transform: `translateY(${item.start}px)` }}
                 ref={virtualizer.measureElement}
               >
-                {row.kind === 'comment' ? (
-                  <CommentItem
-                    channelId={channelId}
-                    postId={postId}
-                    comment={row.comment}
-                    participants={participants}
-                    now={now}
-                    expanded={expanded.has(row.comment.comment_id)}
-                    onToggleReplies={onToggleReplies}
-                    onReply={onReply}
-                    requested={requested}
-                  />
-                ) : (
-                  <PendingComment entry={row.entry} />
-                )}
+                <RowBoundary kind="comment" resetKey={row.kind === 'comment' ? row.comment : row.entry}>
+                  {row.kind === 'comment' ? (
+                    <CommentItem
+                      channelId={channelId}
+                      postId={postId}
+                      comment={row.comment}
+                      participants={participants}
+                      now={now}
+                      expanded={expanded.has(row.comment.comment_id)}
+                      onToggleReplies={onToggleReplies}
+                      onReply={onReply}
+                      requested={requested}
+                    />
+                  ) : (
+                    <PendingComment entry={row.entry} />
+                  )}
+                </RowBoundary>
               </div>
             );
           })}

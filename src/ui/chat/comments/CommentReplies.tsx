@@ -7,6 +7,7 @@ import { useEngine } from '../../hooks/EngineContext';
 import { useQuery } from '../../hooks/useQuery';
 import { CommentItem } from './CommentItem';
 import { PendingComment } from './PendingComment';
+import { RowBoundary } from '../../common/RowBoundary';
 
 const EMPTY: CommentsView = { comments: [], participants: {}, hasOlder: false, loaded: false, pending: [] };
 const noToggle = () => undefined;
@@ -61,22 +62,25 @@ export function CommentReplies(props: {
         </p>
       ) : null}
       {view.comments.map((reply) => (
-        <CommentItem
-          key={reply.comment_id}
-          channelId={channelId}
-          postId={postId}
-          comment={reply}
-          participants={view.participants}
-          now={now}
-          expanded={false}
-          onToggleReplies={noToggle}
-          onReply={onReply}
-          parent={parent}
-          requested={requested}
-        />
+        <RowBoundary key={reply.comment_id} kind="comment" resetKey={reply}>
+          <CommentItem
+            channelId={channelId}
+            postId={postId}
+            comment={reply}
+            participants={view.participants}
+            now={now}
+            expanded={false}
+            onToggleReplies={noToggle}
+            onReply={onReply}
+            parent={parent}
+            requested={requested}
+          />
+        </RowBoundary>
       ))}
       {view.pending.map((entry) => (
-        <PendingComment key={entry.localId} entry={entry} />
+        <RowBoundary key={entry.localId} kind="comment" resetKey={entry}>
+          <PendingComment entry={entry} />
+        </RowBoundary>
       ))}
     </section>
   );

@@ -1,6 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { flushSync } from 'react-dom';
 import type { MessageViewport, MessageWindowView, OutboxEntry } from '../../../engine/api';
 import type { Message } from '../../../protocol/entities';
 import { errorText } from '../../common/errorText';
@@ -21,6 +22,7 @@ import { buildMessageRows, type ChatRow, findLoaded, type MessageRows, rowIndex,
 import { LOAD_OLDER_THRESHOLD_PX, NEAR_BOTTOM_PX, PINNED_PX, SCROLL_DEBOUNCE_MS } from './scrollRules';
 import { useMarkVisible } from './useMarkVisible';
 import { useSlotRefs } from './useSlotRefs';
+import { RowBoundary } from '../../common/RowBoundary';
 
 const EMPTY_VIEW: MessageWindowView = { messages: [], hasOlder: false, hasNewer: false, loaded: false };
 const NO_OUTBOX: readonly OutboxEntry[] = [];
@@ -142,6 +144,20 @@ export function MessageList({
    * index for a while, and prefetched pages above change which row an index is.)
    */
   const heldKey = useRef<string | null>(null);
+  /**
+   * How far the anchor row moved in the list since it was taken (0 without one): rows above it added, trimmed
+   * or measured. A change of the room above made on purpose (changeSpace) moves the anchor with it, so it is
+   * never counted here.
+   */
+  const anchorDrift = useCallback((): number => {
+    const saved = anchor.current;
+    const index = saved ? indexOfRef.current(saved.key) : undefined;
+    if (!saved || index === undefined) return 0;
+    virtualizer.getVirtualItems();
+    const item = virtualizer.measurementsCache[index];
+    const delta = item ? item.start - saved.start : 0;
+    return Math.abs(delta) < 0.5 ? 0 : delta;
+  }, [virtualizer]);
   // Pages added or trimmed above, rows above measured: the room above takes the difference in this very
   // render, so no frame shows the rows moved and the scroll position is never clamped in between (issue 11).
   // Once the oldest message is here, or the room ran out, the scroll follows instead (restoreAnchor).
@@ -150,22 +166,11 @@ export function MessageList({
     setSpaceAbove(Math.round(spaceAbove - drift));
   }
 
-  /** How far the anchor row moved in the list since it was taken (0 without one). */
-  function anchorDrift(): number {
-    const saved = anchor.current;
-    const index = saved ? indexOf(saved.key) : undefined;
-    if (!saved || index === undefined) return 0;
-    virtualizer.getVirtualItems();
-    const item = virtualizer.measurementsCache[index];
-    const delta = item ? item.start - saved.start : 0;
-    return Math.abs(delta) < 0.5 ? 0 : delta;
-  }
-
   const nearBottom = useRef(true);
   const previousRows = useRef<readonly ChatRow[] | null>(null);
   const previousHasNewer = useRef(false);
   const lastTotal = useRef(0);
-  /** Where the scroll goes once the room above, just changed, is rendered. */
+  /** Where the scroll goes in the commit that renders the room above just changed (changeSpace). */
   const pendingScroll = useRef<number | null>(null);
   const jumping = useRef(false);
   const [showJump, setShowJump] = useState(false);
@@ -189,21 +194,31 @@ export function MessageList({
   const renderedSpace = useCallback(() => (virtualizer.options.paddingStart ?? PADDING) - PADDING, [virtualizer]);
 
   /**
-   * Changes the room above; the scroll moves by `shift` from where it is now once that is rendered. Asked
-   * again before that render (the rows and the height changed in one commit), the same change is made once.
+   * Changes the room above on purpose (made roomy again, run out, gone with the oldest message). The anchor row
+   * moves in the list by the room's change and by any drift of it not taken up yet: the anchor moves with it,
+   * so the render that brings the room does not take the change for rows moved above and give it back
+   * (issue 20: it did, and the scroll then went where the room was not, clamped at the end of the rows). The
+   * scroll follows the row by as much, plus `extra`, in the commit that renders the room (the layout effect
+   * below), so the row stays where it is on screen. Asked again before that render (the rows and the height
+   * changed in one commit), the second change adds to the first.
    */
   const changeSpace = useCallback(
-    (space: number, shift: number) => {
+    (space: number, extra = 0) => {
       const el = scrollRef.current;
+      const next = Math.max(0, space);
+      const moved = anchorDrift() + next - renderedSpace();
+      const saved = anchor.current;
+      if (saved) anchor.current = { key: saved.key, start: saved.start + moved };
       if (el) {
-        pendingScroll.current = el.scrollTop + shift;
+        const shift = moved + extra;
+        pendingScroll.current = (pendingScroll.current ?? el.scrollTop) + shift;
         // The render that brings the new room draws the rows of where the scroll is going, not of where it
         // was: otherwise that frame would show the empty room until the scroll event reached the virtualiser.
         if (shift !== 0) virtualizer.scrollOffset = pendingScroll.current;
       }
-      setSpaceAbove(Math.max(0, space));
+      setSpaceAbove(next);
     },
-    [virtualizer],
+    [virtualizer, anchorDrift, renderedSpace],
   );
 
   /**
@@ -310,7 +325,9 @@ export function MessageList({
   /**
    * The reader rests: the room above is made roomy again (or goes, once the oldest message is here), and a
    * reader left in the empty room above the rows (a dragged scroll bar) is brought to the oldest loaded row.
-   * Moving the scroll position now interrupts no scrolling.
+   * Moving the scroll position now interrupts no scrolling. The room is rendered and the scroll moved in one
+   * synchronous commit (flushSync): a commit in between (a scroll event's) must not draw the old room with the
+   * scroll meant for the new one.
    */
   const rest = useCallback(() => {
     const el = scrollRef.current;
@@ -320,7 +337,7 @@ export function MessageList({
     const firstStart = virtualizer.measurementsCache[0]?.start;
     const shift = hasOlder && firstStart !== undefined && el.scrollTop + el.clientHeight < firstStart ? firstStart - el.scrollTop : 0;
     const next = hasOlder ? (space < SPACE_LOW_PX ? SPACE_ABOVE_PX : space) : 0;
-    if (next !== space) changeSpace(next, shift + next - space);
+    if (next !== space) flushSync(() => changeSpace(next, shift));
     else if (shift !== 0) {
       el.scrollTop += shift;
       captureAnchor();
@@ -401,7 +418,8 @@ export function MessageList({
       el.scrollTop += shift;
       captureAnchor();
     } else {
-      changeSpace(next, shift);
+      // The scroll follows by the same `shift` once the room is rendered (changeSpace works it out alike).
+      changeSpace(next);
     }
     return true;
   }
@@ -656,21 +674,23 @@ export function MessageList({
                 style={{ transform: `translateY(${item.start}px)` }}
                 ref={slotRef(row.key, watch ? message.id : null)}
               >
-                {row.kind === 'day' ? (
-                  <div className="chat-day" role="separator">
-                    <span>{dayLabel(row.date, today, i18n.language, t)}</span>
-                  </div>
-                ) : row.kind === 'message' ? (
-                  <MessageRow
-                    message={row.message}
-                    runStart={row.runStart}
-                    quoted={row.message.quoted !== null ? findLoaded(view.messages, row.message.quoted) : undefined}
-                    receipt={row.message.user_id === selfId ? receiptStatus(row.message.id, levels) : null}
-                    today={today}
-                  />
-                ) : (
-                  <OutboxRow entry={row.entry} />
-                )}
+                <RowBoundary kind="message" resetKey={row.kind === 'day' ? row.date : row.kind === 'message' ? row.message : row.entry}>
+                  {row.kind === 'day' ? (
+                    <div className="chat-day" role="separator">
+                      <span>{dayLabel(row.date, today, i18n.language, t)}</span>
+                    </div>
+                  ) : row.kind === 'message' ? (
+                    <MessageRow
+                      message={row.message}
+                      runStart={row.runStart}
+                      quoted={row.message.quoted !== null ? findLoaded(view.messages, row.message.quoted) : undefined}
+                      receipt={row.message.user_id === selfId ? receiptStatus(row.message.id, levels) : null}
+                      today={today}
+                    />
+                  ) : (
+                    <OutboxRow entry={row.entry} />
+                  )}
+                </RowBoundary>
               </div>
             );
           })}

@@ -1,5 +1,6 @@
 import type { TFunction } from 'i18next';
 import type { Attachment, Conversation, EventType, Message } from '../../../protocol/entities';
+import { inSentence } from '../../common/bidi';
 import { findMember } from './members';
 
 /** A member's nickname from the conversation's member list, or null when they are not listed. */
@@ -31,8 +32,11 @@ export function eventSentence(
   t: TFunction,
 ): string {
   const event = facts.event ?? {};
-  const known = (userId: number | undefined, carried?: string) =>
-    carried || (userId !== undefined ? nameOf(userId) : null);
+  // Names and texts go inside our sentence: none of their bidi controls may turn the sentence around.
+  const known = (userId: number | undefined, carried?: string) => {
+    const name = carried || (userId !== undefined ? nameOf(userId) : null);
+    return name ? inSentence(name) : null;
+  };
   // Whoever is not known is "Someone" opening a sentence and "someone" inside one.
   const nameFor = (userId: number | undefined, carried?: string) => known(userId, carried) || t('chat.someone');
   const objectFor = (userId: number | undefined, carried?: string) => known(userId, carried) || t('chat.events.someone');
@@ -42,10 +46,10 @@ export function eventSentence(
   const key = (other: string, own: string) => (bySelf ? own : other);
   switch (facts.eventType) {
     case 'conversation_renamed':
-      return t(key('chat.events.renamed', 'chat.events.renamedBySelf'), { actor, name: event.name ?? '' });
+      return t(key('chat.events.renamed', 'chat.events.renamedBySelf'), { actor, name: inSentence(event.name ?? '') });
     case 'conversation_description_changed':
       return event.description
-        ? t(key('chat.events.descriptionChanged', 'chat.events.descriptionChangedBySelf'), { actor, description: event.description })
+        ? t(key('chat.events.descriptionChanged', 'chat.events.descriptionChangedBySelf'), { actor, description: inSentence(event.description) })
         : t(key('chat.events.descriptionRemoved', 'chat.events.descriptionRemovedBySelf'), { actor });
     case 'conversation_picture_change':
       return t(key('chat.events.pictureChanged', 'chat.events.pictureChangedBySelf'), { actor });
@@ -73,12 +77,12 @@ export function eventSentence(
       return t(key('chat.events.removed', 'chat.events.removedBySelf'), { actor, name: objectFor(target, event.name) });
     }
     case 'user_renamed': {
-      const newName = event.new_nickname || nameFor(event.user_id);
+      const newName = event.new_nickname ? inSentence(event.new_nickname) : nameFor(event.user_id);
       if (event.user_id !== undefined && event.user_id === selfId) return t('chat.events.userRenamedSelf', { newName });
-      return t('chat.events.userRenamed', { oldName: event.old_nickname || t('chat.someone'), newName });
+      return t('chat.events.userRenamed', { oldName: event.old_nickname ? inSentence(event.old_nickname) : t('chat.someone'), newName });
     }
     default:
-      return facts.text || t('chat.events.unknown');
+      return facts.text ? inSentence(facts.text) : t('chat.events.unknown');
   }
 }
 
