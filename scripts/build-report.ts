@@ -137,9 +137,10 @@ export const kib = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KiB`
 
 /**
  * The most the gzipped JavaScript of /login (page and worker, either language) may weigh, held by
- * tests/e2e/code-splitting.test.ts: issue 11's target (the build weighs 149.4 KiB in Swedish, from 203.5).
+ * tests/e2e/code-splitting.test.ts and the bundle benchmark: design.md §4 (160 KiB, room for the libraries it
+ * names; issue 11 brought the build from 203.5 to 149.4 KiB against the earlier 150).
  */
-export const LOGIN_BUDGET_KIB = 150;
+export const LOGIN_BUDGET_KIB = 160;
 
 /** A file's gzipped bytes, at the level the bundle benchmark (tests/bench/bundle.ts) weighs with. */
 export const gzippedSize = (bytes: Uint8Array): number => gzipSync(bytes, { level: 9 }).length;

@@ -75,7 +75,8 @@ export function figure(input: FigureInput): Figure {
   const baseline = input.baseline
     ? { name: input.baseline.name, value: median(input.baseline.runs), runs: [...input.baseline.runs] }
     : null;
-  const ratio = baseline ? value / baseline.value : null;
+  // A baseline of 0 (a drift where nothing moves) has no ratio to speak of.
+  const ratio = baseline && baseline.value !== 0 ? value / baseline.value : null;
   const target = input.target ?? null;
   let pass: boolean | null = null;
   if (target) {

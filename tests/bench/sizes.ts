@@ -21,6 +21,8 @@ export interface Sizes {
   /** Wheel events of one fast scroll (each `wheelDelta` px, one per frame). */
   wheelEvents: number;
   wheelDelta: number;
+  /** Wheel bursts of the drift figures (issue 20), each 10 notches of 300 px: 8 are the issue's 24,000 px. */
+  driftBursts: number;
   /** Tab counts of the tabs benchmark, and messages per run at each count. */
   tabs: number[];
   tabMessages: number;
@@ -38,6 +40,8 @@ export interface Sizes {
   /** Messages of the search index (issue 13), and of its baseline. */
   searchMessages: number;
   searchBaselineMessages: number;
+  /** The pages Lighthouse measures (issue 20): first visits to /login and /satir, /inbox signed in. */
+  lighthousePages: ('/login' | '/satir' | '/inbox')[];
 }
 
 const num = (name: string, fallback: number): number => {
@@ -70,6 +74,7 @@ export function fullSizes(): Sizes {
     heapScrollMessages: num('BENCH_HEAP_SCROLL', 3_000),
     wheelEvents: 60,
     wheelDelta: 240,
+    driftBursts: 8,
     tabs: list('BENCH_TABS', [1, 5, 10, 20]),
     tabMessages: 4,
     coldStartChats: 300,
@@ -82,6 +87,7 @@ export function fullSizes(): Sizes {
     fanoutSeconds: num('BENCH_FANOUT_SECONDS', 30),
     searchMessages: num('BENCH_SEARCH_MESSAGES', 100_000),
     searchBaselineMessages: 1_000,
+    lighthousePages: ['/login', '/satir', '/inbox'],
   };
 }
 
@@ -96,6 +102,7 @@ export const SMOKE: Sizes = {
   heapScrollMessages: 60,
   wheelEvents: 8,
   wheelDelta: 240,
+  driftBursts: 2,
   tabs: [1, 2],
   tabMessages: 1,
   coldStartChats: 20,
@@ -108,4 +115,5 @@ export const SMOKE: Sizes = {
   fanoutSeconds: 1,
   searchMessages: 2_000,
   searchBaselineMessages: 200,
+  lighthousePages: ['/login', '/inbox'],
 };

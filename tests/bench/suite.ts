@@ -5,9 +5,11 @@ import { bundleBench } from './bundle';
 import { burstBench } from './burst';
 import { heapBench, rendersBench, wheelBench } from './chat';
 import { coldStartBench } from './coldStart';
+import { driftBench } from './drift';
 import { fanoutBench } from './fanout';
 import { type Figure, formatTable, type Results } from './harness';
 import { recoveryFigures } from './engineRecovery';
+import { lighthouseBench } from './lighthouse';
 import { searchBench } from './search';
 import { searchTypingBench } from './searchTyping';
 import { listBench, serverBench } from './serverBench';
@@ -32,6 +34,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   { name: 'bundle', run: ({ sizes, builds, log }) => bundleBench(sizes, builds.dir('production'), log) },
   { name: 'renders', run: ({ sizes, builds, log }) => rendersBench(sizes, builds.dir('bench'), log) },
   { name: 'wheel', run: ({ sizes, builds }) => wheelBench(sizes, builds.dir('bench')) },
+  { name: 'drift', run: ({ sizes, builds, log }) => driftBench(sizes, builds.dir('bench'), log) },
   { name: 'heap', run: ({ sizes, builds }) => heapBench(sizes, builds.dir('bench')) },
   { name: 'tabs', run: ({ sizes, builds, log }) => tabsBench(sizes, builds.dir('bench'), log) },
   { name: 'cold-start', run: ({ sizes, builds, log }) => coldStartBench(sizes, builds.dir('production'), log) },
@@ -42,6 +45,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
     name: 'search',
     run: async ({ sizes, builds }) => [...(await searchBench(sizes)), ...(await searchTypingBench(sizes, builds.dir('production')))],
   },
+  { name: 'lighthouse', run: ({ sizes, builds, log }) => lighthouseBench(sizes, builds.dir('production'), log) },
 ];
 
 /** Runs the benchmarks named in `only` (all when empty); a benchmark that throws is reported, the rest run. */
