@@ -2,10 +2,10 @@ import type { BrowserContext, Page } from 'playwright';
 import { generateBigGroup } from '../../server/seed/history';
 import { call, signUp, TEST_PIN, type TestServer } from '../support/server';
 import { signInAs } from '../support/tabs';
-import { newProfile, sleep, until, withApp } from './app';
+import { newProfile, sleep, withApp } from './app';
 import { BrowserTargets } from './cdp';
 import { type Figure, figure, formatNumber, median, repeat } from './harness';
-import { flickUp, listCentre, readScrollTrack, showStaticList, startScrollTrack } from './pageProbes';
+import { flickUp, listCentre, readScrollTrack, settled, showStaticList, startScrollTrack } from './pageProbes';
 import type { Sizes } from './sizes';
 
 /**
@@ -26,22 +26,6 @@ const MB = 1024 * 1024;
 const HEAP_SCROLL_LIMIT_S = 30;
 /** The heap runs flick harder than the wheel figure: they are about what the list keeps, not how it follows. */
 const HEAP_WHEEL_DELTA = 600;
-
-/** The list has its rows and is at rest: the same rows for a few frames in a row. */
-async function settled(page: Page): Promise<void> {
-  let last = '';
-  let stable = 0;
-  await until('the message list to settle', async () => {
-    const now = await page.evaluate(() => {
-      const box = document.querySelector('[role="log"]');
-      const ids = box ? [...box.querySelectorAll('[data-message-id]')].map((e) => e.getAttribute('data-message-id')).join(',') : '';
-      return ids ? `${ids}@${box?.scrollTop ?? 0}` : '';
-    });
-    stable = now && now === last ? stable + 1 : 0;
-    last = now;
-    return stable >= 4 ? true : undefined;
-  }, 30_000, 100);
-}
 
 /** Opens the chat from scratch (a page load), at its latest message. */
 async function openChat(page: Page, base: string, conversationId: number): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Page } from 'playwright';
+import { until } from './app';
 
 /**
  * What the browser benchmarks measure inside a tab, installed with `page.evaluate`: the scroll tracker
@@ -101,5 +102,31 @@ export async function showStaticList(page: Page, box: { x: number; y: number; wi
     </div></body></html>`);
   await page.locator('[role="log"]').evaluate((el) => {
     el.scrollTop = el.scrollHeight;
+  });
+}
+
+/**
+ * The list shows rows and has stopped moving: the same rows at the same place for a few looks in a row. `what`
+ * names the moment in the error, which also says what was seen last.
+ */
+export async function settled(page: Page, what?: string, timeoutMs = 30_000): Promise<void> {
+  let last = '';
+  let stable = 0;
+  await until(
+    what === undefined ? 'the message list to settle' : `the message list to settle (${what})`,
+    async () => {
+      const now = await page.evaluate(() => {
+        const box = document.querySelector('[role="log"]');
+        const ids = box ? [...box.querySelectorAll('[data-message-id]')].map((e) => e.getAttribute('data-message-id')).join(',') : '';
+        return ids ? `${ids}@${box?.scrollTop ?? 0}` : '';
+      });
+      stable = now && now === last ? stable + 1 : 0;
+      last = now;
+      return stable >= 4 ? true : undefined;
+    },
+    timeoutMs,
+    100,
+  ).catch((error: unknown) => {
+    throw new Error(`${error instanceof Error ? error.message : String(error)}; last seen: ${last.slice(-200)}`);
   });
 }

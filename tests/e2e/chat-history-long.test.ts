@@ -1,9 +1,9 @@
 import type { Page } from 'playwright';
 import { describe, expect, it } from 'vitest';
 import { generateBigGroup } from '../../server/seed/history';
-import { signUp, TEST_PIN, useTestServer } from '../support/server';
-import { CLIENT_DIR, openTab, useChromium } from '../support/tabs';
-import { expectNumberRun, loadedNumbers, signInAs } from './chat-view-support';
+import { signUp, useTestServer } from '../support/server';
+import { CLIENT_DIR, useChromium } from '../support/tabs';
+import { expectNumberRun, loadedNumbers, openAtLatest } from './chat-view-support';
 
 /**
  * History that keeps up (issue 11), against the real server: a 3,000-message group scrolled up with the mouse
@@ -80,14 +80,7 @@ describe('a long history, scrolled fast', () => {
     const id = group.conversationId;
     const context = await chromium.browser.newContext({ viewport: { width: 1000, height: 800 } });
     try {
-      const page = await openTab(context, s.url);
-      await signInAs(page, user.phone, TEST_PIN);
-      await page.goto(`${s.url}/inbox/${id}`);
-      const log = page.getByRole('log');
-      await expect.poll(() => log.getByText(new RegExp(`^#${COUNT} `)).count()).toBe(1);
-      const box = await log.boundingBox();
-      if (!box) throw new Error('the list is not on the page');
-      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      const page = await openAtLatest(context, s.url, user.phone, id, COUNT);
 
       // Up, fast: a big wheel step every frame or two, with a pause now and then to look at one row.
       let most = 0;

@@ -1,10 +1,10 @@
 import { deflateSync } from 'node:zlib';
-import type { Page } from 'playwright';
+import type { BrowserContext, Page } from 'playwright';
 import type { MessageAnswer } from '../../src/protocol/api';
 import { type AxeViolation, seriousViolations } from '../support/axe';
 import { expect } from 'vitest';
 import { call, type TestServer, type TestUser } from '../support/server';
-import { current } from '../support/tabs';
+import { current, openTab, signInAs } from '../support/tabs';
 
 /** Helpers of the chat view e2e tests (chat-view*.test.ts, chat-history*.test.ts). */
 
@@ -98,4 +98,20 @@ export async function loadedNumbers(page: Page, conversationId: number) {
 export function expectNumberRun(numbers: readonly number[]) {
   const broken = numbers.findIndex((n, i) => i > 0 && n !== (numbers[i - 1] as number) + 1);
   expect(broken === -1 ? 'one run' : `${numbers[broken - 1]} then ${numbers[broken]}`).toBe('one run');
+}
+
+/**
+ * A new tab in `context`, signed in as `phone`, with a generated big group of `count` messages open at its latest
+ * (its last message, "#count", drawn) and the mouse over the middle of the list, where the wheel goes.
+ */
+export async function openAtLatest(context: BrowserContext, url: string, phone: string, conversationId: number, count: number): Promise<Page> {
+  const page = await openTab(context, url);
+  await signInAs(page, phone);
+  await page.goto(`${url}/inbox/${conversationId}`);
+  const log = page.getByRole('log');
+  await expect.poll(() => log.getByText(new RegExp(`^#${count} `)).count()).toBe(1);
+  const box = await log.boundingBox();
+  if (!box) throw new Error('the list is not on the page');
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  return page;
 }
