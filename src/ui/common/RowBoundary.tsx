@@ -3,10 +3,11 @@ import { useTranslation } from 'react-i18next';
 import { ErrorBoundary } from './ErrorBoundary';
 
 /** What a row that failed to render says instead, by what the row shows. */
-export type RowKind = 'message' | 'comment' | 'chat' | 'result';
+export type RowKind = 'message' | 'post' | 'comment' | 'chat' | 'result';
 
 const KEYS: Record<RowKind, string> = {
   message: 'common.rowFailed.message',
+  post: 'common.rowFailed.post',
   comment: 'common.rowFailed.comment',
   chat: 'common.rowFailed.chat',
   result: 'common.rowFailed.result',

@@ -26,27 +26,45 @@ export function safeHref(candidate: string): string | null {
   }
   if (!SAFE_SCHEMES.has(url.protocol)) return null;
   if (url.protocol === 'mailto:') return /^[^@\s/]+@[^@\s/]+$/.test(url.pathname) ? url.href : null;
-  return url.hostname ? url.href : null;
+  // `https://google.com@evil.se/` reads as google.com and opens evil.se: no link with a user name or password.
+  return url.hostname && !url.username && !url.password ? url.href : null;
 }
 
-function matches(text: string): NonNullable<ReturnType<LinkifyIt["match"]>> {
+/**
+ * The longest word (run without white space) that is searched for links. linkify-it's time grows with the
+ * square of a word's length (a 24,000-character word took 3 s), and every member who scrolls past such a
+ * message would pay it: a longer word stays text. Links never span white space, so words are searched one
+ * by one, which gives the same links.
+ */
+export const LINK_WORD_MAX = 2_048;
+
+type Found = { index: number; lastIndex: number; text: string; href: string };
+
+function linksIn(word: string, offset: number, found: Found[]): void {
+  if (word.length > LINK_WORD_MAX || !linkify.pretest(word)) return;
+  let matched: ReturnType<LinkifyIt['match']>;
   try {
-    return linkify.match(text) ?? [];
+    matched = linkify.match(word);
   } catch {
     // A string the detector cannot take stays plain text; it must never break the row that shows it.
-    return [];
+    return;
+  }
+  for (const match of matched ?? []) {
+    const href = safeHref(match.schema === '' ? `https://${match.raw}` : match.url);
+    if (href) found.push({ index: offset + match.index, lastIndex: offset + match.lastIndex, text: match.text, href });
   }
 }
 
 export function splitLinks(text: string): TextPart[] {
+  const found: Found[] = [];
+  for (const word of text.matchAll(/\S+/g)) linksIn(word[0], word.index, found);
   const parts: TextPart[] = [];
   let last = 0;
-  for (const match of matches(text)) {
-    const href = safeHref(match.schema === '' ? `https://${match.raw}` : match.url);
-    if (!href || match.index < last) continue;
-    if (match.index > last) parts.push({ kind: 'text', text: text.slice(last, match.index) });
-    parts.push({ kind: 'link', text: match.text, href });
-    last = match.lastIndex;
+  for (const link of found) {
+    if (link.index < last) continue;
+    if (link.index > last) parts.push({ kind: 'text', text: text.slice(last, link.index) });
+    parts.push({ kind: 'link', text: link.text, href: link.href });
+    last = link.lastIndex;
   }
   if (last < text.length) parts.push({ kind: 'text', text: text.slice(last) });
   return parts;

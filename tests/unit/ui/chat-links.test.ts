@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { safeHref, splitLinks } from '../../../src/ui/common/links';
+import { LINK_WORD_MAX, safeHref, splitLinks } from '../../../src/ui/common/links';
 
 describe('message links', () => {
   it('links http, https and mailto, and keeps the text around them', () => {
@@ -46,4 +46,31 @@ describe('message links', () => {
     expect(splitLinks('Hej! Ses vi på fredag? 10:30')).toEqual([{ kind: 'text', text: 'Hej! Ses vi på fredag? 10:30' }]);
     expect(splitLinks('')).toEqual([]);
   });
+
+  it('finds bare domains and e-mail addresses, and never opens an address with a user name in it', () => {
+    expect(splitLinks('ses på example.se eller skriv till anna@example.se')).toEqual([
+      { kind: 'text', text: 'ses på ' },
+      { kind: 'link', text: 'example.se', href: 'https://example.se/' },
+      { kind: 'text', text: ' eller skriv till ' },
+      { kind: 'link', text: 'anna@example.se', href: 'mailto:anna@example.se' },
+    ]);
+    expect(splitLinks('https://google.com@evil.se/login')).toEqual([{ kind: 'text', text: 'https://google.com@evil.se/login' }]);
+    expect(safeHref('https://user:pass@example.se/')).toBeNull();
+  });
+
+  it('keeps a malformed escape as text or as a link, never throwing (issue 20)', () => {
+    for (const text of ['mailto:a%E0@b.se', 'https://x.se/%E0%A4%A', '%E0 www.x.se/%zz']) {
+      expect(splitLinks(text).map((p) => p.text).join('')).toBe(text);
+    }
+  });
+
+  it('leaves a word longer than LINK_WORD_MAX as text, and still links the words around it', () => {
+    const long = 'http://x.se/'.repeat(Math.ceil((LINK_WORD_MAX + 1) / 12));
+    expect(long.length).toBeGreaterThan(LINK_WORD_MAX);
+    expect(splitLinks(`${long} https://example.se`)).toEqual([
+      { kind: 'text', text: `${long} ` },
+      { kind: 'link', text: 'https://example.se', href: 'https://example.se/' },
+    ]);
+  });
 });
+

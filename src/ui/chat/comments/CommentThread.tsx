@@ -13,6 +13,7 @@ import { CommentComposer } from './CommentComposer';
 import { CommentList } from './CommentList';
 import { excerpt } from './threadText';
 import './comments.css';
+import { RowBoundary } from '../../common/RowBoundary';
 
 /** The open post's comment thread, or nothing (spec §2 comment thread overlay). */
 export function CommentThread() {
@@ -114,7 +115,11 @@ function ThreadDialog({ post: opened, onClose }: { post: Message; onClose: () =>
       </header>
       <article className="thread__post" aria-label={t('comments.post', { author })}>
         <span className="thread__post-author">{author}</span>
-        {post.message ? <MessageText text={post.message} /> : null}
+        {post.message ? (
+          <RowBoundary kind="post" resetKey={post}>
+            <MessageText text={post.message} />
+          </RowBoundary>
+        ) : null}
       </article>
       {load.status === 'error' ? (
         <div className="thread__state" role="alert">

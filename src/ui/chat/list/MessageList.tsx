@@ -674,23 +674,25 @@ export function MessageList({
                 style={{ transform: `translateY(${item.start}px)` }}
                 ref={slotRef(row.key, watch ? message.id : null)}
               >
-                <RowBoundary kind="message" resetKey={row.kind === 'day' ? row.date : row.kind === 'message' ? row.message : row.entry}>
-                  {row.kind === 'day' ? (
-                    <div className="chat-day" role="separator">
-                      <span>{dayLabel(row.date, today, i18n.language, t)}</span>
-                    </div>
-                  ) : row.kind === 'message' ? (
-                    <MessageRow
-                      message={row.message}
-                      runStart={row.runStart}
-                      quoted={row.message.quoted !== null ? findLoaded(view.messages, row.message.quoted) : undefined}
-                      receipt={row.message.user_id === selfId ? receiptStatus(row.message.id, levels) : null}
-                      today={today}
-                    />
-                  ) : (
-                    <OutboxRow entry={row.entry} />
-                  )}
-                </RowBoundary>
+                {row.kind === 'day' ? (
+                  <div className="chat-day" role="separator">
+                    <span>{dayLabel(row.date, today, i18n.language, t)}</span>
+                  </div>
+                ) : (
+                  <RowBoundary kind="message" resetKey={row.kind === 'message' ? row.message : row.entry}>
+                    {row.kind === 'message' ? (
+                      <MessageRow
+                        message={row.message}
+                        runStart={row.runStart}
+                        quoted={row.message.quoted !== null ? findLoaded(view.messages, row.message.quoted) : undefined}
+                        receipt={row.message.user_id === selfId ? receiptStatus(row.message.id, levels) : null}
+                        today={today}
+                      />
+                    ) : (
+                      <OutboxRow entry={row.entry} />
+                    )}
+                  </RowBoundary>
+                )}
               </div>
             );
           })}
