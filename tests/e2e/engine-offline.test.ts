@@ -40,7 +40,8 @@ describe('the engine offline (SharedWorker)', () => {
       const list = await current(page, 'conversations');
       expect(list.map((c) => c.conversation.id)).toEqual([conversationId]);
       expect(await sessionStatus(page)).toBe('ready');
-      expect(await messageTexts(page, conversationId)).toEqual(['kept across reloads']);
+      // The stored window loads after the engine's first answer: the chat's first emission may still be empty.
+      await expect.poll(() => messageTexts(page, conversationId)).toEqual(['kept across reloads']);
       expect(await current(page, 'connection')).not.toBe('online');
 
       // Cold: the tab closes, the SharedWorker ends with it, and a new tab's new engine reads the store.
@@ -49,7 +50,7 @@ describe('the engine offline (SharedWorker)', () => {
       cold = await openTab(context, s.url);
       expect((await current(cold, 'conversations')).map((c) => c.conversation.id)).toEqual([conversationId]);
       expect(await sessionStatus(cold)).toBe('ready');
-      expect(await messageTexts(cold, conversationId)).toEqual(['kept across reloads']);
+      await expect.poll(() => messageTexts(cold, conversationId)).toEqual(['kept across reloads']);
     } finally {
       await clientOnly.close();
     }
