@@ -1,9 +1,9 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { type IncomingHttpHeaders, request } from 'node:http';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { PRECOMPRESSED, precompressible } from '../../scripts/precompress';
+import { decodedBody, rawGet } from '../support/rawGet';
 import { useTestServer } from '../support/server';
 import { CLIENT_DIR, useChromium } from '../support/tabs';
 
@@ -22,20 +22,7 @@ const served = readdirSync(CLIENT_DIR, { recursive: true, encoding: 'utf8' })
   .map((file) => file.split(path.sep).join('/'))
   .filter((file) => !file.startsWith('.vite/') && !/\.(br|gz)$/.test(file) && statSync(path.join(CLIENT_DIR, file)).isFile());
 
-function get(route: string, accept?: string): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
-  const url = new URL(route, server.url);
-  return new Promise((resolve, reject) => {
-    const headers = accept === undefined ? {} : { 'Accept-Encoding': accept };
-    const req = request({ host: url.hostname, port: url.port, path: url.pathname, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+const get = (route: string, accept?: string) => rawGet(server.url, route, accept === undefined ? {} : { 'Accept-Encoding': accept });
 
 describe('the precompressed build', () => {
   it('has a .br and a .gz copy of every text file, decoding to its bytes', () => {
@@ -62,8 +49,7 @@ describe('the precompressed build', () => {
         expect(answer.status, what).toBe(200);
         expect(answer.headers['content-encoding'], what).toBe(encoding);
         expect(String(answer.headers.vary), what).toMatch(/accept-encoding/i);
-        const body = encoding === 'br' ? brotliDecompressSync(answer.body) : encoding === 'gzip' ? gunzipSync(answer.body) : answer.body;
-        expect(body.equals(bytes), what).toBe(true);
+        expect(decodedBody(answer).equals(bytes), what).toBe(true);
       }
     }
   });

@@ -1,12 +1,11 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { type IncomingHttpHeaders, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { precompressDir, precompressible } from '../../scripts/precompress';
 import { COMPRESS_THRESHOLD_BYTES } from '../../server/http/compression';
 import { conversation, sent } from './messages-support';
+import { decodedBody, type RawAnswer, rawGet } from '../support/rawGet';
 import { upgradeStatus, useTestServer, useUsers } from '../support/server';
 
 /**
@@ -52,37 +51,10 @@ afterAll(() => rmSync(clientDir, { recursive: true, force: true }));
 const s = useTestServer({ clientDir });
 const [anna, bo] = useUsers(s, 'Anna', 'Bo');
 
-interface Raw {
-  status: number;
-  headers: IncomingHttpHeaders;
-  /** The bytes as they travelled. */
-  body: Buffer;
-}
+const get = (route: string, headers: Record<string, string> = {}) => rawGet(s.url, route, headers);
 
-/** One GET with exactly these headers (fetch would add its own Accept-Encoding and decode the answer). */
-function get(route: string, headers: Record<string, string> = {}): Promise<Raw> {
-  const url = new URL(route, s.url);
-  return new Promise((resolve, reject) => {
-    const req = request({ host: url.hostname, port: url.port, path: url.pathname + url.search, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
-function decoded(answer: Raw): Buffer {
-  const encoding = answer.headers['content-encoding'];
-  if (encoding === 'br') return brotliDecompressSync(answer.body);
-  if (encoding === 'gzip') return gunzipSync(answer.body);
-  if (encoding === undefined) return answer.body;
-  throw new Error(`unexpected Content-Encoding ${encoding}`);
-}
-
-const varies = (answer: Raw) => /(^|,)\s*accept-encoding\s*(,|$)/i.test(String(answer.headers.vary ?? ''));
+const varies = (answer: RawAnswer) => /(^|,)\s*accept-encoding\s*(,|$)/i.test(String(answer.headers.vary ?? ''));
 
 /** Each way of asking, and the encoding that must come back. */
 const ASKED = [
@@ -128,7 +100,7 @@ describe('the client’s files', () => {
         expect(answer.headers['content-encoding'], what).toBe(encoding);
         expect(varies(answer), `${what}: Vary ${answer.headers.vary}`).toBe(true);
         expect(answer.headers['content-type'], what).toBe(plain.headers['content-type']);
-        expect(decoded(answer).equals(bytes), what).toBe(true);
+        expect(decodedBody(answer).equals(bytes), what).toBe(true);
         if (encoding !== undefined) {
           // The build's copy itself, not one made on the fly.
           const copy = readFileSync(path.join(clientDir, `${file}.${encoding === 'br' ? 'br' : 'gz'}`));
@@ -150,7 +122,7 @@ describe('the client’s files', () => {
         expect(answer.headers['content-encoding'], what).toBe(encoding);
         expect(varies(answer), what).toBe(true);
         expect(answer.headers['content-security-policy'], what).toContain("script-src 'self'");
-        expect(decoded(answer).equals(page), what).toBe(true);
+        expect(decodedBody(answer).equals(page), what).toBe(true);
       }
     }
   });
@@ -174,7 +146,7 @@ describe('the client’s files', () => {
     const copy = await get('/assets/index-abc.js.br', { 'Accept-Encoding': 'br' });
     // An unknown path: the app's page, as for any client route.
     expect(copy.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(decoded(copy).equals(readFileSync(path.join(clientDir, 'index.html')))).toBe(true);
+    expect(decodedBody(copy).equals(readFileSync(path.join(clientDir, 'index.html')))).toBe(true);
     const png = await get('/icons/icon-192.png', { 'Accept-Encoding': 'gzip, deflate, br' });
     expect(png.headers['content-encoding']).toBeUndefined();
     expect(png.body.equals(BUILD['icons/icon-192.png'] as Buffer)).toBe(true);
@@ -185,7 +157,7 @@ describe('the client’s files', () => {
     for (const { accept, encoding } of ASKED) {
       const answer = await get('/assets/late-jkl.js', accept === undefined ? {} : { 'Accept-Encoding': accept });
       expect(answer.headers['content-encoding'], accept).toBe(encoding);
-      expect(decoded(answer).equals(bytes), accept).toBe(true);
+      expect(decodedBody(answer).equals(bytes), accept).toBe(true);
     }
   });
 });
@@ -215,7 +187,7 @@ describe('the API’s answers', () => {
         expect(varies(answer), what).toBe(true);
         expect(answer.body.length, what).toBeLessThan(plain.body.length / 2);
       }
-      expect(JSON.parse(decoded(answer).toString('utf8')), what).toEqual(page);
+      expect(JSON.parse(decodedBody(answer).toString('utf8')), what).toEqual(page);
     }
   });
 
