@@ -53,7 +53,6 @@ const [anna, bo] = useUsers(s, 'Anna', 'Bo');
 
 const get = (route: string, headers: Record<string, string> = {}) => rawGet(s.url, route, headers);
 
-
 const varies = (answer: RawAnswer) => /(^|,)\s*accept-encoding\s*(,|$)/i.test(String(answer.headers.vary ?? ''));
 
 /** Each way of asking, and the encoding that must come back. */
