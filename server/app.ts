@@ -3,6 +3,7 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import type { Writable } from 'node:stream';
 import { HEADER_AUTH_TOKEN } from '../src/protocol/api';
 import { ATTACHMENT_MAX_BYTES } from '../src/protocol/constants';
@@ -22,6 +23,12 @@ import { recordRoutes } from './http/routeTable';
 import { readBuildConnectSrc } from './http/buildConnectSrc';
 import { registerSecurityHeaders } from './http/securityHeaders';
 import { registerSendRateLimit } from './http/sendRateLimit';
+import { registerAuthIpLimit } from './http/authIpLimit';
+import { registerHealthRoutes } from './ops/health';
+import { createMetrics, instrumentDatabase } from './ops/metrics';
+import { registerMetricsRoute } from './ops/metricsRoute';
+import { InFlight } from './ops/inFlight';
+import { consolePinDelivery, type PinDelivery, webhookPinDelivery } from './pins/delivery';
 import { EventLog } from './realtime/events';
 import { SocketHub } from './realtime/hub';
 import { registerRoutes } from './routes';
@@ -33,6 +40,12 @@ export interface BuiltServer {
   hub: SocketHub;
   /** Listens on config.port (0 picks a free one) and resolves to the base URL. */
   listen(): Promise<string>;
+  /**
+   * What SIGTERM does (issue 21): readyz answers 503, the listener closes, every websocket is closed with
+   * the "reconnect" code, requests in flight finish (at most `timeoutMs`, then they are cut), then close().
+   */
+  drain(timeoutMs?: number): Promise<void>;
+  /** Stops at once: sockets and connections are cut. */
   close(): Promise<void>;
 }
 
@@ -40,8 +53,8 @@ export interface BuildOptions {
   clock?: Clock;
   /** Where the server's log goes; false for silence. Defaults to stdout. */
   logStream?: Writable | false;
-  /** Where PINs are printed; defaults to the log. */
-  announcePin?: (phone: string, pin: string) => void;
+  /** Where PINs go; defaults to PIN_WEBHOOK_URL's webhook, else the console. */
+  announcePin?: PinDelivery;
   /** Where Content-Security-Policy violation reports go; defaults to the log. */
   onCspReport?: (report: CspReport) => void;
 }
@@ -58,6 +71,12 @@ export function redactUrl(url: string): string {
   return query === -1 ? url : `${url.slice(0, query)}?[query removed]`;
 }
 
+/** A hop count as Fastify's own number option means it (its types omit numbers): trust the nearest `n` hops. */
+function trustProxyOption(value: ServerConfig['trustProxy']): boolean | string | ((address: string, hop: number) => boolean) {
+  if (typeof value !== 'number') return value;
+  return (_address, hop) => hop < value;
+}
+
 export async function buildServer(config: ServerConfig, options: BuildOptions = {}): Promise<BuiltServer> {
   // What the served build calls besides this origin (its connect-src.json), read before anything is opened:
   // a malformed file refuses the start (a ConfigError naming it).
@@ -69,12 +88,14 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
       logStream === false
         ? false
         : {
+            level: config.logLevel,
             stream: logStream,
             serializers: {
               req: (req: { method: string; url: string }) => ({ method: req.method, url: redactUrl(req.url) }),
             },
           },
     bodyLimit: 1024 * 1024,
+    trustProxy: trustProxyOption(config.trustProxy),
     // Closing destroys what connections are left: a client that gave up on an answer's body (an engine that
     // stopped aborts its calls) leaves one the server would otherwise wait on for the keep-alive timeout.
     // A request cut this way is retried by the client (the outbox's Idempotency-Key keeps it to one).
@@ -92,22 +113,28 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
   // Before any route is added: the plugin hooks each route as it comes (server/http/compression.ts).
   await registerCompression(app);
 
+  let draining = false;
+  // The hub is created below, after the database it needs; the gauge reads it when scraped.
+  const hubHolder: { hub?: SocketHub } = {};
+  const metrics = createMetrics({ sockets: () => hubHolder.hub?.connectionCount() ?? 0, draining: () => draining });
   const { db, created } = openDatabase(config.dataDir);
+  instrumentDatabase(db, metrics.databaseSeconds);
   const filesDir = path.join(config.dataDir, 'files');
   mkdirSync(filesDir, { recursive: true });
-  const events = new EventLog(db, config.eventRetention, () => clock.now());
+  const events = new EventLog(db, config.eventRetention, () => clock.now(), (action) => metrics.eventsStored.inc({ action }));
   const ctx: ServerContext = {
     db,
     events,
     clock,
     config,
     filesDir,
+    metrics,
     announcePin:
       options.announcePin ??
-      ((phone, pin) => {
-        // The demo's PIN delivery: the server console. Printed, not logged, so log shipping never sees it.
-        if (logStream !== false) console.log(`PIN for ${phone}: ${pin}`);
-      }),
+      (config.pinWebhookUrl !== undefined
+        ? webhookPinDelivery(config.pinWebhookUrl)
+        : // The demo's delivery: printed on the console, never in the structured log; refused in production.
+          consolePinDelivery(logStream === false ? () => undefined : console.log)),
   };
   const hub = new SocketHub({
     db,
@@ -116,7 +143,9 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
     allowedOrigins: config.allowedOrigins,
     now: () => clock.now(),
     log: app.log,
+    onDelivered: (storedAt) => metrics.deliverySeconds.observe((performance.now() - storedAt) / 1000),
   });
+  hubHolder.hub = hub;
   if (created && config.seedDemo) {
     seedDemoWorld(ctx);
     if (logStream !== false) {
@@ -153,13 +182,27 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
     if (!user) throw unauthorized();
     request.authUser = user;
   });
-  registerSendRateLimit(app, config, clock);
+  registerSendRateLimit(app, config, clock, metrics);
+  await registerAuthIpLimit(app, config, metrics);
+  const inFlight = new InFlight(app);
+  app.addHook('onSend', async (_request, reply) => {
+    // A draining node's keep-alive connections end with this answer; the client's next request finds a live node.
+    if (draining) reply.header('Connection', 'close');
+  });
+  app.addHook('onResponse', async (_request, reply) => {
+    metrics.httpAnswers.inc({ status: `${Math.floor(reply.statusCode / 100)}xx` });
+  });
   // Every answer of the API is the client's to read but no one else's to frame or sniff.
   app.addHook('onSend', async (_request, reply) => {
     reply.header('X-Content-Type-Options', 'nosniff');
   });
 
   installErrorHandlers(app);
+  registerHealthRoutes(app, {
+    checks: [{ name: 'database', check: () => void db.prepare('SELECT 1').get() }],
+    draining: () => draining,
+  });
+  registerMetricsRoute(app, metrics, config.metricsToken);
   registerRoutes(app, ctx);
 
   const clientDir = config.clientDir;
@@ -186,6 +229,13 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
   });
 
   let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    hub.close();
+    await app.close();
+    db.close();
+  };
   return {
     app,
     ctx,
@@ -197,12 +247,18 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
       const wildcard = config.host === '0.0.0.0' || config.host === '::';
       return `http://${wildcard ? 'localhost' : config.host}:${port}`;
     },
-    async close() {
-      if (closed) return;
-      closed = true;
-      hub.close();
-      await app.close();
-      db.close();
+    async drain(timeoutMs = config.drainTimeoutMs) {
+      if (draining || closed) return;
+      draining = true;
+      app.log.info({ inFlight: inFlight.count, sockets: hub.connectionCount(), timeoutMs }, 'draining');
+      // No new connections; idle keep-alive ones go now, busy ones after their answer (Connection: close).
+      app.server.close();
+      app.server.closeIdleConnections();
+      hub.closeForRestart();
+      const finished = await inFlight.settled(timeoutMs);
+      if (!finished) app.log.warn({ inFlight: inFlight.count }, 'drain timed out: cutting the requests left');
+      await close();
     },
+    close,
   };
 }

@@ -29,7 +29,29 @@ export interface ServerConfig {
    */
   sendRateLimit: number;
   sendRateWindowMs: number;
+  /** Requests to the public sign-in routes one address may make per window (issue 21). 0: no limit. */
+  authIpLimit: number;
+  authIpWindowMs: number;
+  /**
+   * Which proxies' X-Forwarded-For to believe for the client's address (Fastify's trustProxy): false (none,
+   * the default), true (any), a hop count, or addresses and CIDR ranges. Behind HAProxy: its address.
+   */
+  trustProxy: boolean | number | string;
+  /** pino's level for the structured log: fatal, error, warn, info, debug, trace or silent. */
+  logLevel: LogLevel;
+  /** After SIGTERM, how long requests in flight may take before the node exits anyway. */
+  drainTimeoutMs: number;
+  /**
+   * Where PINs go (issue 21): POSTed to this URL when set; else printed on the console (the demo's delivery),
+   * which NODE_ENV=production refuses, so a production node never has a PIN in its output.
+   */
+  pinWebhookUrl: string | undefined;
+  /** When set, `GET /metrics` wants `Authorization: Bearer <this>`; unset, it is open (keep it off the public balancer). */
+  metricsToken: string | undefined;
 }
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export class ConfigError extends Error {}
 
@@ -46,6 +68,13 @@ const DEFAULTS: ServerConfig = {
   cspConnectSrc: [],
   sendRateLimit: 60,
   sendRateWindowMs: 60_000,
+  authIpLimit: 60,
+  authIpWindowMs: 60_000,
+  trustProxy: false,
+  logLevel: 'info',
+  drainTimeoutMs: 10_000,
+  metricsToken: undefined,
+  pinWebhookUrl: undefined,
 };
 
 function intFrom(value: string | undefined, name: string, fallback: number): number {
@@ -53,6 +82,40 @@ function intFrom(value: string | undefined, name: string, fallback: number): num
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new ConfigError(`${name} must be a whole number, got "${value}"`);
   return n;
+}
+
+function logLevelFrom(value: string | undefined): LogLevel {
+  if (value === undefined || value === '') return DEFAULTS.logLevel;
+  const level = LOG_LEVELS.find((l) => l === value.toLowerCase());
+  if (!level) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${value}"`);
+  return level;
+}
+
+function trustProxyFrom(value: string | undefined): ServerConfig['trustProxy'] {
+  if (value === undefined || value === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  // Addresses and CIDR ranges, comma separated: Fastify (proxy-addr) refuses anything else at start.
+  return value;
+}
+
+function pinWebhookFrom(value: string | undefined, nodeEnv: string | undefined): string | undefined {
+  if (value === undefined || value === '') {
+    if (nodeEnv === 'production') {
+      throw new ConfigError('NODE_ENV=production needs PIN_WEBHOOK_URL: a production server never prints PINs on its console');
+    }
+    return undefined;
+  }
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`PIN_WEBHOOK_URL must be an http or https address, got "${value}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`PIN_WEBHOOK_URL must be an http or https address, got "${value}"`);
+  }
+  return url.href;
 }
 
 export function validateDevPin(devPin: string | undefined, nodeEnv: string | undefined): string | undefined {
@@ -91,12 +154,20 @@ export function configFromEnv(env: NodeJS.ProcessEnv, overrides: Partial<ServerC
     cspConnectSrc: [...new Set(originsFrom(env.CSP_CONNECT_SRC, 'CSP_CONNECT_SRC', CONNECT_SCHEMES))],
     sendRateLimit: intFrom(env.SEND_RATE_LIMIT, 'SEND_RATE_LIMIT', DEFAULTS.sendRateLimit),
     sendRateWindowMs: intFrom(env.SEND_RATE_WINDOW_MS, 'SEND_RATE_WINDOW_MS', DEFAULTS.sendRateWindowMs),
+    authIpLimit: intFrom(env.AUTH_IP_LIMIT, 'AUTH_IP_LIMIT', DEFAULTS.authIpLimit),
+    authIpWindowMs: intFrom(env.AUTH_IP_WINDOW_MS, 'AUTH_IP_WINDOW_MS', DEFAULTS.authIpWindowMs),
+    trustProxy: trustProxyFrom(env.TRUST_PROXY),
+    logLevel: logLevelFrom(env.LOG_LEVEL),
+    drainTimeoutMs: intFrom(env.DRAIN_TIMEOUT_MS, 'DRAIN_TIMEOUT_MS', DEFAULTS.drainTimeoutMs),
+    metricsToken: env.METRICS_TOKEN || undefined,
+    pinWebhookUrl: pinWebhookFrom(env.PIN_WEBHOOK_URL, env.NODE_ENV),
     ...overrides,
   };
 }
 
 export function testConfig(dataDir: string, overrides: Partial<ServerConfig> = {}): ServerConfig {
-  // Tests and benchmarks send hundreds of messages as one user in a second; a test of the limit sets its own.
-  const unlimited = { sendRateLimit: 0 };
+  // Tests and benchmarks send hundreds of messages as one user in a second, and sign in hundreds of users from
+  // one address; a test of a limit sets its own.
+  const unlimited = { sendRateLimit: 0, authIpLimit: 0 };
   return { ...DEFAULTS, port: 0, host: '127.0.0.1', dataDir, devPin: '1234', seedDemo: false, ...unlimited, ...overrides };
 }

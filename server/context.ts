@@ -1,6 +1,8 @@
 import type { Clock } from './clock';
 import type { ServerConfig } from './config';
 import type { Db } from './db/database';
+import type { ServerMetrics } from './ops/metrics';
+import type { PinDelivery } from './pins/delivery';
 import type { EventLog } from './realtime/events';
 
 /** What every route module is given: the database, the event log, time and configuration. */
@@ -10,6 +12,8 @@ export interface ServerContext {
   clock: Clock;
   config: ServerConfig;
   filesDir: string;
-  /** Where PINs are printed: the server console (spec: delivery of the PIN is out of band). */
-  announcePin(phone: string, pin: string): void;
+  /** This node's Prometheus metrics: a limit that refuses counts it here. */
+  metrics: ServerMetrics;
+  /** Hands an issued PIN to its owner (spec: out of band; server/pins/delivery.ts); throws when it could not. */
+  announcePin: PinDelivery;
 }

@@ -56,8 +56,20 @@ async function main(): Promise<void> {
   const url = await server.listen();
   console.log(`Messenger is running at ${url} (data in ${config.dataDir})`);
   if (config.devPin) console.log(`MESSENGER_DEV_PIN is set: every PIN is ${config.devPin}`);
-  const stop = () => {
-    void server.close().then(() => process.exit(0));
+  // SIGTERM (a deploy, an orchestrator) drains: clients move to other nodes at once and requests in flight
+  // finish, within DRAIN_TIMEOUT_MS. A second signal does not wait.
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    console.log(`${signal}: draining (at most ${config.drainTimeoutMs} ms)…`);
+    void server.drain(config.drainTimeoutMs).then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error('drain failed', error);
+        process.exit(1);
+      },
+    );
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

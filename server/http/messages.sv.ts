@@ -52,6 +52,9 @@ export const SWEDISH: Readonly<Record<string, string>> = {
     'För många begäranden om PIN-kod för det här numret. Vänta några minuter.',
   'Too many wrong PIN codes for this number. Please try again tomorrow.':
     'För många felaktiga PIN-koder för det här numret. Försök igen i morgon.',
+  'The PIN code could not be sent. Please try again.': 'PIN-koden kunde inte skickas. Försök igen.',
+  'Too many sign-in attempts from this address. Please wait a minute.':
+    'För många inloggningsförsök från den här adressen. Vänta en minut.',
   'The PIN code has expired or was never sent. Please request a new one.':
     'PIN-koden har gått ut eller skickades aldrig. Begär en ny.',
   'Please enter a nickname': 'Ange ett smeknamn',

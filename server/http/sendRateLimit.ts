@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../clock';
 import type { ServerConfig } from '../config';
+import type { ServerMetrics } from '../ops/metrics';
 import { tooManyRequests } from './errors';
 
 /**
@@ -70,7 +71,7 @@ class SendBuckets {
  * `Retry-After` (whole seconds), before the body is read. Registered after authentication, which names
  * the user; a refused send stores nothing, so the client's retry with its Idempotency-Key is a first send.
  */
-export function registerSendRateLimit(app: FastifyInstance, config: ServerConfig, clock: Clock): void {
+export function registerSendRateLimit(app: FastifyInstance, config: ServerConfig, clock: Clock, metrics: ServerMetrics): void {
   if (config.sendRateLimit <= 0) return;
   const buckets = new SendBuckets(config.sendRateLimit, config.sendRateWindowMs);
   app.addHook('onRequest', async (request, reply) => {
@@ -78,6 +79,7 @@ export function registerSendRateLimit(app: FastifyInstance, config: ServerConfig
     if (!user || !SEND_ROUTES.has(`${request.method} ${request.routeOptions.url}`)) return;
     const waitMs = buckets.take(user.id, clock.now());
     if (waitMs === 0) return;
+    metrics.limitRefusals.inc({ limit: 'send_rate' });
     reply.header('Retry-After', String(Math.max(1, Math.ceil(waitMs / 1000))));
     throw tooManyRequests(SEND_RATE_MESSAGE);
   });

@@ -1,4 +1,5 @@
 import type { EventAction, EventFrame, EventPayloads } from '../../src/protocol/socket';
+import { performance } from 'node:perf_hooks';
 import type { Db } from '../db/database';
 
 export interface Delivery {
@@ -6,6 +7,8 @@ export interface Delivery {
   frame: EventFrame | { action: EventAction; data: unknown };
   /** The frame as sent, when the emitter already built it: one event's data is serialized once, not per receiver. */
   text?: string;
+  /** When a replayable event was stored (performance.now()), for the delivery latency metric; none for presence. */
+  storedAt?: number;
 }
 
 export interface DeliveryTarget {
@@ -33,6 +36,8 @@ export class EventLog {
     private readonly db: Db,
     private readonly retention: number,
     private readonly now: () => number,
+    /** Told of each receiver's event once its transaction committed (the events-stored metric). */
+    private readonly onCommitted: (action: EventAction) => void = () => undefined,
   ) {
     this.bumpSeq = db.prepare<[number], { event_seq: number }>(
       'UPDATE users SET event_seq = event_seq + 1 WHERE id = ? RETURNING event_seq',
@@ -67,6 +72,7 @@ export class EventLog {
       const result = this.db.transaction(fn)();
       const deliveries = this.pending;
       this.pending = null;
+      for (const d of deliveries) this.onCommitted(d.frame.action);
       this.target?.deliver(deliveries);
       return result;
     } catch (error) {
@@ -83,6 +89,7 @@ export class EventLog {
       let payloadId: number | null = null;
       const pruned = new Set<number>();
       const now = this.now();
+      const storedAt = performance.now();
       for (const userId of new Set(userIds)) {
         const row = this.bumpSeq.get(userId);
         if (!row) continue;
@@ -92,7 +99,7 @@ export class EventLog {
         if (seq > this.retention) for (const r of this.prune.all(userId, seq - this.retention)) pruned.add(r.payload_id);
         // The same text JSON.stringify gives for the frame, key order included.
         const text = `{"action":${JSON.stringify(action)},"id":${seq},"data":${json}}`;
-        this.pending?.push({ userId, frame: { action, id: seq, data } as EventFrame, text });
+        this.pending?.push({ userId, frame: { action, id: seq, data } as EventFrame, text, storedAt });
       }
       // A payload goes when the last receiver's event that used it is pruned.
       for (const id of pruned) this.dropPayload.run(id, id);

@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
-import { PING_GRACE_MS, PROTOCOL_VERSION } from '../../src/protocol/constants';
+import { PING_GRACE_MS, PROTOCOL_VERSION, SOCKET_CLOSE_RESTART } from '../../src/protocol/constants';
 import type { ServerFrame } from '../../src/protocol/socket';
 import type { Db } from '../db/database';
 import { epochSeconds } from '../domain/ids';
@@ -25,6 +25,8 @@ export interface HubOptions {
   allowedOrigins: readonly string[];
   now: () => number;
   log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+  /** Each frame handed to a socket, with the monotonic time (performance.now()) its event was stored. */
+  onDelivered?: (storedAt: number) => void;
 }
 
 /**
@@ -53,12 +55,27 @@ export class SocketHub implements DeliveryTarget {
   }
 
   deliver(deliveries: Delivery[]): void {
-    for (const { userId, frame, text: built } of deliveries) {
+    const onDelivered = this.options.onDelivered;
+    for (const { userId, frame, text: built, storedAt } of deliveries) {
       const connections = this.byUser.get(userId);
       if (!connections) continue;
       const text = built ?? JSON.stringify(frame);
-      for (const c of connections) if (c.socket.readyState === WebSocket.OPEN) c.socket.send(text);
+      for (const c of connections) {
+        if (c.socket.readyState !== WebSocket.OPEN) continue;
+        c.socket.send(text);
+        if (storedAt !== undefined) onDelivered?.(storedAt);
+      }
     }
+  }
+
+  /**
+   * A draining node's goodbye (issue 21): refuses new sockets and closes every open one with
+   * SOCKET_CLOSE_RESTART, which tells the client to reconnect at once (to another node) instead of after the
+   * usual delay. No presence goes out: the user is moving, not leaving.
+   */
+  closeForRestart(): void {
+    this.closing = true;
+    for (const set of this.byUser.values()) for (const c of set) c.socket.close(SOCKET_CLOSE_RESTART, 'reconnect');
   }
 
   close(): void {

@@ -9,7 +9,7 @@ import { announceProfileChange } from '../domain/profileChange';
 import type { UserRow } from '../domain/rows';
 import { loadUser, serializeUser } from '../domain/serialize';
 import { hashToken, me, newToken } from '../http/auth';
-import { badRequest, tooManyRequests } from '../http/errors';
+import { ApiError, badRequest, tooManyRequests } from '../http/errors';
 import { IMAGE_ID_RANGE, numberSchema } from '../http/numbers';
 import { ok } from '../http/reply';
 
@@ -19,6 +19,7 @@ export const PIN_FAILURES_PER_DAY = 10;
 export const PIN_REQUESTS_PER_WINDOW = 5;
 export const PIN_REQUEST_WINDOW_MS = 15 * 60_000;
 const DAY_MS = 24 * 60 * 60_000;
+export const PIN_NOT_SENT = 'The PIN code could not be sent. Please try again.';
 
 const pinHash = (phone: string, pin: string) => createHash('sha256').update(`${phone}:${pin}`).digest('hex');
 
@@ -72,6 +73,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: ServerContext): vo
           .prepare<[string, number], { n: number }>('SELECT COUNT(*) AS n FROM pin_requests WHERE phone_nr = ? AND at > ?')
           .get(phone, now - PIN_REQUEST_WINDOW_MS)?.n ?? 0;
       if (recent >= PIN_REQUESTS_PER_WINDOW) {
+        ctx.metrics.limitRefusals.inc({ limit: 'pin_request' });
         throw tooManyRequests('Too many PIN requests for this number. Please wait a few minutes.');
       }
       const pin = ctx.config.devPin ?? String(randomInt(0, 10_000)).padStart(4, '0');
@@ -84,7 +86,13 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: ServerContext): vo
              expires_at = excluded.expires_at, wrong_tries = 0`,
         ).run(phone, pinHash(phone, pin), now, now + PIN_TTL_MS);
       })();
-      ctx.announcePin(phone, pin);
+      try {
+        await ctx.announcePin(phone, pin);
+      } catch (error) {
+        // Logged without the PIN or the number; the user asks again (the request counts towards the limit).
+        request.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'PIN delivery failed');
+        throw new ApiError(503, PIN_NOT_SENT);
+      }
       return ok<PinRequestAnswer>({ status: 'sent' });
     },
   );
@@ -112,6 +120,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: ServerContext): vo
           .get(phone, now - DAY_MS)?.n ?? 0;
       // Counted per number, whatever address the tries come from, and checked before the PIN itself.
       if (failures >= PIN_FAILURES_PER_DAY) {
+        ctx.metrics.limitRefusals.inc({ limit: 'pin_failures' });
         throw tooManyRequests('Too many wrong PIN codes for this number. Please try again tomorrow.');
       }
       const issued = db

@@ -7,6 +7,11 @@ export const BUILD_NUMBER = '20251023-0857';
 export const DEFAULT_PING_INTERVAL_MS = 10_000;
 export const PING_GRACE_MS = 3_000;
 export const RECONNECT_DELAY_MS = 3_000;
+/**
+ * The websocket close code of a node that is shutting down (RFC 6455's 1012, "service restart"; issue 21):
+ * the client reconnects at once, to whichever node the load balancer picks, not after RECONNECT_DELAY_MS.
+ */
+export const SOCKET_CLOSE_RESTART = 1012;
 
 export const MESSAGE_PAGE_SIZE = 20;
 export const MESSAGE_PAGE_MAX = 100;

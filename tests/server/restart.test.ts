@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { call, signUp, TEST_PIN, nextPhone } from '../support/server';
+import { SOCKET_CLOSE_RESTART } from '../../src/protocol/constants';
+import { call, signUp, TEST_PIN, TestSocket, nextPhone } from '../support/server';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -90,6 +91,26 @@ describe('durability', () => {
       expect(list.data.conversations.map((c) => c.conversation.id)).toContain(chat);
     } finally {
       second.child.kill('SIGKILL');
+    }
+  }, 60_000);
+
+  it('drains on SIGTERM: the socket is closed with the restart code and the process exits 0 at once (issue 21)', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'messenger-restart-'));
+    dirs.push(dataDir);
+    const node = await startProcess(dataDir);
+    try {
+      const anna = await signUp(node.url, 'Anna');
+      const socket = new TestSocket(node.url, anna.token);
+      await socket.loaded();
+      const exited = new Promise<number | null>((resolve) => node.child.once('exit', (code) => resolve(code)));
+      const started = performance.now();
+      node.child.kill('SIGTERM');
+      expect(await socket.closed).toBe(SOCKET_CLOSE_RESTART);
+      expect(await exited).toBe(0);
+      // Nothing in flight: it need not wait for DRAIN_TIMEOUT_MS (10 s).
+      expect(performance.now() - started).toBeLessThan(5_000);
+    } finally {
+      node.child.kill('SIGKILL');
     }
   }, 60_000);
 });

@@ -1,5 +1,5 @@
 import { BehaviorSubject, type Observable } from 'rxjs';
-import { DEFAULT_PING_INTERVAL_MS, PING_GRACE_MS, RECONNECT_DELAY_MS } from '../../protocol/constants';
+import { DEFAULT_PING_INTERVAL_MS, PING_GRACE_MS, RECONNECT_DELAY_MS, SOCKET_CLOSE_RESTART } from '../../protocol/constants';
 import type { PongFrame } from '../../protocol/socket';
 import { type EngineClock, realClock } from '../clock';
 import type { EngineEvent } from '../state/types';
@@ -35,12 +35,17 @@ export interface SocketConnectionOptions {
   onHandshakeFailed?: () => void;
 }
 
+/** A close frame with SOCKET_CLOSE_RESTART: the server is draining (browser CloseEvent and `ws`'s alike). */
+const isRestart = (event: unknown): boolean =>
+  typeof event === 'object' && event !== null && (event as { code?: unknown }).code === SOCKET_CLOSE_RESTART;
+
 /** Set on a socket we let go, so its late events reach nobody and `ws` always has an error listener. */
 const ignore = (): void => undefined;
 
 /**
  * The engine's one websocket (spec §4): connecting → online → closed, reconnecting RECONNECT_DELAY_MS plus
- * up to RECONNECT_JITTER_MS after every close, error or ping timeout until `stop()`.
+ * up to RECONNECT_JITTER_MS after every close, error or ping timeout until `stop()`; after a close with
+ * SOCKET_CLOSE_RESTART (a draining node) the jitter alone.
  *
  * - 'online' as soon as the socket opens: the reference server accepts or refuses the token before the
  *   upgrade, so an open socket is an accepted one, and the replay that follows is already "online" work.
@@ -116,7 +121,7 @@ export class SocketConnection {
     this.pingIntervalMs = DEFAULT_PING_INTERVAL_MS;
     socket.onopen = () => this.onOpen(socket);
     socket.onmessage = (event) => this.onMessage(socket, event.data);
-    socket.onclose = () => this.onGone(socket, 'closed');
+    socket.onclose = (event) => this.onGone(socket, isRestart(event) ? 'restart' : 'closed');
     socket.onerror = () => this.onGone(socket, 'error');
     this.armWatchdog();
     this.setState('connecting');
@@ -165,28 +170,29 @@ export class SocketConnection {
     }
   }
 
-  private onGone(socket: SocketLike, what: 'closed' | 'error'): void {
+  private onGone(socket: SocketLike, what: 'closed' | 'error' | 'restart'): void {
     if (socket !== this.socket) return;
     const neverOpened = this.subject.value === 'connecting';
     this.logger.warn(`websocket ${what}; reconnecting`);
-    this.lost();
+    // A node that drains sends everyone elsewhere now; only the jitter spreads them over the other nodes.
+    this.lost(what === 'restart' ? 0 : RECONNECT_DELAY_MS);
     if (neverOpened) this.options.onHandshakeFailed?.();
   }
 
   /** The socket is gone or given up on: let it go, and come back after the delay unless stopped. */
-  private lost(): void {
+  private lost(delayMs = RECONNECT_DELAY_MS): void {
     this.releaseSocket();
-    if (this.running) this.scheduleReconnect();
+    if (this.running) this.scheduleReconnect(delayMs);
     this.setState('closed');
   }
 
-  private scheduleReconnect(): void {
+  private scheduleReconnect(delayMs: number): void {
     this.cancelReconnect();
     const jitter = Math.floor(this.clock.random() * RECONNECT_JITTER_MS);
     this.reconnectTimer = this.clock.setTimeout(() => {
       this.reconnectTimer = null;
       if (this.running) this.connect();
-    }, RECONNECT_DELAY_MS + jitter);
+    }, delayMs + jitter);
   }
 
   private cancelReconnect(): void {

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type EngineClock, realClock } from '../../../src/engine/clock';
+import { SOCKET_CLOSE_RESTART } from '../../../src/protocol/constants';
 import {
   type ConnectionState,
   SocketConnection,
@@ -45,8 +46,8 @@ class FakeSocket implements SocketLike {
     this.onclose?.({});
   }
 
-  drop(): void {
-    this.onclose?.({});
+  drop(code?: number): void {
+    this.onclose?.(code === undefined ? {} : { code });
   }
 }
 
@@ -124,6 +125,25 @@ describe('SocketConnection states and reconnect', () => {
     expect(t.sockets).toHaveLength(1);
     vi.advanceTimersByTime(1);
     expect(t.sockets).toHaveLength(2);
+  });
+
+  it('reconnects after the jitter alone when a draining server closes with 1012 (issue 21), else after 3 s', () => {
+    const t = setup({ random: 0.5 });
+    t.connection.start();
+    t.last().open();
+    t.last().drop(SOCKET_CLOSE_RESTART);
+    expect(t.connection.state).toBe('closed');
+    vi.advanceTimersByTime(499);
+    expect(t.sockets).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    expect(t.sockets).toHaveLength(2);
+    // Any other close code keeps the usual delay.
+    t.last().open();
+    t.last().drop(1001);
+    vi.advanceTimersByTime(3499);
+    expect(t.sockets).toHaveLength(2);
+    vi.advanceTimersByTime(1);
+    expect(t.sockets).toHaveLength(3);
   });
 
   it('reconnects once after an error followed by its close, and after a connect that never opened', () => {

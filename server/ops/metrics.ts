@@ -1,0 +1,118 @@
+import { performance } from 'node:perf_hooks';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Db } from '../db/database';
+
+/** The limits whose refusals are counted (issue 21): each answers 429 with a translated message. */
+export type LimitName = 'pin_request' | 'pin_failures' | 'send_rate' | 'auth_ip';
+
+/**
+ * One node's Prometheus metrics (`GET /metrics`, issue 21). A registry of its own per server, not
+ * prom-client's global one: tests build many servers in one process, and each must count only its own.
+ */
+export interface ServerMetrics {
+  readonly registry: Registry;
+  /** Replayable events stored, by action (a rate of it is events/s). One per receiver. */
+  readonly eventsStored: Counter<'action'>;
+  /** From an event's commit to its frame being handed to a receiver's socket. */
+  readonly deliverySeconds: Histogram;
+  /** Each database statement's time, by whether it reads or writes. */
+  readonly databaseSeconds: Histogram<'kind'>;
+  readonly limitRefusals: Counter<'limit'>;
+  /** Answers by status class (2xx…5xx). */
+  readonly httpAnswers: Counter<'status'>;
+}
+
+export interface MetricsSources {
+  /** Open websockets on this node, read when scraped. */
+  sockets(): number;
+  /** Whether the node is draining (SIGTERM), read when scraped. */
+  draining(): boolean;
+}
+
+/** Seconds: a delivery is expected within milliseconds on one node and a few more across a bus. */
+const DELIVERY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+const DATABASE_BUCKETS = [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1];
+
+export function createMetrics(sources: MetricsSources): ServerMetrics {
+  const registry = new Registry();
+  // CPU, memory, event-loop lag and handles of the process: each node's CPU in the cluster benchmark.
+  collectDefaultMetrics({ register: registry, prefix: 'messenger_' });
+  new Gauge({
+    name: 'messenger_websocket_connections',
+    help: 'Open websockets on this node.',
+    registers: [registry],
+    collect() {
+      this.set(sources.sockets());
+    },
+  });
+  new Gauge({
+    name: 'messenger_draining',
+    help: '1 while the node drains after SIGTERM (readyz answers 503), else 0.',
+    registers: [registry],
+    collect() {
+      this.set(sources.draining() ? 1 : 0);
+    },
+  });
+  return {
+    registry,
+    eventsStored: new Counter({
+      name: 'messenger_events_stored_total',
+      help: 'Replayable events stored, one per receiver, by action.',
+      labelNames: ['action'],
+      registers: [registry],
+    }),
+    deliverySeconds: new Histogram({
+      name: 'messenger_event_delivery_seconds',
+      help: 'From an event’s commit to its frame being sent on a receiver’s socket.',
+      buckets: DELIVERY_BUCKETS,
+      registers: [registry],
+    }),
+    databaseSeconds: new Histogram({
+      name: 'messenger_database_statement_seconds',
+      help: 'Time of each database statement, by kind (read or write).',
+      labelNames: ['kind'],
+      buckets: DATABASE_BUCKETS,
+      registers: [registry],
+    }),
+    limitRefusals: new Counter({
+      name: 'messenger_limit_refusals_total',
+      help: 'Requests refused by a limit (429), by limit.',
+      labelNames: ['limit'],
+      registers: [registry],
+    }),
+    httpAnswers: new Counter({
+      name: 'messenger_http_answers_total',
+      help: 'HTTP answers by status class.',
+      labelNames: ['status'],
+      registers: [registry],
+    }),
+  };
+}
+
+const TIMED_METHODS = ['run', 'get', 'all'] as const;
+
+/**
+ * Times every statement the database runs from now on: `prepare` hands out statements whose run, get and
+ * all observe their duration. `iterate` is lazy (its time is the caller's loop) and is left as it is.
+ */
+export function instrumentDatabase(db: Db, histogram: ServerMetrics['databaseSeconds']): void {
+  const prepare = db.prepare.bind(db) as Db['prepare'];
+  const reads = histogram.labels('read');
+  const writes = histogram.labels('write');
+  db.prepare = ((source: string) => {
+    const statement = prepare(source);
+    const observe = statement.reader ? reads : writes;
+    for (const name of TIMED_METHODS) {
+      const method = statement[name] as (...args: unknown[]) => unknown;
+      (statement as unknown as Record<string, unknown>)[name] = function timed(this: unknown, ...args: unknown[]) {
+        const start = performance.now();
+        try {
+          return method.apply(this, args);
+        } finally {
+          observe.observe((performance.now() - start) / 1000);
+        }
+      };
+    }
+    return statement;
+  }) as Db['prepare'];
+}
