@@ -62,6 +62,18 @@ export default defineConfig({
         },
       },
       {
+        // Issue 21, the cluster shape: nodes behind Debian's haproxy, sharing a database and Debian's redis-server.
+        test: {
+          name: 'cluster',
+          environment: 'node',
+          include: ['tests/cluster/**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          expect: { poll: { timeout: 10_000 } },
+          fileParallelism: false,
+        },
+      },
+      {
         // Issue 12, the browser client under faults: FAULTS=short (in `npm test`) or full (`npm run test:faults`).
         test: {
           name: 'faults',

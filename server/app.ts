@@ -29,7 +29,11 @@ import { createMetrics, instrumentDatabase } from './ops/metrics';
 import { registerMetricsRoute } from './ops/metricsRoute';
 import { InFlight } from './ops/inFlight';
 import { consolePinDelivery, type PinDelivery, webhookPinDelivery } from './pins/delivery';
+import { type EventBus, LocalBus } from './realtime/bus';
 import { EventLog } from './realtime/events';
+import { LocalPresence, type PresenceCounter, RedisPresence } from './realtime/presence';
+import { RedisBus } from './realtime/redisBus';
+import { RedisSendBuckets } from './http/redisSendBuckets';
 import { SocketHub } from './realtime/hub';
 import { registerRoutes } from './routes';
 import { DEMO_USERS, seedDemoWorld } from './seed/demo';
@@ -58,6 +62,9 @@ export interface BuildOptions {
   /** Where Content-Security-Policy violation reports go; defaults to the log. */
   onCspReport?: (report: CspReport) => void;
 }
+
+/** How long a starting node waits for Redis before it starts without it. */
+const REDIS_START_WAIT_MS = 5_000;
 
 const API_PREFIXES = ['/v1/', '/v2/', '/files/'];
 const isApiPath = (url: string) => API_PREFIXES.some((p) => url.startsWith(p)) || url === '/ws';
@@ -121,6 +128,15 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
   instrumentDatabase(db, metrics.databaseSeconds);
   const filesDir = path.join(config.dataDir, 'files');
   mkdirSync(filesDir, { recursive: true });
+  // With REDIS_URL the node is one of several: the bus, the limits and presence are shared through Redis.
+  const redisBus =
+    config.redisUrl === undefined ? undefined : new RedisBus(config.redisUrl, config.nodeId, app.log, () => metrics.busPublishFailures.inc());
+  if (redisBus && !(await redisBus.connected(REDIS_START_WAIT_MS))) {
+    app.log.warn({ redis: 'unreachable' }, 'starting without Redis: readyz reports the bus until it is back');
+  }
+  const redis = redisBus?.client;
+  const bus: EventBus = redisBus ?? new LocalBus();
+  const presence: PresenceCounter = redis ? new RedisPresence(redis, config.nodeId) : new LocalPresence();
   const events = new EventLog(db, config.eventRetention, () => clock.now(), (action) => metrics.eventsStored.inc({ action }));
   const ctx: ServerContext = {
     db,
@@ -144,6 +160,9 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
     now: () => clock.now(),
     log: app.log,
     onDelivered: (storedAt) => metrics.deliverySeconds.observe((performance.now() - storedAt) / 1000),
+    bus,
+    presence,
+    sweepIntervalMs: config.busSweepMs,
   });
   hubHolder.hub = hub;
   if (created && config.seedDemo) {
@@ -182,8 +201,8 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
     if (!user) throw unauthorized();
     request.authUser = user;
   });
-  registerSendRateLimit(app, config, clock, metrics);
-  await registerAuthIpLimit(app, config, metrics);
+  registerSendRateLimit(app, config, clock, metrics, redis && ((limit, windowMs) => new RedisSendBuckets(redis, limit, windowMs)));
+  await registerAuthIpLimit(app, config, metrics, redis);
   const inFlight = new InFlight(app);
   app.addHook('onSend', async (_request, reply) => {
     // A draining node's keep-alive connections end with this answer; the client's next request finds a live node.
@@ -199,7 +218,10 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
 
   installErrorHandlers(app);
   registerHealthRoutes(app, {
-    checks: [{ name: 'database', check: () => void db.prepare('SELECT 1').get() }],
+    checks: [
+      { name: 'database', check: () => void db.prepare('SELECT 1').get() },
+      ...(bus.shared ? [{ name: 'bus', check: () => bus.check() }] : []),
+    ],
     draining: () => draining,
   });
   registerMetricsRoute(app, metrics, config.metricsToken);
@@ -234,6 +256,8 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
     closed = true;
     hub.close();
     await app.close();
+    await presence.close();
+    await bus.close();
     db.close();
   };
   return {

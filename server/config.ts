@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { DEFAULT_PING_INTERVAL_MS } from '../src/protocol/constants';
 import { CONNECT_SCHEMES, originOf } from './http/cspOrigins';
@@ -46,6 +47,15 @@ export interface ServerConfig {
    * which NODE_ENV=production refuses, so a production node never has a PIN in its output.
    */
   pinWebhookUrl: string | undefined;
+  /**
+   * Redis (REDIS_URL, e.g. redis://127.0.0.1:6379): the bus between nodes, and the limits and presence they
+   * share. Unset, this node is alone: an in-process bus and in-memory limits.
+   */
+  redisUrl: string | undefined;
+  /** This node's name in the cluster (NODE_ID; random by default): on the bus, in logs and metrics. */
+  nodeId: string;
+  /** With Redis, how often each node checks its sockets' users for events no note told it of (BUS_SWEEP_MS). */
+  busSweepMs: number;
   /** When set, `GET /metrics` wants `Authorization: Bearer <this>`; unset, it is open (keep it off the public balancer). */
   metricsToken: string | undefined;
 }
@@ -75,6 +85,9 @@ const DEFAULTS: ServerConfig = {
   drainTimeoutMs: 10_000,
   metricsToken: undefined,
   pinWebhookUrl: undefined,
+  redisUrl: undefined,
+  nodeId: 'node',
+  busSweepMs: 2_000,
 };
 
 function intFrom(value: string | undefined, name: string, fallback: number): number {
@@ -116,6 +129,20 @@ function pinWebhookFrom(value: string | undefined, nodeEnv: string | undefined):
     throw new ConfigError(`PIN_WEBHOOK_URL must be an http or https address, got "${value}"`);
   }
   return url.href;
+}
+
+function redisUrlFrom(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`REDIS_URL must be a redis:// or rediss:// address, got "${value}"`);
+  }
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
+    throw new ConfigError(`REDIS_URL must be a redis:// or rediss:// address, got "${value}"`);
+  }
+  return value;
 }
 
 export function validateDevPin(devPin: string | undefined, nodeEnv: string | undefined): string | undefined {
@@ -161,6 +188,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv, overrides: Partial<ServerC
     drainTimeoutMs: intFrom(env.DRAIN_TIMEOUT_MS, 'DRAIN_TIMEOUT_MS', DEFAULTS.drainTimeoutMs),
     metricsToken: env.METRICS_TOKEN || undefined,
     pinWebhookUrl: pinWebhookFrom(env.PIN_WEBHOOK_URL, env.NODE_ENV),
+    redisUrl: redisUrlFrom(env.REDIS_URL),
+    nodeId: env.NODE_ID || `node-${randomBytes(4).toString('hex')}`,
+    busSweepMs: Math.max(100, intFrom(env.BUS_SWEEP_MS, 'BUS_SWEEP_MS', DEFAULTS.busSweepMs)),
     ...overrides,
   };
 }

@@ -1,5 +1,6 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
 import type { ServerConfig } from '../config';
 import type { ServerMetrics } from '../ops/metrics';
 import { tooManyRequests } from './errors';
@@ -15,12 +16,13 @@ export const AUTH_IP_MESSAGE = 'Too many sign-in attempts from this address. Ple
  * requests per AUTH_IP_WINDOW_MS, then 429 with Retry-After until the window ends. The address is the
  * socket's, or X-Forwarded-For's as far as TRUST_PROXY allows (behind HAProxy).
  *
- * The counts live in this process (@fastify/rate-limit's memory store); nodes behind one balancer each
- * count their own share until the store is shared.
+ * The counts live in Redis when the node has one (REDIS_URL: every node counts the same address together),
+ * else in this process. While Redis cannot be reached the limit is skipped rather than refusing sign-ins.
  */
-export async function registerAuthIpLimit(app: FastifyInstance, config: ServerConfig, metrics: ServerMetrics): Promise<void> {
+export async function registerAuthIpLimit(app: FastifyInstance, config: ServerConfig, metrics: ServerMetrics, redis?: Redis): Promise<void> {
   if (config.authIpLimit <= 0) return;
   await app.register(rateLimit, {
+    ...(redis ? { redis, nameSpace: 'messenger:auth-ip:', skipOnError: true } : {}),
     global: false,
     max: config.authIpLimit,
     timeWindow: config.authIpWindowMs,

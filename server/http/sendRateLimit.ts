@@ -35,7 +35,13 @@ const PRUNE_ABOVE = 10_000;
  * One token bucket per user: `limit` sends in hand, given back evenly at `limit` per `windowMs`. So a user
  * may send `limit` at once, and then keeps up one every windowMs / limit for as long as they like.
  */
-class SendBuckets {
+export interface SendBucketStore {
+  /** Takes a send for `userId`: 0 when it may go, else the milliseconds until it may. */
+  take(userId: number, now: number): Promise<number> | number;
+}
+
+/** The buckets in this process: one node's. */
+export class SendBuckets implements SendBucketStore {
   private readonly buckets = new Map<number, Bucket>();
 
   constructor(
@@ -71,13 +77,19 @@ class SendBuckets {
  * `Retry-After` (whole seconds), before the body is read. Registered after authentication, which names
  * the user; a refused send stores nothing, so the client's retry with its Idempotency-Key is a first send.
  */
-export function registerSendRateLimit(app: FastifyInstance, config: ServerConfig, clock: Clock, metrics: ServerMetrics): void {
+export function registerSendRateLimit(
+  app: FastifyInstance,
+  config: ServerConfig,
+  clock: Clock,
+  metrics: ServerMetrics,
+  shared?: (limit: number, windowMs: number) => SendBucketStore,
+): void {
   if (config.sendRateLimit <= 0) return;
-  const buckets = new SendBuckets(config.sendRateLimit, config.sendRateWindowMs);
+  const buckets = shared?.(config.sendRateLimit, config.sendRateWindowMs) ?? new SendBuckets(config.sendRateLimit, config.sendRateWindowMs);
   app.addHook('onRequest', async (request, reply) => {
     const user = request.authUser;
     if (!user || !SEND_ROUTES.has(`${request.method} ${request.routeOptions.url}`)) return;
-    const waitMs = buckets.take(user.id, clock.now());
+    const waitMs = await buckets.take(user.id, clock.now());
     if (waitMs === 0) return;
     metrics.limitRefusals.inc({ limit: 'send_rate' });
     reply.header('Retry-After', String(Math.max(1, Math.ceil(waitMs / 1000))));

@@ -20,6 +20,8 @@ export interface ServerMetrics {
   readonly limitRefusals: Counter<'limit'>;
   /** Answers by status class (2xx…5xx). */
   readonly httpAnswers: Counter<'status'>;
+  /** Notes to the other nodes that could not be published (Redis away): their events wait for the sweep. */
+  readonly busPublishFailures: Counter;
 }
 
 export interface MetricsSources {
@@ -78,6 +80,11 @@ export function createMetrics(sources: MetricsSources): ServerMetrics {
       name: 'messenger_limit_refusals_total',
       help: 'Requests refused by a limit (429), by limit.',
       labelNames: ['limit'],
+      registers: [registry],
+    }),
+    busPublishFailures: new Counter({
+      name: 'messenger_bus_publish_failures_total',
+      help: 'Notes to the other nodes that could not be published; their events reach them by the sweep.',
       registers: [registry],
     }),
     httpAnswers: new Counter({

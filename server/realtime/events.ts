@@ -130,6 +130,38 @@ export class EventLog {
     lastId: number,
     clientEpoch: string | null = null,
   ): { needSync: boolean; frames: EventFrame[]; current: number } {
+    // One read transaction: another node's commit cannot fall between the current id and the rows after it.
+    return this.db.transaction(() => this.replayNow(userId, lastId, clientEpoch))();
+  }
+
+  /** The stored events of a user after `afterSeq`, in order, each as the frame's text (for the hub's catch-up). */
+  since(userId: number, afterSeq: number): { seq: number; text: string }[] {
+    return this.missed.all(userId, afterSeq).map((r) => ({
+      seq: r.seq,
+      text: `{"action":${JSON.stringify(r.action)},"id":${r.seq},"data":${r.data}}`,
+    }));
+  }
+
+  /** Each user's newest event id (the hub's sweep). */
+  currentSeqs(userIds: readonly number[]): [userId: number, seq: number][] {
+    const out: [number, number][] = [];
+    for (let i = 0; i < userIds.length; i += 500) {
+      const chunk = userIds.slice(i, i + 500);
+      const rows = this.db
+        .prepare<number[], { id: number; event_seq: number }>(
+          `SELECT id, event_seq FROM users WHERE id IN (${chunk.map(() => '?').join(',')})`,
+        )
+        .all(...chunk);
+      for (const r of rows) out.push([r.id, r.event_seq]);
+    }
+    return out;
+  }
+
+  private replayNow(
+    userId: number,
+    lastId: number,
+    clientEpoch: string | null,
+  ): { needSync: boolean; frames: EventFrame[]; current: number } {
     const current = this.currentSeq.get(userId)?.event_seq ?? 0;
     if (clientEpoch !== null && clientEpoch !== this.epoch) return { needSync: true, frames: [], current };
     if (lastId === 0 && clientEpoch === null) return { needSync: false, frames: [], current };

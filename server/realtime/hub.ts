@@ -7,12 +7,19 @@ import type { Db } from '../db/database';
 import { epochSeconds } from '../domain/ids';
 import { userForToken } from '../http/auth';
 import { EVENT_ID_RANGE, wholeNumber } from '../http/numbers';
+import type { BusNote, EventBus } from './bus';
 import type { Delivery, DeliveryTarget, EventLog } from './events';
+import type { PresenceCounter } from './presence';
 import { originAllowed } from './originCheck';
 
 interface Connection {
   socket: WebSocket;
   userId: number;
+  /**
+   * The id of the last event this socket was sent. Events go out strictly in id order, without a gap: one
+   * that comes early (its note beat another node's) brings the ones before it from the database first.
+   */
+  lastSent: number;
   pingTimer: NodeJS.Timeout | undefined;
   pongDeadline: NodeJS.Timeout | undefined;
 }
@@ -27,6 +34,15 @@ export interface HubOptions {
   log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
   /** Each frame handed to a socket, with the monotonic time (performance.now()) its event was stored. */
   onDelivered?: (storedAt: number) => void;
+  /** The other nodes (issue 21); a LocalBus when this node is alone. */
+  bus: EventBus;
+  /** Whether a user's socket is their first or last anywhere (the cluster's, with several nodes). */
+  presence: PresenceCounter;
+  /**
+   * With a shared bus, how often every socket's user is checked in the database for events no note told
+   * this node of (a note lost while the bus was away): the most a lost note delays an event.
+   */
+  sweepIntervalMs: number;
 }
 
 /**
@@ -38,9 +54,17 @@ export class SocketHub implements DeliveryTarget {
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   private readonly byUser = new Map<number, Set<Connection>>();
   private closing = false;
+  private readonly sweepTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: HubOptions) {
     options.events.attach(this);
+    const { bus } = options;
+    bus.onNote((note) => this.heard(note));
+    if (bus.shared) {
+      bus.onReconnect(() => this.sweep());
+      this.sweepTimer = setInterval(() => this.sweep(), options.sweepIntervalMs);
+      this.sweepTimer.unref();
+    }
   }
 
   attach(server: Server): void {
@@ -54,17 +78,82 @@ export class SocketHub implements DeliveryTarget {
     return n;
   }
 
+  /** This node's committed events (and presence): to its own sockets now, and a note to the other nodes. */
   deliver(deliveries: Delivery[]): void {
     const onDelivered = this.options.onDelivered;
+    const newest = new Map<number, number>();
+    const frames: [number, string][] = [];
     for (const { userId, frame, text: built, storedAt } of deliveries) {
+      const text = built ?? JSON.stringify(frame);
+      const seq = 'id' in frame && typeof frame.id === 'number' ? frame.id : undefined;
+      if (seq === undefined) frames.push([userId, text]);
+      else newest.set(userId, Math.max(seq, newest.get(userId) ?? 0));
       const connections = this.byUser.get(userId);
       if (!connections) continue;
-      const text = built ?? JSON.stringify(frame);
       for (const c of connections) {
         if (c.socket.readyState !== WebSocket.OPEN) continue;
-        c.socket.send(text);
+        if (seq === undefined) c.socket.send(text);
+        else if (!this.sendInOrder(c, seq, text)) continue;
         if (storedAt !== undefined) onDelivered?.(storedAt);
       }
+    }
+    const { bus } = this.options;
+    if (!bus.shared) return;
+    if (newest.size > 0) bus.publish({ kind: 'events', users: [...newest] });
+    if (frames.length > 0) bus.publish({ kind: 'frames', frames });
+  }
+
+  /**
+   * Sends event `seq` to one socket in order: nothing when it already went, itself when it is next, else
+   * everything after the socket's last from the database (it is committed, so it is there). Answers
+   * whether `seq` went out now.
+   */
+  private sendInOrder(c: Connection, seq: number, text: string): boolean {
+    if (seq <= c.lastSent) return false;
+    if (seq === c.lastSent + 1) {
+      c.socket.send(text);
+      c.lastSent = seq;
+      return true;
+    }
+    this.catchUp(c);
+    return true;
+  }
+
+  /** Sends a socket every stored event after its last; a gap the log no longer holds sends it to reconnect. */
+  private catchUp(c: Connection): void {
+    if (c.socket.readyState !== WebSocket.OPEN) return;
+    const rows = this.options.events.since(c.userId, c.lastSent);
+    if (rows.length > 0 && (rows[0] as { seq: number }).seq !== c.lastSent + 1) {
+      // Pruned meanwhile: the replay of a new connection answers need_sync.
+      c.socket.close(SOCKET_CLOSE_RESTART, 'reconnect');
+      return;
+    }
+    for (const row of rows) {
+      c.socket.send(row.text);
+      c.lastSent = row.seq;
+    }
+  }
+
+  /** A note from another node. */
+  private heard(note: BusNote): void {
+    if (this.closing) return;
+    if (note.kind === 'frames') {
+      for (const [userId, text] of note.frames) {
+        for (const c of this.byUser.get(userId) ?? []) if (c.socket.readyState === WebSocket.OPEN) c.socket.send(text);
+      }
+      return;
+    }
+    for (const [userId, seq] of note.users) {
+      for (const c of this.byUser.get(userId) ?? []) if (seq > c.lastSent) this.catchUp(c);
+    }
+  }
+
+  /** Every socket whose user has events it was not sent (a lost note) gets them now. */
+  private sweep(): void {
+    if (this.closing || this.byUser.size === 0) return;
+    const current = this.options.events.currentSeqs([...this.byUser.keys()]);
+    for (const [userId, seq] of current) {
+      for (const c of this.byUser.get(userId) ?? []) if (seq > c.lastSent) this.catchUp(c);
     }
   }
 
@@ -75,11 +164,13 @@ export class SocketHub implements DeliveryTarget {
    */
   closeForRestart(): void {
     this.closing = true;
+    clearInterval(this.sweepTimer);
     for (const set of this.byUser.values()) for (const c of set) c.socket.close(SOCKET_CLOSE_RESTART, 'reconnect');
   }
 
   close(): void {
     this.closing = true;
+    clearInterval(this.sweepTimer);
     for (const set of this.byUser.values()) for (const c of set) c.socket.terminate();
     this.wss.close();
   }
@@ -114,9 +205,8 @@ export class SocketHub implements DeliveryTarget {
   }
 
   private open(socket: WebSocket, userId: number, lastId: number, epoch: string | null): void {
-    const connection: Connection = { socket, userId, pingTimer: undefined, pongDeadline: undefined };
+    const connection: Connection = { socket, userId, lastSent: 0, pingTimer: undefined, pongDeadline: undefined };
     const set = this.byUser.get(userId) ?? new Set<Connection>();
-    const firstForUser = set.size === 0;
     set.add(connection);
     this.byUser.set(userId, set);
 
@@ -124,6 +214,7 @@ export class SocketHub implements DeliveryTarget {
     const { needSync, frames, current } = this.options.events.replay(userId, lastId, epoch);
     this.send(socket, { action: 'ping', interval: this.options.pingIntervalMs / 1000 });
     for (const frame of frames) this.send(socket, frame);
+    connection.lastSent = Math.max(current, frames.at(-1)?.id ?? 0);
     this.send(socket, {
       action: 'socket_loaded',
       data: { need_sync: needSync, last_message_id: current, epoch: this.options.events.epoch },
@@ -133,7 +224,9 @@ export class SocketHub implements DeliveryTarget {
     socket.on('message', (raw) => this.onMessage(connection, raw.toString()));
     socket.on('close', () => this.onClose(connection));
     socket.on('error', () => socket.terminate());
-    if (firstForUser) this.presence(userId, true);
+    void this.options.presence.opened(userId).then((first) => {
+      if (first) this.presence(userId, true);
+    });
   }
 
   private onMessage(connection: Connection, text: string): void {
@@ -172,10 +265,12 @@ export class SocketHub implements DeliveryTarget {
     const set = this.byUser.get(connection.userId);
     if (!set) return;
     set.delete(connection);
-    if (set.size === 0) {
-      this.byUser.delete(connection.userId);
-      this.presence(connection.userId, false);
-    }
+    if (set.size === 0) this.byUser.delete(connection.userId);
+    // Not while stopping: the users are moving to another node (or the node is going), not leaving.
+    if (this.closing) return;
+    void this.options.presence.closed(connection.userId).then((last) => {
+      if (last) this.presence(connection.userId, false);
+    });
   }
 
   private presence(userId: number, online: boolean): void {

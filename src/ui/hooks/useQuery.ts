@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { startTransition, useEffect, useMemo, useState } from 'react';
 import type { Observable } from 'rxjs';
 import type { TabEngine } from '../../engine/api';
 import { useEngine } from './EngineContext';
@@ -11,7 +11,7 @@ export function useObservable<T>(source: Observable<T>, initial: T): T {
   const [held, setHeld] = useState<{ source: Observable<T>; value: T }>({ source, value: initial });
   useEffect(() => {
     const subscription = source.subscribe({
-      next: (value) => setHeld({ source, value }),
+      next: (value) => startTransition(() => setHeld({ source, value })),
       error: (error: unknown) => console.warn('engine query failed', error),
     });
     return () => subscription.unsubscribe();

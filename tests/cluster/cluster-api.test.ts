@@ -1,0 +1,195 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BuiltServer } from '../../server/app';
+import type { ServerFrame } from '../../src/protocol/socket';
+import { type HaproxyProcess, type InProcessCluster, type RedisProcess, startInProcessCluster } from '../support/cluster';
+import { insertCommunity, insertCommunityChannels } from '../support/fixtures';
+import { call, signUp, TestSocket, type TestUser } from '../support/server';
+
+/**
+ * Issue 21: three nodes behind HAProxy, sharing one database and a Redis bus. Every call goes through the
+ * proxy (so it lands on any node); each user's socket is opened on a node of its own, so the events of spec
+ * §7 must cross from node to node: each receiver sees them live, once, and in id order without a gap.
+ */
+
+const SWEEP_MS = 300;
+let cluster: InProcessCluster;
+let nodes: InProcessCluster['nodes'];
+let proxy: HaproxyProcess;
+let redis: RedisProcess;
+
+beforeAll(async () => {
+  cluster = await startInProcessCluster(3, { busSweepMs: SWEEP_MS }, { proxy: true });
+  ({ nodes, redis } = cluster);
+  proxy = cluster.proxy as HaproxyProcess;
+});
+
+afterAll(async () => {
+  await cluster?.stop();
+});
+
+/** The event frames a socket got (no pings, no socket_loaded). */
+const eventsOf = (socket: TestSocket) => socket.frames.filter((f): f is Extract<ServerFrame, { id?: number }> & { id: number } => 'id' in f && typeof f.id === 'number');
+
+/** A socket's event ids are consecutive from its first: nothing skipped, nothing twice, in order. */
+function expectGapless(socket: TestSocket): void {
+  const ids = eventsOf(socket).map((f) => f.id);
+  const first = ids[0] ?? 0;
+  expect(ids).toEqual(ids.map((_, i) => first + i));
+}
+
+const onNode = (user: TestUser, node: number) => new TestSocket(nodes[node]?.url as string, user.token);
+
+describe('three nodes behind HAProxy', () => {
+  let anna: TestUser;
+  let bo: TestUser;
+  let cleo: TestUser;
+
+  beforeAll(async () => {
+    [anna, bo, cleo] = [await signUp(proxy.url, 'Anna'), await signUp(proxy.url, 'Bo'), await signUp(proxy.url, 'Cleo')];
+  });
+
+  it('serves the app through the proxy from every node, and keeps /metrics off it', async () => {
+    const ready = await Promise.all(nodes.map(async (n) => (await fetch(`${n.url}/readyz`)).json()));
+    expect(ready).toEqual(nodes.map(() => ({ status: 'ready', checks: { database: 'ok', bus: 'ok' } })));
+    expect((await fetch(`${proxy.url}/metrics`)).status).toBe(403);
+    expect((await fetch(`${proxy.url}/readyz`)).status).toBe(200);
+  });
+
+  it('lets users on different nodes chat, react, edit and delete, each seeing the other live and in order', async () => {
+    const [sa, sb] = [onNode(anna, 0), onNode(bo, 1)];
+    await Promise.all([sa.loaded(), sb.loaded()]);
+    const created = await call<{ conversation: { id: number } }>(proxy.url, 'POST', '/v2/conversations', {
+      token: anna.token,
+      form: { 'member[0][type]': 'phone_nr', 'member[0][value]': bo.phone, 'member[0][name]': 'Bo' },
+    });
+    const chat = created.data.conversation.id;
+    const sent: number[] = [];
+    for (let i = 1; i <= 5; i++) {
+      const r = await call<{ message: { id: number } }>(proxy.url, 'POST', `/v2/conversations/${chat}/messages`, {
+        token: anna.token,
+        json: { client_id: i, message: `hej ${i}` },
+      });
+      sent.push(r.data.message.id);
+    }
+    const last = sent.at(-1) as number;
+    await call(proxy.url, 'POST', `/v2/conversations/${chat}/messages/${last}/reactions`, { token: bo.token, json: { reaction: '👍' } }).then((r) => r.data);
+    await call(proxy.url, 'POST', `/v2/conversations/${chat}/edit_message`, { token: anna.token, json: { id: last, text: 'hej då' } }).then((r) => r.data);
+    await call(proxy.url, 'POST', `/v2/conversations/${chat}/delete/messages`, { token: anna.token, json: { message_ids: [sent[0]] } }).then((r) => r.data);
+
+    await sb.next((f) => f.action === 'conversation_message_delete');
+    await sa.next((f) => f.action === 'reactions_changed');
+    const texts = eventsOf(sb)
+      .filter((f) => f.action === 'conversation_message')
+      .map((f) => (f.data as { message: { message: string } }).message.message);
+    expect(texts).toEqual(['hej 1', 'hej 2', 'hej 3', 'hej 4', 'hej 5']);
+    expect(eventsOf(sb).map((f) => f.action)).toEqual(
+      expect.arrayContaining(['reactions_changed', 'conversation_message_edited', 'conversation_message_delete']),
+    );
+    expect(eventsOf(sa).map((f) => f.action)).toEqual(expect.arrayContaining(['reactions_changed', 'conversation_message_edited']));
+    expectGapless(sa);
+    expectGapless(sb);
+    sa.close();
+    sb.close();
+  });
+
+  it('lets community members on different nodes join a channel, post and comment', async () => {
+    const [owner, member] = [await signUp(proxy.url, 'Owner', '62'), await signUp(proxy.url, 'Member', '62')];
+    const db = nodes[0]?.server.ctx.db;
+    if (!db) throw new Error('no node');
+    const community = insertCommunity(db, { name: 'Cluster Club', ownerId: owner.id, members: [member.id] });
+    const { general } = insertCommunityChannels(db, { communityId: community.id, ownerId: owner.id, members: [owner.id] });
+    const [so, sm] = [onNode(owner, 2), onNode(member, 0)];
+    await Promise.all([so.loaded(), sm.loaded()]);
+    await call(proxy.url, 'POST', `/v1/channels/${general.id}/join`, { token: member.token }).then((r) => r.data);
+    await sm.next((f) => f.action === 'inbox_channel_added');
+    const posted = await call<{ post: { id: number } }>(proxy.url, 'POST', `/v1/channels/${general.id}/posts`, {
+      token: owner.token,
+      json: { message: 'Welcome' },
+    });
+    await sm.next((f) => f.action === 'conversation_message');
+    await call(proxy.url, 'POST', `/v1/channels/${general.id}/post_comments`, {
+      token: member.token,
+      json: { post_id: posted.data.post.id, message: 'Thanks' },
+    }).then((r) => r.data);
+    const comment = await so.next((f) => f.action === 'channel_post_comment_added');
+    expect((comment as { data: unknown }).data).toMatchObject({ post_id: posted.data.post.id, comment: { message: 'Thanks', user_id: member.id } });
+    expectGapless(so);
+    expectGapless(sm);
+    so.close();
+    sm.close();
+  });
+
+  it('delivers a burst from users on every node to every member once, in order', async () => {
+    const sockets = [onNode(anna, 0), onNode(bo, 1), onNode(cleo, 2)];
+    await Promise.all(sockets.map((s) => s.loaded()));
+    const created = await call<{ conversation: { id: number } }>(proxy.url, 'POST', '/v2/conversations', {
+      token: anna.token,
+      form: {
+        name: 'Burst',
+        'member[0][type]': 'phone_nr',
+        'member[0][value]': bo.phone,
+        'member[0][name]': 'Bo',
+        'member[1][type]': 'phone_nr',
+        'member[1][value]': cleo.phone,
+        'member[1][name]': 'Cleo',
+      },
+    });
+    const chat = created.data.conversation.id;
+    const PER_USER = 30;
+    await Promise.all(
+      [anna, bo, cleo].map(async (user, u) => {
+        for (let i = 0; i < PER_USER; i++) {
+          await call(proxy.url, 'POST', `/v2/conversations/${chat}/messages`, {
+            token: user.token,
+            json: { client_id: 1000 * (u + 1) + i, message: `${u}:${i}` },
+          }).then((r) => r.data);
+        }
+      }),
+    );
+    const messagesIn = (s: TestSocket) =>
+      eventsOf(s)
+        .filter((f) => f.action === 'conversation_message' && (f.data as { conversation_id: number }).conversation_id === chat)
+        .map((f) => (f.data as { message: { id: number } }).message.id);
+    for (const s of sockets) await expect.poll(() => messagesIn(s).length, { timeout: 10_000 }).toBe(3 * PER_USER);
+    const stored = (db: BuiltServer['ctx']['db']) =>
+      (db.prepare('SELECT id FROM messages WHERE conversation_id = ? AND type IS NOT ? ORDER BY id').all(chat, 'system') as { id: number }[]).map((r) => r.id);
+    const ids = stored(nodes[1]?.server.ctx.db as BuiltServer['ctx']['db']);
+    expect(ids.length).toBeGreaterThanOrEqual(3 * PER_USER);
+    for (const s of sockets) {
+      // Once each, in the order they were stored.
+      expect(messagesIn(s)).toEqual([...messagesIn(s)].sort((a, b) => a - b));
+      expect(new Set(messagesIn(s)).size).toBe(3 * PER_USER);
+      expectGapless(s);
+      s.close();
+    }
+  });
+
+  it('loses nothing while Redis is down: the sweep brings the events, and the bus works again after', async () => {
+    const [sa, sb] = [onNode(anna, 0), onNode(bo, 1)];
+    await Promise.all([sa.loaded(), sb.loaded()]);
+    const created = await call<{ conversation: { id: number } }>(proxy.url, 'POST', '/v2/conversations', {
+      token: anna.token,
+      form: { 'member[0][type]': 'phone_nr', 'member[0][value]': bo.phone, 'member[0][name]': 'Bo' },
+    });
+    const chat = created.data.conversation.id;
+    const send = (text: string, clientId: number) =>
+      call(proxy.url, 'POST', `/v2/conversations/${chat}/messages`, { token: anna.token, json: { client_id: clientId, message: text } }).then((r) => r.data);
+    const textsAtBo = () =>
+      eventsOf(sb)
+        .filter((f) => f.action === 'conversation_message' && (f.data as { conversation_id: number }).conversation_id === chat)
+        .map((f) => (f.data as { message: { message: string } }).message.message);
+
+    await redis.kill();
+    const down = await fetch(`${nodes[1]?.url}/readyz`);
+    expect([down.status, await down.json()]).toEqual([503, { status: 'unavailable', checks: { database: 'ok', bus: 'failed' } }]);
+    for (let i = 1; i <= 3; i++) await send(`while down ${i}`, 500 + i);
+    await expect.poll(textsAtBo, { timeout: 5_000 }).toEqual(['while down 1', 'while down 2', 'while down 3']);
+    await redis.restart();
+    await expect.poll(async () => (await fetch(`${nodes[1]?.url}/readyz`)).status, { timeout: 10_000 }).toBe(200);
+    await send('after', 600);
+    await expect.poll(textsAtBo, { timeout: 5_000 }).toEqual(['while down 1', 'while down 2', 'while down 3', 'after']);
+    expectGapless(sb);
+    sa.close();
+    sb.close();
+  });
+});
