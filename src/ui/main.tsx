@@ -1,4 +1,4 @@
-import { StrictMode, startTransition } from 'react';
+import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
 import { activate, BUILD_REPORTING, holdEarlyErrors, reportingEnabled, reportSession } from '../reporting/reporter';
@@ -49,14 +49,13 @@ async function start(): Promise<void> {
   const i18n = await i18nReady;
   const root = document.getElementById('root');
   if (!root) throw new Error('index.html has no #root');
-  const reactRoot = createRoot(root);
-  startTransition(() => reactRoot.render(
+  createRoot(root).render(
     <StrictMode>
       <I18nextProvider i18n={i18n}>
         <App engine={engine} />
       </I18nextProvider>
     </StrictMode>,
-  ));
+  );
 }
 
 void start();

@@ -10,8 +10,19 @@ import { useEngine } from './EngineContext';
 export function useObservable<T>(source: Observable<T>, initial: T): T {
   const [held, setHeld] = useState<{ source: Observable<T>; value: T }>({ source, value: initial });
   useEffect(() => {
+    let first = true;
     const subscription = source.subscribe({
-      next: (value) => startTransition(() => setHeld({ source, value })),
+      next: (value) => {
+        // A value the component already shows (a shared query's replay) renders nothing again.
+        const update = () => setHeld((prev) => (prev.source === source && Object.is(prev.value, value) ? prev : { source, value }));
+        // A query's first value mounts what it feeds (the main screen in place of "Loading…", the chats in
+        // place of their skeleton): the largest renders, several at once when a tab starts. As a transition
+        // React renders it in slices with the page responsive between them, not in one long task. Later
+        // values change a little in place, at the priority they always had.
+        if (first) startTransition(update);
+        else update();
+        first = false;
+      },
       error: (error: unknown) => console.warn('engine query failed', error),
     });
     return () => subscription.unsubscribe();

@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useState } from 'react';
+import { memo, useEffect, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ConversationListItem } from '../../engine/api';
 import { errorText } from '../common/errorText';
@@ -15,7 +15,7 @@ import './inbox.css';
 const NONE: readonly ConversationListItem[] = [];
 
 /** Spec §2 chats list: title, add button, search, filter tabs, and the list with its loading, error and empty states. */
-export function ChatsList({
+export const ChatsList = memo(function ChatsList({
   openId,
   communities,
   onAdd,
@@ -94,4 +94,4 @@ export function ChatsList({
       </div>
     </section>
   );
-}
+});

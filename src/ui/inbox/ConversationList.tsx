@@ -39,6 +39,10 @@ export function ConversationList({
     estimateSize: () => ROW_HEIGHT,
     overscan: 6,
     getItemKey: (index) => items[index]?.conversation.id ?? index,
+    // The list is never taller than the window. Without a size before its first measure, the virtualizer
+    // renders no row at first and then every row in a synchronous re-render from its layout effect: one
+    // long task with the commit, where the first render (often a transition, useQuery) can be sliced.
+    initialRect: { width: 0, height: window.innerHeight },
   });
   return (
     <div

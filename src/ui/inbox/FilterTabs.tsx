@@ -24,7 +24,7 @@ export function FilterTabs({
   const { t } = useTranslation();
   const refs = useRef(new Map<ChatFilter, HTMLButtonElement>());
   const listRef = useRef<HTMLDivElement>(null);
-  const more = useOverflowEdges(listRef);
+  const more = useOverflowEdges(listRef, filters);
   // Where the row scrolls (a narrow window), the chosen tab is brought into view. By its scroll offset, not
   // scrollIntoView, which would also move where the next Tab press starts from.
   useEffect(() => {
@@ -91,8 +91,10 @@ type Edges = 'start' | 'end' | 'both' | null;
  * Which edges of a row that scrolls sideways hide tabs (for the fade that says so), or null when all show.
  * Followed as the row scrolls and as its size or its tabs' change (a language, a window).
  */
-function useOverflowEdges(ref: { current: HTMLElement | null }): Edges {
+function useOverflowEdges(ref: { current: HTMLElement | null }, tabs: readonly unknown[]): Edges {
   const [edges, setEdges] = useState<Edges>(null);
+  // Set up again only when the tabs change: the observer follows sizes (a language, a window) by itself,
+  // and each set-up reads the layout, which after every render of the list (every message) forced one.
   useEffect(() => {
     const row = ref.current;
     if (!row) return;
@@ -110,6 +112,6 @@ function useOverflowEdges(ref: { current: HTMLElement | null }): Edges {
       observer.disconnect();
       row.removeEventListener('scroll', measure);
     };
-  });
+  }, [ref, tabs]);
   return edges;
 }

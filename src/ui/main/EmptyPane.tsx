@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CHATS_PATH, COMMUNITIES_PATH, MenuIcon, SETTINGS_PATH } from './IconMenu';
 import type { LeftView } from './leftView';
@@ -30,7 +31,7 @@ const ICONS: Record<Pane, string> = {
  * beside the chats list, the communities' own words beside explore, a community or a channel's info, the
  * settings' beside settings), with its section's icon.
  */
-export function EmptyPane({ view }: { view: LeftView }) {
+export const EmptyPane = memo(function EmptyPane({ view }: { view: LeftView }) {
   const { t } = useTranslation();
   const pane = PANES[view];
   return (
@@ -42,4 +43,4 @@ export function EmptyPane({ view }: { view: LeftView }) {
       <p className="empty-chat__hint">{t(`nav.pane.${pane}.hint`)}</p>
     </div>
   );
-}
+});

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { PATHS } from '../routing/paths';
@@ -23,7 +24,7 @@ export const SETTINGS_PATH =
 const EXACT = { exact: true } as const;
 
 /** The left icon menu of spec §2; the current section carries aria-current. */
-export function IconMenu({
+export const IconMenu = memo(function IconMenu({
   section,
   communities,
   onChats,
@@ -52,4 +53,4 @@ export function IconMenu({
       </Link>
     </nav>
   );
-}
+});

@@ -89,6 +89,11 @@ export function MainScreen() {
     setPanel(null);
     void navigate({ to: PATHS.inbox, replace: true });
   }, [navigate]);
+  // Stable, so the memoised list and menu render again only when what they show changes, not each time
+  // the screen does (the session, the countries and the route each render it while a tab starts).
+  const pickNewChat = useCallback(() => setCreating('picker'), []);
+  const stopCreating = useCallback(() => setCreating(null), []);
+  const reloadList = useCallback(() => void navigate({ to: PATHS.inbox }), [navigate]);
 
   let left;
   switch (shownView) {
@@ -107,12 +112,7 @@ export function MainScreen() {
             }}
           />
         ) : (
-          <ChatsList
-            openId={openId}
-            communities={communities}
-            onAdd={() => setCreating('picker')}
-            onRetry={() => void navigate({ to: PATHS.inbox })}
-          />
+          <ChatsList openId={openId} communities={communities} onAdd={pickNewChat} onRetry={reloadList} />
         );
       break;
     case 'explore':
@@ -145,7 +145,7 @@ export function MainScreen() {
   const classes = ['main-screen', chatOpen ? 'main-screen--chat-open' : '', panelView ? 'main-screen--panel-open' : ''];
   return (
     <div className={classes.filter(Boolean).join(' ')}>
-      <IconMenu section={sectionOf(shownView)} communities={communities} onChats={() => setCreating(null)} />
+      <IconMenu section={sectionOf(shownView)} communities={communities} onChats={stopCreating} />
       <div className="main-screen__left">
         <ConnectionIndicator />
         <StorageFullBanner />

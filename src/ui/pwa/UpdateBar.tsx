@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { saveThenReload } from '../hooks/saveBeforeReload';
 import { useEngine } from '../hooks/EngineContext';
@@ -8,7 +9,7 @@ import './updateBar.css';
  * "A new version is available — Reload" (issue 13), while a tab of an older build has unsent input; without
  * any the tabs reload by themselves (useAppUpdate). Reload saves what is being typed first.
  */
-export function UpdateBar() {
+export const UpdateBar = memo(function UpdateBar() {
   const { t } = useTranslation();
   const engine = useEngine();
   const available = useAppUpdate();
@@ -25,4 +26,4 @@ export function UpdateBar() {
       </button>
     </div>
   );
-}
+});
