@@ -1,7 +1,7 @@
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Writable } from 'node:stream';
@@ -11,6 +11,7 @@ import { type Clock, systemClock } from './clock';
 import type { ServerConfig } from './config';
 import type { ServerContext } from './context';
 import { openDatabase } from './db/database';
+import { DirectoryStorage } from './files/storage';
 import { userForToken } from './http/auth';
 import { COMPRESSED_COPIES, registerClientFileHeaders, varyOnEncoding } from './http/clientFiles';
 import { registerCompression } from './http/compression';
@@ -126,8 +127,7 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
   const metrics = createMetrics({ sockets: () => hubHolder.hub?.connectionCount() ?? 0, draining: () => draining });
   const { db, created } = openDatabase(config.dataDir);
   instrumentDatabase(db, metrics.databaseSeconds);
-  const filesDir = path.join(config.dataDir, 'files');
-  mkdirSync(filesDir, { recursive: true });
+  const files = new DirectoryStorage(path.join(config.dataDir, 'files'));
   // With REDIS_URL the node is one of several: the bus, the limits and presence are shared through Redis.
   const redisBus =
     config.redisUrl === undefined ? undefined : new RedisBus(config.redisUrl, config.nodeId, app.log, () => metrics.busPublishFailures.inc());
@@ -143,7 +143,7 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
     events,
     clock,
     config,
-    filesDir,
+    files,
     metrics,
     announcePin:
       options.announcePin ??

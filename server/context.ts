@@ -1,6 +1,7 @@
 import type { Clock } from './clock';
 import type { ServerConfig } from './config';
 import type { Db } from './db/database';
+import type { FileStorage } from './files/storage';
 import type { ServerMetrics } from './ops/metrics';
 import type { PinDelivery } from './pins/delivery';
 import type { EventLog } from './realtime/events';
@@ -11,7 +12,8 @@ export interface ServerContext {
   events: EventLog;
   clock: Clock;
   config: ServerConfig;
-  filesDir: string;
+  /** Uploaded files' bytes (a directory by default; shared by every node of a cluster). */
+  files: FileStorage;
   /** This node's Prometheus metrics: a limit that refuses counts it here. */
   metrics: ServerMetrics;
   /** Hands an issued PIN to its owner (spec: out of band; server/pins/delivery.ts); throws when it could not. */

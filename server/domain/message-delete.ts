@@ -1,9 +1,8 @@
-import { unlink } from 'node:fs/promises';
-import path from 'node:path';
 import type { WarningsAnswer } from '../../src/protocol/api';
 import type { Attachment } from '../../src/protocol/entities';
 import type { ServerContext } from '../context';
 import type { Db } from '../db/database';
+import type { FileStorage } from '../files/storage';
 import { forbidden, notFound } from '../http/errors';
 import { isCommunityAdmin } from './access';
 import { audienceOf } from './messages';
@@ -87,10 +86,10 @@ function dropUnusedFiles(db: Db, names: Iterable<string>): string[] {
 }
 
 /** Removes files from disk; a failure is logged (without the name, which is the file's capability) and ignored. */
-async function unlinkFiles(filesDir: string, names: string[], log: WarnLog): Promise<void> {
+async function unlinkFiles(files: FileStorage, names: string[], log: WarnLog): Promise<void> {
   await Promise.all(
     names.map((name) =>
-      unlink(path.join(filesDir, name)).catch((error: unknown) => {
+      files.remove(name).catch((error: unknown) => {
         log.warn({ code: (error as { code?: string }).code }, 'could not remove a deleted attachment file');
       }),
     ),
@@ -166,7 +165,7 @@ export async function deleteForEverybody(
     }
     return { answer: { message_ids: ids, warnings }, unusedFiles };
   });
-  await unlinkFiles(ctx.filesDir, unusedFiles, log);
+  await unlinkFiles(ctx.files, unusedFiles, log);
   return answer;
 }
 

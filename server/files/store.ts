@@ -1,8 +1,5 @@
 import type { MultipartFile } from '@fastify/multipart';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { rename, unlink } from 'node:fs/promises';
-import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { AttachmentMime } from '../../src/protocol/constants';
@@ -10,6 +7,7 @@ import type { Db } from '../db/database';
 import { ApiError, badRequest, tooLarge, unsupportedType } from '../http/errors';
 import { cleanFileName } from './fileName';
 import { EXTENSIONS, SNIFF_BYTES, sniffMime } from './sniff';
+import type { FileStorage } from './storage';
 
 export interface StoredFile {
   id: number;
@@ -39,20 +37,20 @@ export function asClientError(error: unknown): unknown {
 }
 
 /**
- * Streams one uploaded part to disk under a random name, counting bytes as they pass and sniffing the
+ * Streams one uploaded part into the file storage under a random name, counting bytes as they pass and sniffing the
  * first ones. An oversize upload is cut off mid-stream (multipart's limit raises), and a refused file
  * leaves nothing behind on disk or in the database.
  */
 export async function storeUpload(
   db: Db,
-  filesDir: string,
+  storage: FileStorage,
   ownerId: number,
   part: MultipartFile,
   rules: UploadRules,
   now: number,
 ): Promise<StoredFile> {
   const token = randomBytes(16).toString('hex');
-  const tmpPath = path.join(filesDir, `.upload-${token}`);
+  const tmpKey = `.upload-${token}`;
   let head = Buffer.alloc(0);
   let size = 0;
   const counter = new Transform({
@@ -64,26 +62,28 @@ export async function storeUpload(
     },
   });
   try {
-    await pipeline(part.file, counter, createWriteStream(tmpPath, { flags: 'wx' }));
+    const target = storage.create(tmpKey);
+    await pipeline(part.file, counter, target.stream);
+    await target.stored;
     if (part.file.truncated) throw tooLarge(rules.tooLargeMessage);
   } catch (error) {
-    await unlink(tmpPath).catch(() => undefined);
+    await storage.remove(tmpKey).catch(() => undefined);
     part.file.resume();
     const code = (error as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge(rules.tooLargeMessage);
     throw asClientError(error);
   }
   if (size === 0) {
-    await unlink(tmpPath).catch(() => undefined);
+    await storage.remove(tmpKey).catch(() => undefined);
     throw badRequest('The file is empty.');
   }
   const mime = sniffMime(head);
   if (!mime || !rules.accept(mime)) {
-    await unlink(tmpPath).catch(() => undefined);
+    await storage.remove(tmpKey).catch(() => undefined);
     throw unsupportedType(rules.wrongTypeMessage);
   }
   const name = `${token}.${EXTENSIONS[mime]}`;
-  await rename(tmpPath, path.join(filesDir, name));
+  await storage.rename(tmpKey, name);
   const kind = mime.startsWith('image/') ? 'image' : 'video';
   // Only for display: the name on disk is always server-made.
   const original = cleanFileName(part.filename);
@@ -96,7 +96,7 @@ export async function storeUpload(
       .run(name, ownerId, rules.purpose, mime, kind, size, original, now);
     return { id: Number(info.lastInsertRowid), name, mime, kind, size, original_name: original };
   } catch (error) {
-    await unlink(path.join(filesDir, name)).catch(() => undefined);
+    await storage.remove(name).catch(() => undefined);
     throw error;
   }
 }

@@ -1,6 +1,4 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { createReadStream, statSync } from 'node:fs';
-import path from 'node:path';
 import type { FileAnswer, ImageAnswer } from '../../src/protocol/api';
 import { ATTACHMENT_MAX_BYTES, ATTACHMENT_MIME_TYPES, AVATAR_MAX_BYTES } from '../../src/protocol/constants';
 import type { ServerContext } from '../context';
@@ -45,11 +43,11 @@ async function filePart(request: FastifyRequest, field: string, maxBytes: number
 }
 
 export function registerFileRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  const { db, filesDir, clock } = ctx;
+  const { db, files, clock } = ctx;
 
   app.post('/v2/filestorage/file', async (request) => {
     const part = await filePart(request, 'file', ATTACHMENT_RULES.maxBytes);
-    const stored = await storeUpload(db, filesDir, me(request).id, part, ATTACHMENT_RULES, clock.now());
+    const stored = await storeUpload(db, files, me(request).id, part, ATTACHMENT_RULES, clock.now());
     const url = fileUrl(stored.name);
     return ok<FileAnswer>({
       file: {
@@ -66,7 +64,7 @@ export function registerFileRoutes(app: FastifyInstance, ctx: ServerContext): vo
 
   app.post('/v1/images', async (request) => {
     const part = await filePart(request, 'image', AVATAR_RULES.maxBytes);
-    const stored = await storeUpload(db, filesDir, me(request).id, part, AVATAR_RULES, clock.now());
+    const stored = await storeUpload(db, files, me(request).id, part, AVATAR_RULES, clock.now());
     const url = fileUrl(stored.name);
     return ok<ImageAnswer>({ image: { id: stored.id, url, thumbnail: url } });
   });
@@ -81,19 +79,19 @@ export function registerFileRoutes(app: FastifyInstance, ctx: ServerContext): vo
       )
       .get(name);
     if (!row) throw notFound('File not found');
-    // A row whose file is gone from disk (a lost volume, a restore without the files) is missing too.
-    const onDisk = statSync(path.join(filesDir, name), { throwIfNoEntry: false });
-    if (!onDisk?.isFile()) throw notFound('File not found');
+    // A row whose bytes are gone (a lost volume, a restore without the files) is missing too.
+    const size = await files.size(name);
+    if (size === null) throw notFound('File not found');
     const inline = row.kind === 'image' || row.kind === 'video';
     const disposition = inline ? 'inline' : 'attachment';
     // Cleaned again on the way out: names stored before the rule may still hold bidi or control characters.
     const filename = encodeURIComponent(cleanFileName(row.original_name));
     return reply
       .header('Content-Type', inline ? row.mime : 'application/octet-stream')
-      .header('Content-Length', onDisk.size)
+      .header('Content-Length', size)
       .header('Content-Disposition', `${disposition}; filename*=UTF-8''${filename}`)
       .header('Cache-Control', 'private, max-age=31536000, immutable')
       .header('Content-Security-Policy', "default-src 'none'; sandbox")
-      .send(createReadStream(path.join(filesDir, name)));
+      .send(files.open(name));
   });
 }

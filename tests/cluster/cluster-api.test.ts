@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BuiltServer } from '../../server/app';
 import type { ServerFrame } from '../../src/protocol/socket';
 import { type HaproxyProcess, type InProcessCluster, type RedisProcess, startInProcessCluster } from '../support/cluster';
+import { uploadPng } from '../server/messages-support';
 import { insertCommunity, insertCommunityChannels } from '../support/fixtures';
 import { call, signUp, TestSocket, type TestUser } from '../support/server';
 
@@ -117,6 +118,15 @@ describe('three nodes behind HAProxy', () => {
     expectGapless(sm);
     so.close();
     sm.close();
+  });
+
+  it('serves a file uploaded through one node from every node (the shared file storage)', async () => {
+    const name = await uploadPng({ url: nodes[0]?.url as string }, anna);
+    for (const n of nodes) {
+      const r = await fetch(`${n.url}/files/${name}`);
+      expect([r.status, r.headers.get('content-type')]).toEqual([200, 'image/png']);
+      await r.arrayBuffer();
+    }
   });
 
   it('delivers a burst from users on every node to every member once, in order', async () => {

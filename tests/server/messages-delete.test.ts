@@ -155,7 +155,7 @@ describe('attachments of messages deleted for everybody', () => {
   it('removes the file (row and disk) once no remaining message uses it', async () => {
     const id = conversation(s, { members: [anna.id, bo.id] });
     const fileId = await uploadPng(s, anna);
-    const onDisk = path.join(s.server.ctx.filesDir, fileId);
+    const onDisk = path.join(s.dataDir, 'files', fileId);
     const attachment = { type: 'image', files: [{ id: fileId }] };
     const first = await sent(s, anna, id, 'look', { attachment });
     const second = await sent(s, anna, id, 'again', { attachment });
@@ -181,7 +181,7 @@ describe('attachments of messages deleted for everybody', () => {
     const id = conversation(s, { members: [anna.id, bo.id] });
     const fileId = await uploadPng(s, anna);
     const msg = await sent(s, anna, id, '', { attachment: { type: 'image', files: [{ id: fileId }] } });
-    unlinkSync(path.join(s.server.ctx.filesDir, fileId));
+    unlinkSync(path.join(s.dataDir, 'files', fileId));
     const r = await del(anna, id, { message_ids: [msg] });
     expect(r.status).toBe(200);
     expect(r.data.message_ids).toEqual([msg]);

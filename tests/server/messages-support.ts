@@ -101,7 +101,7 @@ export const PNG_BYTES = new Uint8Array([
   0, 0, 0x90, 0x77, 0x53, 0xde,
 ]);
 
-export async function uploadPng(s: TestServer, user: TestUser): Promise<string> {
+export async function uploadPng(s: Pick<TestServer, 'url'>, user: TestUser): Promise<string> {
   const form = new FormData();
   form.append('file', new Blob([PNG_BYTES], { type: 'image/png' }), 'dot.png');
   const answer = await call<{ file: { id: string } }>(s.url, 'POST', '/v2/filestorage/file', {

@@ -40,8 +40,8 @@ export function ConversationList({
     overscan: 6,
     getItemKey: (index) => items[index]?.conversation.id ?? index,
     // The list is never taller than the window. Without a size before its first measure, the virtualizer
-    // renders no row at first and then every row in a synchronous re-render from its layout effect: one
-    // long task with the commit, where the first render (often a transition, useQuery) can be sliced.
+    // renders no row at first, then every row in a synchronous re-render from its layout effect: one long
+    // task with the commit, where the first render (a transition, useQuery) is rendered in slices.
     initialRect: { width: 0, height: window.innerHeight },
   });
   return (
