@@ -1,11 +1,19 @@
 /**
  * What one node tells the others (issue 21). The bus is only a doorbell: an event is in the database before
- * its note goes out, and a node that hears of it reads it from there, so a lost note costs latency (the hub's
- * sweep finds the event), never a message.
+ * its note goes out, so a lost note costs latency (the hub's sweep finds the event), never a message. A note
+ * carries each event's data too, so a node whose socket is up to date sends it without reading it back; a
+ * socket that missed something first gets what it missed from the database.
  */
+export interface BusEvent {
+  action: string;
+  /** The event's data as JSON, once for all its receivers. */
+  payload: string;
+  /** Each receiver and the event's id for them. */
+  users: [userId: number, seq: number][];
+}
+
 export type BusNote =
-  /** These users have events up to these ids (each user's newest in the transaction). */
-  | { kind: 'events'; users: [userId: number, seq: number][] }
+  | { kind: 'events'; events: BusEvent[] }
   /** Frames with no id and not stored (presence): sent as they are to these users' sockets on every node. */
   | { kind: 'frames'; frames: [userId: number, text: string][] };
 

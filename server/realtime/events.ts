@@ -9,6 +9,13 @@ export interface Delivery {
   text?: string;
   /** When a replayable event was stored (performance.now()), for the delivery latency metric; none for presence. */
   storedAt?: number;
+  /** A replayable event's data as JSON, one string shared by all its receivers (the other nodes get it once). */
+  payload?: string;
+}
+
+/** An event frame's text from its parts: the same text JSON.stringify gives for the frame, key order included. */
+export function frameText(action: string, seq: number, json: string): string {
+  return `{"action":${JSON.stringify(action)},"id":${seq},"data":${json}}`;
 }
 
 export interface DeliveryTarget {
@@ -97,9 +104,8 @@ export class EventLog {
         payloadId ??= Number(this.insertPayload.run(json).lastInsertRowid);
         this.insert.run(userId, seq, action, payloadId, now);
         if (seq > this.retention) for (const r of this.prune.all(userId, seq - this.retention)) pruned.add(r.payload_id);
-        // The same text JSON.stringify gives for the frame, key order included.
-        const text = `{"action":${JSON.stringify(action)},"id":${seq},"data":${json}}`;
-        this.pending?.push({ userId, frame: { action, id: seq, data } as EventFrame, text, storedAt });
+        const text = frameText(action, seq, json);
+        this.pending?.push({ userId, frame: { action, id: seq, data } as EventFrame, text, storedAt, payload: json });
       }
       // A payload goes when the last receiver's event that used it is pruned.
       for (const id of pruned) this.dropPayload.run(id, id);
@@ -136,10 +142,7 @@ export class EventLog {
 
   /** The stored events of a user after `afterSeq`, in order, each as the frame's text (for the hub's catch-up). */
   since(userId: number, afterSeq: number): { seq: number; text: string }[] {
-    return this.missed.all(userId, afterSeq).map((r) => ({
-      seq: r.seq,
-      text: `{"action":${JSON.stringify(r.action)},"id":${r.seq},"data":${r.data}}`,
-    }));
+    return this.missed.all(userId, afterSeq).map((r) => ({ seq: r.seq, text: frameText(r.action, r.seq, r.data) }));
   }
 
   /** Each user's newest event id (the hub's sweep). */

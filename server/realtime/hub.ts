@@ -7,8 +7,8 @@ import type { Db } from '../db/database';
 import { epochSeconds } from '../domain/ids';
 import { userForToken } from '../http/auth';
 import { EVENT_ID_RANGE, wholeNumber } from '../http/numbers';
-import type { BusNote, EventBus } from './bus';
-import type { Delivery, DeliveryTarget, EventLog } from './events';
+import type { BusEvent, BusNote, EventBus } from './bus';
+import { type Delivery, type DeliveryTarget, type EventLog, frameText } from './events';
 import type { PresenceCounter } from './presence';
 import { originAllowed } from './originCheck';
 
@@ -81,13 +81,18 @@ export class SocketHub implements DeliveryTarget {
   /** This node's committed events (and presence): to its own sockets now, and a note to the other nodes. */
   deliver(deliveries: Delivery[]): void {
     const onDelivered = this.options.onDelivered;
-    const newest = new Map<number, number>();
+    // One entry per stored event (its receivers share the payload string), for the other nodes.
+    const events = new Map<string, BusEvent>();
     const frames: [number, string][] = [];
-    for (const { userId, frame, text: built, storedAt } of deliveries) {
+    for (const { userId, frame, text: built, storedAt, payload } of deliveries) {
       const text = built ?? JSON.stringify(frame);
       const seq = 'id' in frame && typeof frame.id === 'number' ? frame.id : undefined;
       if (seq === undefined) frames.push([userId, text]);
-      else newest.set(userId, Math.max(seq, newest.get(userId) ?? 0));
+      else if (payload !== undefined) {
+        const event = events.get(payload) ?? { action: frame.action, payload, users: [] };
+        event.users.push([userId, seq]);
+        events.set(payload, event);
+      }
       const connections = this.byUser.get(userId);
       if (!connections) continue;
       for (const c of connections) {
@@ -99,7 +104,7 @@ export class SocketHub implements DeliveryTarget {
     }
     const { bus } = this.options;
     if (!bus.shared) return;
-    if (newest.size > 0) bus.publish({ kind: 'events', users: [...newest] });
+    if (events.size > 0) bus.publish({ kind: 'events', events: [...events.values()] });
     if (frames.length > 0) bus.publish({ kind: 'frames', frames });
   }
 
@@ -143,8 +148,12 @@ export class SocketHub implements DeliveryTarget {
       }
       return;
     }
-    for (const [userId, seq] of note.users) {
-      for (const c of this.byUser.get(userId) ?? []) if (seq > c.lastSent) this.catchUp(c);
+    for (const event of note.events) {
+      for (const [userId, seq] of event.users) {
+        for (const c of this.byUser.get(userId) ?? []) {
+          if (c.socket.readyState === WebSocket.OPEN) this.sendInOrder(c, seq, frameText(event.action, seq, event.payload));
+        }
+      }
     }
   }
 

@@ -7,6 +7,7 @@ import { WebSocket } from 'ws';
 import { openDatabase } from '../../server/db/database';
 import { hashToken, newToken } from '../../server/http/auth';
 import { newStid } from '../../server/domain/ids';
+import { RedisProcess } from '../../scripts/cluster/processes';
 import { insertConversation } from '../support/fixtures';
 import { call } from '../support/server';
 import { sleep } from './app';
@@ -38,8 +39,11 @@ interface Load {
   duplicated: number;
   /** Sends the server refused or failed. */
   failedSends: number;
-  /** The server's CPU over the load, in % of one core, and its memory (resident set) in MB. */
+  /** The server's CPU over the load, in % of one core, and its memory (resident set) in MB (with several nodes: the busiest's). */
   cpuPercent: number;
+  /** Each node's CPU over the load, and how long its event loop waited for a CPU, in % of the load. */
+  nodeCpuPercent: number[];
+  nodeWaitPercent: number[];
   /** Time the server's and the benchmark's event loops waited for a CPU, in % of the load's duration. */
   /** The server's CPU time per message sent, in ms: less bent by a busy machine than a share of a core. */
   cpuMsPerMessage: number;
@@ -100,8 +104,9 @@ function processUsage(pid: number): { ticks: number; rssKb: number; peakKb: numb
   return { ticks, rssKb: kb('VmRSS'), peakKb: kb('VmHWM'), runQueueNs };
 }
 
-async function startServer(dataDir: string): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
-  const child = fork(path.join(import.meta.dirname, 'fanoutServer.ts'), [dataDir], {
+async function startServer(dataDir: string, node?: { redisUrl: string; nodeId: string }): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+  const args = node ? [dataDir, node.redisUrl, node.nodeId] : [dataDir];
+  const child = fork(path.join(import.meta.dirname, 'fanoutServer.ts'), args, {
     execArgv: ['--import', 'tsx', ...(process.env.BENCH_FANOUT_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_FANOUT_PROFILE}`] : [])],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -120,11 +125,12 @@ async function startServer(dataDir: string): Promise<{ url: string; pid: number;
   };
 }
 
-/** Opens the clients' websockets, `batch` at a time, each until the server says it is loaded. */
-async function connectAll(url: string, tokens: string[], onFrame: (frame: { action: string; data?: unknown }) => void): Promise<WebSocket[]> {
+/** Opens the clients' websockets, `batch` at a time, each until the server says it is loaded; client i on urls[i % n]. */
+async function connectAll(urls: string[], tokens: string[], onFrame: (frame: { action: string; data?: unknown }) => void): Promise<WebSocket[]> {
   const sockets: WebSocket[] = [];
-  const open = (token: string) =>
+  const open = (token: string, index: number) =>
     new Promise<WebSocket>((resolve, reject) => {
+      const url = urls[index % urls.length] as string;
       const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/ws?token=${encodeURIComponent(token)}&last_message_id=0&protocol=7&deviceType=webclient`);
       ws.once('error', reject);
       ws.on('message', (raw) => {
@@ -135,14 +141,25 @@ async function connectAll(url: string, tokens: string[], onFrame: (frame: { acti
       });
     });
   const batch = 50;
-  for (let i = 0; i < tokens.length; i += batch) sockets.push(...(await Promise.all(tokens.slice(i, i + batch).map(open))));
+  for (let i = 0; i < tokens.length; i += batch) {
+    sockets.push(...(await Promise.all(tokens.slice(i, i + batch).map((token, j) => open(token, i + j)))));
+  }
   return sockets;
 }
 
-async function runLoad(clients: number, groupCount: number, rate: number, seconds: number): Promise<Load> {
+/**
+ * One load. With `nodes` above 1 the server is that many processes sharing the data directory and a Redis
+ * of their own (issue 21); client i connects to node i % nodes, and message i is sent through node i % nodes,
+ * straight to the nodes (a proxy in front would add its own CPU to a two-core machine's).
+ */
+async function runLoad(clients: number, groupCount: number, rate: number, seconds: number, nodes = 1): Promise<Load> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'messenger-fanout-'));
   const seeded = seed(dataDir, clients, groupCount);
-  const server = await startServer(dataDir);
+  const redis = nodes > 1 ? await RedisProcess.start() : undefined;
+  const servers = await Promise.all(
+    Array.from({ length: nodes }, (_, i) => startServer(dataDir, redis ? { redisUrl: redis.url, nodeId: `n${i + 1}` } : undefined)),
+  );
+  const urls = servers.map((s) => s.url);
   const total = Math.max(WINDOWS, Math.round(rate * seconds));
   const received = new Uint16Array(total);
   const windows: number[][] = Array.from({ length: WINDOWS }, () => []);
@@ -150,7 +167,7 @@ async function runLoad(clients: number, groupCount: number, rate: number, second
   let sockets: WebSocket[] = [];
   try {
     sockets = await connectAll(
-      server.url,
+      urls,
       seeded.groups.flatMap((g) => g.receivers),
       (frame) => {
         if (frame.action !== 'conversation_message') return;
@@ -167,7 +184,7 @@ async function runLoad(clients: number, groupCount: number, rate: number, second
     // Why sends failed, each reason once: a benchmark that only counts them hides whose fault they were.
     const failures = new Set<string>();
     const sends: Promise<void>[] = [];
-    const before = processUsage(server.pid);
+    const before = servers.map((s) => processUsage(s.pid));
     const clientBefore = processUsage(process.pid);
     const t0 = performance.now();
     for (let seq = 0; seq < total; seq++) {
@@ -176,7 +193,7 @@ async function runLoad(clients: number, groupCount: number, rate: number, second
       if (wait > 1) await sleep(wait);
       const group = seeded.groups[seq % seeded.groups.length] as Seeded['groups'][number];
       sends.push(
-        call(server.url, 'POST', `/v2/conversations/${group.conversationId}/messages`, {
+        call(urls[seq % urls.length] as string, 'POST', `/v2/conversations/${group.conversationId}/messages`, {
           token: group.sender,
           json: { message: `fanout ${seq} ${performance.now().toFixed(3)}`, client_id: 1 + (seq % 9999) },
         }).then(
@@ -195,7 +212,7 @@ async function runLoad(clients: number, groupCount: number, rate: number, second
     await Promise.all(sends);
     if (failures.size > 0) console.warn(`fan-out: sends failed: ${[...failures].slice(0, 5).join('; ')}`);
     const loadSeconds = (performance.now() - t0) / 1000;
-    const after = processUsage(server.pid);
+    const after = servers.map((s) => processUsage(s.pid));
     const clientAfter = processUsage(process.pid);
     const waitPercent = (a: number, b: number) => ((b - a) / 1e9 / loadSeconds) * 100;
     // Frames still on their way get a moment to arrive.
@@ -208,6 +225,10 @@ async function runLoad(clients: number, groupCount: number, rate: number, second
       lost += Math.max(0, perMessage - n);
       duplicated += Math.max(0, n - perMessage);
     }
+    const nodeCpuPercent = servers.map((_, i) => (((after[i]?.ticks ?? 0) - (before[i]?.ticks ?? 0)) / CLOCK_TICKS / loadSeconds) * 100);
+    const nodeWaitPercent = servers.map((_, i) => waitPercent(before[i]?.runQueueNs ?? 0, after[i]?.runQueueNs ?? 0));
+    const busiest = nodeCpuPercent.indexOf(Math.max(...nodeCpuPercent));
+    const cpuTicks = servers.reduce((sum, _, i) => sum + ((after[i]?.ticks ?? 0) - (before[i]?.ticks ?? 0)), 0);
     return {
       clients: perMessage * groupCount,
       messages: total,
@@ -216,16 +237,20 @@ async function runLoad(clients: number, groupCount: number, rate: number, second
       lost,
       duplicated,
       failedSends,
-      cpuPercent: ((after.ticks - before.ticks) / CLOCK_TICKS / loadSeconds) * 100,
-      cpuMsPerMessage: ((after.ticks - before.ticks) * (1000 / CLOCK_TICKS)) / total,
-      serverWaitPercent: waitPercent(before.runQueueNs, after.runQueueNs),
+      cpuPercent: nodeCpuPercent[busiest] ?? 0,
+      nodeCpuPercent,
+      nodeWaitPercent,
+      // All nodes together: the cluster's cost of a message.
+      cpuMsPerMessage: (cpuTicks * (1000 / CLOCK_TICKS)) / total,
+      serverWaitPercent: Math.max(...nodeWaitPercent),
       clientWaitPercent: waitPercent(clientBefore.runQueueNs, clientAfter.runQueueNs),
-      rssMB: after.rssKb / 1024,
-      peakRssMB: after.peakKb / 1024,
+      rssMB: (after[busiest]?.rssKb ?? 0) / 1024,
+      peakRssMB: (after[busiest]?.peakKb ?? 0) / 1024,
     };
   } finally {
     for (const ws of sockets) ws.terminate();
-    await server.stop();
+    await Promise.all(servers.map((s) => s.stop()));
+    await redis?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
@@ -285,6 +310,80 @@ export async function fanoutBench(sizes: Sizes, log: (line: string) => void): Pr
       runs: [load.rssMB],
       baseline: { name: baseline, runs: [base.rssMB] },
       note: `peak ${load.peakRssMB.toFixed(0)} MB (/proc VmHWM)`,
+    }),
+  ];
+}
+
+/**
+ * Issue 21: the same fan-out on three nodes sharing a database and Redis, beside one node in the same run
+ * (the same clients and rate), then three times the clients on the three. A two-core machine starves five
+ * processes (three nodes, Redis, the clients), so the verdict is on loss and on the ratio to one node, and
+ * the notes say how long each process waited for a CPU.
+ */
+export async function fanoutClusterBench(sizes: Sizes, log: (line: string) => void): Promise<Figure[]> {
+  const { fanoutClients: clients, fanoutGroups: groups, fanoutRate: rate, fanoutSeconds: seconds } = sizes;
+  const one = await runLoad(clients, groups, rate, seconds, 1);
+  const three = await runLoad(clients, groups, rate, seconds, 3);
+  const big = await runLoad(3 * clients, groups, rate, seconds, 3);
+  const nodesText = (load: Load) =>
+    load.nodeCpuPercent.map((cpu, i) => `node ${i + 1} CPU ${cpu.toFixed(0)} %, waited ${(load.nodeWaitPercent[i] ?? 0).toFixed(0)} %`).join('; ');
+  for (const [name, load] of [['one node', one], ['three nodes', three], [`three nodes, ${3 * clients} clients`, big]] as const) {
+    log(`fan-out-cluster: ${name}: ${load.messages} messages to ${load.clients} clients, ${load.lost} lost, ${load.failedSends} sends failed; ${nodesText(load)}; clients waited ${load.clientWaitPercent.toFixed(0)} %`);
+  }
+  const benchmark = 'fan-out-cluster';
+  const baseline = `one node, the same ${clients} clients and rate`;
+  const shape = `${clients} clients, ${rate} messages/s for ${seconds} s`;
+  return [
+    figure({
+      benchmark,
+      name: `messages lost on three nodes, ${clients} clients`,
+      unit: '',
+      runs: [three.lost],
+      baseline: { name: baseline, runs: [one.lost] },
+      target: { of: 'value', op: '<=', bound: 0 },
+      note: `(message, client) pairs that never arrived, of ${three.messages * Math.floor(clients / groups)}; ${three.duplicated} arrived twice; ${three.failedSends} sends failed`,
+    }),
+    figure({
+      benchmark,
+      name: `p50 delivery latency on three nodes, ${shape}`,
+      unit: 'ms',
+      runs: three.p50,
+      baseline: { name: baseline, runs: one.p50 },
+      note: 'clients and sends spread over the nodes round robin; a message reaches the other nodes as a Redis note and is read from the database there',
+    }),
+    figure({
+      benchmark,
+      name: `p99 delivery latency on three nodes, ${clients} clients`,
+      unit: 'ms',
+      runs: three.p99,
+      baseline: { name: baseline, runs: one.p99 },
+      target: { of: 'ratio', op: '<=', bound: 3 },
+      note: `${nodesText(three)}; one node: CPU ${one.cpuPercent.toFixed(0)} %, waited ${one.serverWaitPercent.toFixed(0)} %; clients waited ${three.clientWaitPercent.toFixed(0)} % (/proc schedstat)`,
+    }),
+    figure({
+      benchmark,
+      name: `CPU of the busiest of three nodes, ${clients} clients`,
+      unit: '%',
+      runs: [three.cpuPercent],
+      baseline: { name: baseline, runs: [one.cpuPercent] },
+      note: `${nodesText(three)}; all three together ${three.cpuMsPerMessage.toFixed(2)} ms a message, one node ${one.cpuMsPerMessage.toFixed(2)}`,
+    }),
+    figure({
+      benchmark,
+      name: `messages lost on three nodes, ${3 * clients} clients`,
+      unit: '',
+      runs: [big.lost],
+      baseline: { name: `three nodes, ${clients} clients`, runs: [three.lost] },
+      target: { of: 'value', op: '<=', bound: 0 },
+      note: `of ${big.messages * Math.floor((3 * clients) / groups)} pairs; ${big.duplicated} arrived twice; ${big.failedSends} sends failed`,
+    }),
+    figure({
+      benchmark,
+      name: `p99 delivery latency on three nodes, ${3 * clients} clients`,
+      unit: 'ms',
+      runs: big.p99,
+      baseline: { name: `three nodes, ${clients} clients`, runs: three.p99 },
+      note: `${nodesText(big)}; p50 ${quantile(big.p50, 0.5).toFixed(1)} ms; clients waited ${big.clientWaitPercent.toFixed(0)} %`,
     }),
   ];
 }

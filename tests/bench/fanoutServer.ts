@@ -4,12 +4,15 @@ import { testConfig } from '../../server/config';
 /**
  * The reference server in a process of its own, for the fan-out benchmark (fanout.ts): its CPU time and
  * memory are then its own, read from /proc, not mixed with the thousand clients'. Serves the data directory
- * given as the first argument; tells its parent the URL over IPC and stops when told to.
+ * given as the first argument (with a Redis URL and a node name after it, as one node of several); tells
+ * its parent the URL over IPC and stops when told to.
  */
 async function main(): Promise<void> {
-  const dataDir = process.argv[2];
+  const [dataDir, redisUrl, nodeId] = process.argv.slice(2);
   if (!dataDir || !process.send) throw new Error('usage: forked by tests/bench/fanout.ts with a data directory');
-  const server = await buildServer(testConfig(dataDir), { logStream: false });
+  // With a Redis URL the server is one node of a cluster (issue 21): the others share the directory and Redis.
+  const cluster = redisUrl ? { redisUrl, nodeId: nodeId ?? 'node' } : {};
+  const server = await buildServer(testConfig(dataDir, cluster), { logStream: false });
   const url = await server.listen();
   process.on('message', (message) => {
     if (message === 'stop') void server.close().then(() => process.exit(0));

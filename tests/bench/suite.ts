@@ -6,7 +6,7 @@ import { burstBench } from './burst';
 import { heapBench, rendersBench, wheelBench } from './chat';
 import { coldStartBench } from './coldStart';
 import { driftBench } from './drift';
-import { fanoutBench } from './fanout';
+import { fanoutBench, fanoutClusterBench } from './fanout';
 import { type Figure, formatTable, type Results } from './harness';
 import { recoveryFigures } from './engineRecovery';
 import { lighthouseBench } from './lighthouse';
@@ -40,6 +40,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   { name: 'cold-start', run: ({ sizes, builds, log }) => coldStartBench(sizes, builds.dir('production'), log) },
   { name: 'burst', run: ({ sizes, builds, log }) => burstBench(sizes, builds.dir('production'), log) },
   { name: 'fan-out', run: ({ sizes, log }) => fanoutBench(sizes, log) },
+  { name: 'fan-out-cluster', run: ({ sizes, log }) => fanoutClusterBench(sizes, log) },
   { name: 'recovery', run: ({ sizes, builds }) => recoveryFigures(sizes, builds.dir('production')) },
   {
     name: 'search',
