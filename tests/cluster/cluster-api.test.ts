@@ -38,6 +38,16 @@ function expectGapless(socket: TestSocket): void {
   expect(ids).toEqual(ids.map((_, i) => first + i));
 }
 
+/** A chat `owner` creates through the proxy with these members (by name), and its id. */
+async function createChat(owner: TestUser, members: Record<string, TestUser>, name?: string): Promise<number> {
+  const form: Record<string, string> = name ? { name } : {};
+  Object.entries(members).forEach(([memberName, user], i) => {
+    Object.assign(form, { [`member[${i}][type]`]: 'phone_nr', [`member[${i}][value]`]: user.phone, [`member[${i}][name]`]: memberName });
+  });
+  const created = await call<{ conversation: { id: number } }>(proxy.url, 'POST', '/v2/conversations', { token: owner.token, form });
+  return created.data.conversation.id;
+}
+
 const onNode = (user: TestUser, node: number) => new TestSocket(nodes[node]?.url as string, user.token);
 
 describe('three nodes behind HAProxy', () => {
@@ -59,11 +69,7 @@ describe('three nodes behind HAProxy', () => {
   it('lets users on different nodes chat, react, edit and delete, each seeing the other live and in order', async () => {
     const [sa, sb] = [onNode(anna, 0), onNode(bo, 1)];
     await Promise.all([sa.loaded(), sb.loaded()]);
-    const created = await call<{ conversation: { id: number } }>(proxy.url, 'POST', '/v2/conversations', {
-      token: anna.token,
-      form: { 'member[0][type]': 'phone_nr', 'member[0][value]': bo.phone, 'member[0][name]': 'Bo' },
-    });
-    const chat = created.data.conversation.id;
+    const chat = await createChat(anna, { Bo: bo });
     const sent: number[] = [];
     for (let i = 1; i <= 5; i++) {
       const r = await call<{ message: { id: number } }>(proxy.url, 'POST', `/v2/conversations/${chat}/messages`, {
@@ -132,19 +138,7 @@ describe('three nodes behind HAProxy', () => {
   it('delivers a burst from users on every node to every member once, in order', async () => {
     const sockets = [onNode(anna, 0), onNode(bo, 1), onNode(cleo, 2)];
     await Promise.all(sockets.map((s) => s.loaded()));
-    const created = await call<{ conversation: { id: number } }>(proxy.url, 'POST', '/v2/conversations', {
-      token: anna.token,
-      form: {
-        name: 'Burst',
-        'member[0][type]': 'phone_nr',
-        'member[0][value]': bo.phone,
-        'member[0][name]': 'Bo',
-        'member[1][type]': 'phone_nr',
-        'member[1][value]': cleo.phone,
-        'member[1][name]': 'Cleo',
-      },
-    });
-    const chat = created.data.conversation.id;
+    const chat = await createChat(anna, { Bo: bo, Cleo: cleo }, 'Burst');
     const PER_USER = 30;
     await Promise.all(
       [anna, bo, cleo].map(async (user, u) => {
@@ -177,11 +171,7 @@ describe('three nodes behind HAProxy', () => {
   it('loses nothing while Redis is down: the sweep brings the events, and the bus works again after', async () => {
     const [sa, sb] = [onNode(anna, 0), onNode(bo, 1)];
     await Promise.all([sa.loaded(), sb.loaded()]);
-    const created = await call<{ conversation: { id: number } }>(proxy.url, 'POST', '/v2/conversations', {
-      token: anna.token,
-      form: { 'member[0][type]': 'phone_nr', 'member[0][value]': bo.phone, 'member[0][name]': 'Bo' },
-    });
-    const chat = created.data.conversation.id;
+    const chat = await createChat(anna, { Bo: bo });
     const send = (text: string, clientId: number) =>
       call(proxy.url, 'POST', `/v2/conversations/${chat}/messages`, { token: anna.token, json: { client_id: clientId, message: text } }).then((r) => r.data);
     const textsAtBo = () =>
