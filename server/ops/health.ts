@@ -44,9 +44,10 @@ async function run(check: ReadinessCheck): Promise<CheckState> {
  */
 export function registerHealthRoutes(app: FastifyInstance, options: HealthOptions): void {
   const noStore = { 'Cache-Control': 'no-store' };
-  app.get('/healthz', { config: { public: true } }, async (_request, reply) => {
-    return reply.headers(noStore).send({ status: 'ok' });
-  });
+  // `/health` too: it used to answer the app's page with 200, which a balancer probing it took for health.
+  for (const url of ['/healthz', '/health']) {
+    app.get(url, { config: { public: true } }, async (_request, reply) => reply.headers(noStore).send({ status: 'ok' }));
+  }
   app.get('/readyz', { config: { public: true } }, async (_request, reply) => {
     const states = await Promise.all(options.checks.map(run));
     const checks = Object.fromEntries(options.checks.map((c, i) => [c.name, states[i] as CheckState]));

@@ -66,7 +66,9 @@ describe('health and readiness', () => {
     expect(ready.status).toBe(200);
     expect(ready.headers.get('cache-control')).toBe('no-store');
     expect(await ready.json()).toEqual({ status: 'ready', checks: { database: 'ok' } });
-    for (const path of ['/healthz', '/readyz']) {
+    // The old /health answered the app's HTML; it is the liveness answer now.
+    expect(await (await fetch(`${s.url}/health`)).json()).toEqual({ status: 'ok' });
+    for (const path of ['/healthz', '/health', '/readyz']) {
       expect((await fetch(`${s.url}${path}`, { method: 'HEAD' })).status).toBe(200);
     }
   });
