@@ -4,13 +4,13 @@ import { chromiumPath } from '../tests/support/chromium';
 /**
  * The Debian packages `npm test` needs besides Node (the README's two commands do all the set-up): Chromium
  * for the browser and end-to-end tests, and the fonts the screenshot tests compare against (DejaVu Sans,
- * Noto Color Emoji: without them a fresh machine draws other glyphs and emoji as boxes), and Redis and HAProxy
- * for the cluster tests. Run as root, it
+ * Noto Color Emoji: without them a fresh machine draws other glyphs and emoji as boxes), and Redis, HAProxy
+ * and PostgreSQL for the cluster tests. Run as root, it
  * installs what is missing; otherwise it prints the one apt-get line to run and stops the test run.
  */
 const FONTS = ['fonts-dejavu-core', 'fonts-noto-color-emoji'];
-/** The cluster shape's tests (issue 21): nodes share Redis and sit behind HAProxy. */
-const CLUSTER = ['redis-server', 'haproxy'];
+/** The cluster shape's tests (issue 21): nodes share Redis and sit behind HAProxy; PostgreSQL is the shared store. */
+const CLUSTER = ['redis-server', 'haproxy', 'postgresql'];
 
 const installed = (pkg: string) => spawnSync('dpkg', ['-s', pkg], { stdio: 'ignore' }).status === 0;
 

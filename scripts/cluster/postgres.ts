@@ -1,0 +1,114 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { freePort } from './processes';
+
+/** Debian's PostgreSQL binaries (the `postgresql` package), newest major first. */
+export function postgresBinDir(): string | undefined {
+  const root = '/usr/lib/postgresql';
+  if (!existsSync(root)) return undefined;
+  const majors = execFileSync('ls', [root], { encoding: 'utf8' })
+    .split('\n')
+    .filter((v) => /^\d+$/.test(v))
+    .sort((a, b) => Number(b) - Number(a));
+  for (const major of majors) {
+    const dir = path.join(root, major, 'bin');
+    if (existsSync(path.join(dir, 'initdb'))) return dir;
+  }
+  return undefined;
+}
+
+/**
+ * A throwaway PostgreSQL server (issue 21), for the cluster command and the tests: a new cluster in a
+ * temporary directory on a free loopback port, trust authentication for the `messenger` role, and one
+ * database `messenger`. PostgreSQL refuses to run as root, so as root it runs as the `postgres` user.
+ */
+export class PostgresProcess {
+  private child: ChildProcess | undefined;
+
+  private constructor(
+    private readonly bin: string,
+    private readonly dir: string,
+    readonly port: number,
+  ) {}
+
+  get url(): string {
+    return `postgres://messenger@127.0.0.1:${this.port}/messenger`;
+  }
+
+  static async start(): Promise<PostgresProcess> {
+    const bin = postgresBinDir();
+    if (!bin) throw new Error('no PostgreSQL: install Debian’s postgresql');
+    const dir = mkdtempSync(path.join(tmpdir(), 'messenger-postgres-'));
+    const server = new PostgresProcess(bin, dir, await freePort());
+    if (process.getuid?.() === 0) chownSync(dir, uidOf('postgres'), gidOf('postgres'));
+    server.run('initdb', ['-D', path.join(dir, 'data'), '-U', 'messenger', '--auth=trust', '-E', 'UTF8', '--no-instructions']);
+    await server.restart();
+    const admin = new pg.Client({ connectionString: `postgres://messenger@127.0.0.1:${server.port}/postgres` });
+    await admin.connect();
+    await admin.query('CREATE DATABASE messenger');
+    await admin.end();
+    return server;
+  }
+
+  /** Starts the server (again) on the same port and data; resolves once it accepts connections. */
+  async restart(): Promise<void> {
+    const args = ['-D', path.join(this.dir, 'data'), '-p', String(this.port), '-k', this.dir, '-c', 'listen_addresses=127.0.0.1'];
+    this.child = this.spawnAs(path.join(this.bin, 'postgres'), args);
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      if (this.child.exitCode !== null) throw new Error(`postgres exited with ${this.child.exitCode}`);
+      const client = new pg.Client({ connectionString: `postgres://messenger@127.0.0.1:${this.port}/postgres` });
+      try {
+        await client.connect();
+        await client.end();
+        return;
+      } catch {
+        await client.end().catch(() => undefined);
+        if (Date.now() > deadline) throw new Error('postgres did not start');
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+  }
+
+  /** SIGKILL: a crash. */
+  async kill(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill('SIGKILL');
+    await exited;
+  }
+
+  async stop(): Promise<void> {
+    const child = this.child;
+    if (child && child.exitCode === null) {
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      // SIGINT: PostgreSQL's fast shutdown.
+      child.kill('SIGINT');
+      await exited;
+    }
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  private run(tool: string, args: string[]): void {
+    execFileSync(path.join(this.bin, tool), args, { stdio: 'ignore', ...asPostgresUser() });
+  }
+
+  private spawnAs(file: string, args: string[]): ChildProcess {
+    // Spawned as that user itself (not through su or runuser), so a kill reaches postgres.
+    return spawn(file, args, { stdio: 'ignore', ...asPostgresUser() });
+  }
+}
+
+/** As root, the `postgres` user's ids (PostgreSQL will not run as root); otherwise nothing changes. */
+function asPostgresUser(): { uid?: number; gid?: number; cwd?: string } {
+  if (process.getuid?.() !== 0) return {};
+  return { uid: uidOf('postgres'), gid: gidOf('postgres'), cwd: tmpdir() };
+}
+
+const idOf = (flag: '-u' | '-g', name: string) => Number(execFileSync('id', [flag, name], { encoding: 'utf8' }).trim());
+const uidOf = (name: string) => idOf('-u', name);
+const gidOf = (name: string) => idOf('-g', name);
