@@ -60,6 +60,8 @@ export interface BuildOptions {
   logStream?: Writable | false;
   /** Where PINs go; defaults to PIN_WEBHOOK_URL's webhook, else the console. */
   announcePin?: PinDelivery;
+  /** The bus to the other nodes; defaults to Redis's with REDIS_URL, else none (tests pass one of their own). */
+  bus?: EventBus;
   /** Where Content-Security-Policy violation reports go; defaults to the log. */
   onCspReport?: (report: CspReport) => void;
 }
@@ -135,7 +137,7 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
     app.log.warn({ redis: 'unreachable' }, 'starting without Redis: readyz reports the bus until it is back');
   }
   const redis = redisBus?.client;
-  const bus: EventBus = redisBus ?? new LocalBus();
+  const bus: EventBus = options.bus ?? redisBus ?? new LocalBus();
   const presence: PresenceCounter = redis ? new RedisPresence(redis, config.nodeId) : new LocalPresence();
   const events = new EventLog(db, config.eventRetention, () => clock.now(), (action) => metrics.eventsStored.inc({ action }));
   const ctx: ServerContext = {

@@ -1,0 +1,116 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BuiltServer, buildServer } from '../../server/app';
+import { testConfig } from '../../server/config';
+import type { BusNote, EventBus } from '../../server/realtime/bus';
+import { EventLog } from '../../server/realtime/events';
+import { signUp, TestSocket, type TestUser } from '../support/server';
+
+/**
+ * Issue 21: what a node sends one socket when other nodes' notes come late, out of order or not at all.
+ * The bus is swapped through its interface for one the test plays; the other node is a second event log on
+ * the same database, which stores events without delivering them, as another process would.
+ */
+
+/** A bus the test drives: what this node publishes is kept, and notes "from other nodes" are handed in by hand. */
+class PlayedBus implements EventBus {
+  readonly shared = true;
+  readonly published: BusNote[] = [];
+  private handler: ((note: BusNote) => void) | undefined;
+  private reconnected: (() => void) | undefined;
+
+  publish(note: BusNote): void {
+    this.published.push(note);
+  }
+  onNote(handler: (note: BusNote) => void): void {
+    this.handler = handler;
+  }
+  onReconnect(handler: () => void): void {
+    this.reconnected = handler;
+  }
+  async check(): Promise<void> {}
+  async close(): Promise<void> {}
+
+  hear(note: BusNote): void {
+    this.handler?.(note);
+  }
+  comeBack(): void {
+    this.reconnected?.();
+  }
+}
+
+const SWEEP_MS = 60_000;
+const bus = new PlayedBus();
+let server: BuiltServer;
+let base: string;
+let dataDir: string;
+let otherNode: EventLog;
+let bo: TestUser;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(tmpdir(), 'messenger-hub-order-'));
+  // A sweep that never comes during the test: only notes (and the reconnect) deliver what the other node stored.
+  server = await buildServer(testConfig(dataDir, { busSweepMs: SWEEP_MS }), { logStream: false, bus });
+  base = await server.listen();
+  otherNode = new EventLog(server.ctx.db, 1_000, () => Date.now());
+  bo = await signUp(base, 'Bo');
+});
+
+afterAll(async () => {
+  await server.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** Stores an event for Bo as the other node would (no delivery here) and answers its id and data. */
+function storeElsewhere(text: string): { seq: number; payload: string } {
+  const data = { conversation_id: 1, message_id: text.length, type: 'read' as const };
+  otherNode.emit([bo.id], 'self_dlr_sync', data);
+  const seq = (server.ctx.db.prepare('SELECT event_seq AS n FROM users WHERE id = ?').get(bo.id) as { n: number }).n;
+  return { seq, payload: JSON.stringify(data) };
+}
+
+const note = (event: { seq: number; payload: string }): BusNote => ({
+  kind: 'events',
+  events: [{ action: 'self_dlr_sync', payload: event.payload, users: [[bo.id, event.seq]] }],
+});
+
+const eventIds = (socket: TestSocket) => socket.frames.flatMap((f) => ('id' in f && typeof f.id === 'number' ? [f.id] : []));
+const settle = () => new Promise((r) => setTimeout(r, 150));
+
+describe('one socket’s events from other nodes', () => {
+  it('sends an early event only after the ones before it (from the database), never one twice, and what no note announced once the bus is back', async () => {
+    const socket = new TestSocket(base, bo.token);
+    await socket.loaded();
+    const start = eventIds(socket).at(-1) ?? 0;
+    const first = storeElsewhere('one');
+    const second = storeElsewhere('two');
+
+    // The second's note comes first: the first comes along, from the database, before it.
+    bus.hear(note(second));
+    await expect.poll(() => eventIds(socket)).toEqual([first.seq, second.seq]);
+    expect(first.seq).toBe(start + 1);
+    // The first's note, late: nothing is sent twice.
+    bus.hear(note(first));
+    await settle();
+    expect(eventIds(socket)).toEqual([first.seq, second.seq]);
+
+    // A third whose note is lost: the sweep after the bus comes back sends it.
+    const third = storeElsewhere('three');
+    await settle();
+    expect(eventIds(socket)).toEqual([first.seq, second.seq]);
+    bus.comeBack();
+    await expect.poll(() => eventIds(socket)).toEqual([first.seq, second.seq, third.seq]);
+    socket.close();
+  });
+
+  it('publishes what this node stores, once per event with every receiver', async () => {
+    bus.published.length = 0;
+    const before = (server.ctx.db.prepare('SELECT event_seq AS n FROM users WHERE id = ?').get(bo.id) as { n: number }).n;
+    server.ctx.events.emit([bo.id], 'self_dlr_sync', { conversation_id: 1, message_id: 9, type: 'read' });
+    expect(bus.published).toEqual([
+      { kind: 'events', events: [{ action: 'self_dlr_sync', payload: expect.any(String), users: [[bo.id, before + 1]] }] },
+    ]);
+  });
+});
