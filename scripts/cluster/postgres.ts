@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -9,8 +9,7 @@ import { freePort } from './processes';
 export function postgresBinDir(): string | undefined {
   const root = '/usr/lib/postgresql';
   if (!existsSync(root)) return undefined;
-  const majors = execFileSync('ls', [root], { encoding: 'utf8' })
-    .split('\n')
+  const majors = readdirSync(root)
     .filter((v) => /^\d+$/.test(v))
     .sort((a, b) => Number(b) - Number(a));
   for (const major of majors) {

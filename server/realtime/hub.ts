@@ -80,15 +80,15 @@ export class SocketHub implements DeliveryTarget {
 
   /** This node's committed events (and presence): to its own sockets now, and a note to the other nodes. */
   deliver(deliveries: Delivery[]): void {
-    const onDelivered = this.options.onDelivered;
-    // One entry per stored event (its receivers share the payload string), for the other nodes.
+    const { onDelivered, bus } = this.options;
+    // One entry per stored event (its receivers share the payload string), for the other nodes: none alone.
     const events = new Map<string, BusEvent>();
     const frames: [number, string][] = [];
     for (const { userId, frame, text: built, storedAt, payload } of deliveries) {
       const text = built ?? JSON.stringify(frame);
       const seq = 'id' in frame && typeof frame.id === 'number' ? frame.id : undefined;
-      if (seq === undefined) frames.push([userId, text]);
-      else if (payload !== undefined) {
+      if (bus.shared && seq === undefined) frames.push([userId, text]);
+      else if (bus.shared && seq !== undefined && payload !== undefined) {
         const event = events.get(payload) ?? { action: frame.action, payload, users: [] };
         event.users.push([userId, seq]);
         events.set(payload, event);
@@ -102,8 +102,6 @@ export class SocketHub implements DeliveryTarget {
         if (storedAt !== undefined) onDelivered?.(storedAt);
       }
     }
-    const { bus } = this.options;
-    if (!bus.shared) return;
     if (events.size > 0) bus.publish({ kind: 'events', events: [...events.values()] });
     if (frames.length > 0) bus.publish({ kind: 'frames', frames });
   }
