@@ -34,7 +34,12 @@ export function shouldNotify(input: NotifyInput): boolean {
 
 export const NOTIFICATION_BODY_MAX = 100;
 
-const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+/**
+ * Made on first use, not when the module loads: building a segmenter loads ICU's break rules (some 30 ms of
+ * a page's start on a slow machine), and the engine's rules load with every tab, most of which never cut a
+ * notification.
+ */
+let graphemes: Intl.Segmenter | null = null;
 
 /**
  * The notification body (spec §5 "Display limits"): at most 100 characters, then an ellipsis.
@@ -44,6 +49,7 @@ export function notificationBody(text: string, max = NOTIFICATION_BODY_MAX): str
   const trimmed = text.trim();
   if (trimmed.length <= max) return trimmed;
   const parts: string[] = [];
+  graphemes ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
   for (const { segment } of graphemes.segment(trimmed)) {
     if (parts.length === max) return `${parts.join('').trimEnd()}…`;
     parts.push(segment);

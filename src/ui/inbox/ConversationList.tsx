@@ -1,4 +1,4 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { elementScroll, type Rect, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState } from 'react';
 import type { ConversationListItem } from '../../engine/api';
 import { useSession } from '../hooks/useSession';
@@ -13,6 +13,42 @@ function useMinuteClock(): Date {
     return () => clearInterval(timer);
   }, []);
   return now;
+}
+
+/**
+ * virtual-core's size and scroll adapters for the list, less the layout they read and write as the list
+ * mounts: done in the layout effect of the list's first commit, that forced the style and layout of the whole
+ * screen into the commit's task, under the commit's deep call stack (which DevTools' tracing, Lighthouse's
+ * too, records with every invalidation). The size comes from the ResizeObserver once the browser has laid the
+ * list out (`initialRect` until then), and the first scroll write, to the top where a new list is already,
+ * is left out.
+ */
+function observeRectAfterLayout(instance: Virtualizer<HTMLDivElement, Element>, cb: (rect: Rect) => void): (() => void) | undefined {
+  const element = instance.scrollElement;
+  if (!element) return undefined;
+  const report = () => cb({ width: element.clientWidth, height: element.clientHeight });
+  if (typeof ResizeObserver === 'undefined') {
+    report();
+    return undefined;
+  }
+  const observer = new ResizeObserver(report);
+  observer.observe(element, { box: 'content-box' });
+  return () => observer.disconnect();
+}
+
+const scrolledOnce = new WeakSet<Element>();
+
+function scrollUnlessNewAtTop(
+  offset: number,
+  options: { adjustments?: number; behavior?: ScrollBehavior },
+  instance: Virtualizer<HTMLDivElement, Element>,
+): void {
+  const element = instance.scrollElement;
+  if (element && !scrolledOnce.has(element)) {
+    scrolledOnce.add(element);
+    if (offset + (options.adjustments ?? 0) === 0) return;
+  }
+  elementScroll(offset, options, instance);
 }
 
 /**
@@ -39,10 +75,13 @@ export function ConversationList({
     estimateSize: () => ROW_HEIGHT,
     overscan: 6,
     getItemKey: (index) => items[index]?.conversation.id ?? index,
-    // The list is never taller than the window. Without a size before its first measure, the virtualizer
-    // renders no row at first, then every row in a synchronous re-render from its layout effect: one long
-    // task with the commit, where the first render (a transition, useQuery) is rendered in slices.
-    initialRect: { width: 0, height: window.innerHeight },
+    // Without a size before its first measure the virtualizer renders no row at first, then every row in a
+    // synchronous re-render from its layout effect: one long task with the commit, where the first render (a
+    // transition, useQuery) is rendered in slices. The list is not taller than the screen, whose size, unlike
+    // the window's, is read without forcing a layout.
+    initialRect: { width: 0, height: screen.height },
+    observeElementRect: observeRectAfterLayout,
+    scrollToFn: scrollUnlessNewAtTop,
   });
   return (
     <div

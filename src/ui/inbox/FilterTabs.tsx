@@ -27,7 +27,13 @@ export function FilterTabs({
   const more = useOverflowEdges(listRef, filters);
   // Where the row scrolls (a narrow window), the chosen tab is brought into view. By its scroll offset, not
   // scrollIntoView, which would also move where the next Tab press starts from.
+  const placed = useRef(false);
   useEffect(() => {
+    // A new row is at its start, where the first tab shows: nothing to read, and reading would force the
+    // layout of the screen still being mounted.
+    const first = !placed.current;
+    placed.current = true;
+    if (first && value === filters[0]) return;
     const row = listRef.current;
     const tab = refs.current.get(value);
     if (!row || !tab || row.scrollWidth <= row.clientWidth) return;
@@ -39,7 +45,7 @@ export function FilterTabs({
     const at = tab.getBoundingClientRect();
     if (at.left < left) row.scrollLeft -= left - at.left;
     else if (at.right > right) row.scrollLeft += at.right - right;
-  }, [value]);
+  }, [value, filters]);
   const move = (event: KeyboardEvent, index: number) => {
     const last = filters.length - 1;
     const next =
@@ -93,8 +99,9 @@ type Edges = 'start' | 'end' | 'both' | null;
  */
 function useOverflowEdges(ref: { current: HTMLElement | null }, tabs: readonly unknown[]): Edges {
   const [edges, setEdges] = useState<Edges>(null);
-  // Set up again only when the tabs change: the observer follows sizes (a language, a window) by itself,
-  // and each set-up reads the layout, which after every render of the list (every message) forced one.
+  // Set up again only when the tabs change: the observer follows sizes (a language, a window) by itself.
+  // Measured first when the observer reports, after the browser's layout, not at once: a read here forced
+  // the layout, after every render of the list (every message) and while the screen mounts.
   useEffect(() => {
     const row = ref.current;
     if (!row) return;
@@ -103,7 +110,6 @@ function useOverflowEdges(ref: { current: HTMLElement | null }, tabs: readonly u
       const end = row.scrollLeft + row.clientWidth < row.scrollWidth - 1;
       setEdges(start && end ? 'both' : start ? 'start' : end ? 'end' : null);
     };
-    measure();
     const observer = new ResizeObserver(measure);
     observer.observe(row);
     for (const tab of Array.from(row.children)) observer.observe(tab);
