@@ -28,6 +28,17 @@ export default tseslint.config(
     },
   },
   {
+    // Issue 21: the server's database calls are async; a promise nobody awaits is a statement that may run
+    // outside its transaction, or an error nobody hears. Type-aware, so for the server and its tests only.
+    files: ['server/**/*.ts', 'tests/server/**/*.ts', 'tests/support/fixtures.ts', 'tests/support/dbSnapshot.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false, attributes: false } }],
+      '@typescript-eslint/await-thenable': 'error',
+    },
+  },
+  {
     files: ['src/protocol/**'],
     rules: boundary('protocol holds wire types only and imports nothing of the app.', [
       '**/engine/**',

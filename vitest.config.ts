@@ -16,6 +16,19 @@ export default defineConfig({
         },
       },
       {
+        // Issue 21: the server's whole suite again on PostgreSQL (Debian's), each test server in a schema of its
+        // own; what tests the SQLite file itself, or starts PostgreSQL itself, runs once, in `unit`.
+        test: {
+          name: 'server-postgres',
+          environment: 'node',
+          include: ['tests/server/**/*.test.ts'],
+          exclude: ['tests/server/sqlite-errors.test.ts', 'tests/server/postgres-schema.test.ts'],
+          globalSetup: ['tests/server/postgres-setup.ts'],
+          testTimeout: 20_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
         extends: './vite.config.ts',
         // Found late on a fresh cache, these would be optimised mid-run and React loaded twice ("Invalid hook call").
         optimizeDeps: {

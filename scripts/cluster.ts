@@ -1,11 +1,14 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { LocalCluster } from './cluster/localCluster';
+import { postgresBinDir } from './cluster/postgres';
 
 /**
- * `npm run cluster` (issue 21): the app at one address, served by several nodes. Redis (Debian's
- * redis-server, unless REDIS_URL names one), CLUSTER_NODES server processes (3) sharing DATA_DIR
- * (./data-cluster) and the Redis bus, and HAProxy (Debian's haproxy) on CLUSTER_PORT (8080) in front of them.
+ * `npm run cluster` (issue 21): the app at one address, served by several nodes. PostgreSQL (DATABASE_URL,
+ * else Debian's postgresql with its data in DATA_DIR/postgres; without it the nodes share SQLite in DATA_DIR),
+ * Redis (Debian's redis-server, unless REDIS_URL names one), CLUSTER_NODES server processes (3) sharing the
+ * database, DATA_DIR (./data-cluster, uploaded files) and the Redis bus, and HAProxy (Debian's haproxy) on
+ * CLUSTER_PORT (8080) in front of them.
  * Ctrl-C drains the nodes and stops everything.
  */
 
@@ -16,6 +19,9 @@ async function main(): Promise<void> {
     ...(process.env.REDIS_URL ? [] : has('redis-server') ? [] : ['redis-server']),
     ...(has('haproxy') || has('/usr/sbin/haproxy') ? [] : ['haproxy']),
   ];
+  if (!process.env.DATABASE_URL && !postgresBinDir()) {
+    console.warn('No PostgreSQL (Debian’s postgresql, or DATABASE_URL): the nodes share SQLite, on this machine only.');
+  }
   if (missing.length > 0) {
     console.error(`The cluster needs Debian packages that are missing: run \`sudo apt-get install -y ${missing.join(' ')}\`.`);
     process.exit(1);
@@ -34,6 +40,7 @@ async function main(): Promise<void> {
     host: '*',
     dataDir,
     ...(process.env.REDIS_URL ? { redisUrl: process.env.REDIS_URL } : {}),
+    ...(process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL } : {}),
     checkMs: 1_000,
     buildClient: process.env.SKIP_CLIENT_BUILD !== '1',
     onOutput: (node, line) => console.log(`[${node}] ${line}`),
@@ -41,7 +48,7 @@ async function main(): Promise<void> {
   console.log(
     `Messenger cluster is running at http://localhost:${port} (HAProxy in front of ${cluster.nodes
       .map((n) => `${n.name} ${n.url}`)
-      .join(', ')}; Redis ${cluster.redisUrl}; data in ${dataDir})`,
+      .join(', ')}; Redis ${cluster.redisUrl}; ${cluster.databaseUrl ? `PostgreSQL ${cluster.databaseUrl}` : 'SQLite'}; files in ${dataDir})`,
   );
   let stopping = false;
   const stop = () => {

@@ -10,7 +10,8 @@ import { ATTACHMENT_MAX_BYTES } from '../src/protocol/constants';
 import { type Clock, systemClock } from './clock';
 import type { ServerConfig } from './config';
 import type { ServerContext } from './context';
-import { openDatabase } from './db/database';
+import { openStore } from './db/open';
+import { sql } from './db/store';
 import { DirectoryStorage } from './files/storage';
 import { userForToken } from './http/auth';
 import { COMPRESSED_COPIES, registerClientFileHeaders, varyOnEncoding } from './http/clientFiles';
@@ -26,7 +27,7 @@ import { registerSecurityHeaders } from './http/securityHeaders';
 import { registerSendRateLimit } from './http/sendRateLimit';
 import { registerAuthIpLimit } from './http/authIpLimit';
 import { registerHealthRoutes } from './ops/health';
-import { createMetrics, instrumentDatabase } from './ops/metrics';
+import { createMetrics, timeStatements } from './ops/metrics';
 import { registerMetricsRoute } from './ops/metricsRoute';
 import { InFlight } from './ops/inFlight';
 import { consolePinDelivery, type PinDelivery, webhookPinDelivery } from './pins/delivery';
@@ -127,8 +128,8 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
   // The hub is created below, after the database it needs; the gauge reads it when scraped.
   const hubHolder: { hub?: SocketHub } = {};
   const metrics = createMetrics({ sockets: () => hubHolder.hub?.connectionCount() ?? 0, draining: () => draining });
-  const { db, created } = openDatabase(config.dataDir);
-  instrumentDatabase(db, metrics.databaseSeconds);
+  const { store: db, created } = await openStore(config);
+  timeStatements(db, metrics.databaseSeconds);
   const files = new DirectoryStorage(path.join(config.dataDir, 'files'));
   // With REDIS_URL the node is one of several: the bus, the limits and presence are shared through Redis.
   const redisBus =
@@ -139,7 +140,7 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
   const redis = redisBus?.client;
   const bus: EventBus = options.bus ?? redisBus ?? new LocalBus();
   const presence: PresenceCounter = redis ? new RedisPresence(redis, config.nodeId) : new LocalPresence();
-  const events = new EventLog(db, config.eventRetention, () => clock.now(), (action) => metrics.eventsStored.inc({ action }));
+  const events = await EventLog.open(db, config.eventRetention, () => clock.now(), (action) => metrics.eventsStored.inc({ action }));
   const ctx: ServerContext = {
     db,
     events,
@@ -168,7 +169,7 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
   });
   hubHolder.hub = hub;
   if (created && config.seedDemo) {
-    seedDemoWorld(ctx);
+    await seedDemoWorld(ctx);
     if (logStream !== false) {
       console.log(`Demo world seeded. Sign in as ${DEMO_USERS.map((u) => `${u.nickname} ${u.phone}`).join(', ')}`);
     }
@@ -199,7 +200,7 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
     if (!protectedPath || request.url.startsWith('/files/')) return;
     if (request.routeOptions.config?.public) return;
     const token = request.headers[HEADER_AUTH_TOKEN.toLowerCase()];
-    const user = userForToken(db, typeof token === 'string' ? token : undefined);
+    const user = await userForToken(db, typeof token === 'string' ? token : undefined);
     if (!user) throw unauthorized();
     request.authUser = user;
   });
@@ -221,7 +222,7 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
   installErrorHandlers(app);
   registerHealthRoutes(app, {
     checks: [
-      { name: 'database', check: () => void db.prepare('SELECT 1').get() },
+      { name: 'database', check: async () => void (await db.get(sql`SELECT 1`)) },
       ...(bus.shared ? [{ name: 'bus', check: () => bus.check() }] : []),
     ],
     draining: () => draining,
@@ -260,7 +261,7 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
     await app.close();
     await presence.close();
     await bus.close();
-    db.close();
+    await db.close();
   };
   return {
     app,

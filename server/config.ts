@@ -52,6 +52,11 @@ export interface ServerConfig {
    * share. Unset, this node is alone: an in-process bus and in-memory limits.
    */
   redisUrl: string | undefined;
+  /**
+   * PostgreSQL (DATABASE_URL, e.g. postgres://messenger@db/messenger): the one store every node shares. Unset,
+   * the node keeps its data in SQLite in DATA_DIR (the embedded default). Uploaded files stay in DATA_DIR.
+   */
+  databaseUrl: string | undefined;
   /** This node's name in the cluster (NODE_ID; random by default): on the bus, in logs and metrics. */
   nodeId: string;
   /** With Redis, how often each node checks its sockets' users for events no note told it of (BUS_SWEEP_MS). */
@@ -86,6 +91,7 @@ const DEFAULTS: ServerConfig = {
   metricsToken: undefined,
   pinWebhookUrl: undefined,
   redisUrl: undefined,
+  databaseUrl: undefined,
   nodeId: 'node',
   busSweepMs: 2_000,
 };
@@ -129,6 +135,20 @@ function pinWebhookFrom(value: string | undefined, nodeEnv: string | undefined):
     throw new ConfigError(`PIN_WEBHOOK_URL must be an http or https address, got "${value}"`);
   }
   return url.href;
+}
+
+function databaseUrlFrom(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// address');
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+    throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// address');
+  }
+  return value;
 }
 
 function redisUrlFrom(value: string | undefined): string | undefined {
@@ -189,6 +209,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv, overrides: Partial<ServerC
     metricsToken: env.METRICS_TOKEN || undefined,
     pinWebhookUrl: pinWebhookFrom(env.PIN_WEBHOOK_URL, env.NODE_ENV),
     redisUrl: redisUrlFrom(env.REDIS_URL),
+    databaseUrl: databaseUrlFrom(env.DATABASE_URL),
     nodeId: env.NODE_ID || `node-${randomBytes(4).toString('hex')}`,
     busSweepMs: Math.max(100, intFrom(env.BUS_SWEEP_MS, 'BUS_SWEEP_MS', DEFAULTS.busSweepMs)),
     ...overrides,

@@ -1,6 +1,6 @@
 import type { Clock } from './clock';
 import type { ServerConfig } from './config';
-import type { Db } from './db/database';
+import type { Store } from './db/store';
 import type { FileStorage } from './files/storage';
 import type { ServerMetrics } from './ops/metrics';
 import type { PinDelivery } from './pins/delivery';
@@ -8,7 +8,7 @@ import type { EventLog } from './realtime/events';
 
 /** What every route module is given: the database, the event log, time and configuration. */
 export interface ServerContext {
-  db: Db;
+  db: Store;
   events: EventLog;
   clock: Clock;
   config: ServerConfig;

@@ -54,7 +54,9 @@ async function main(): Promise<void> {
     throw error;
   }
   const url = await server.listen();
-  console.log(`Messenger is running at ${url} (data in ${config.dataDir})`);
+  // With DATABASE_URL the data is in PostgreSQL (named without its password) and only the uploads in DATA_DIR.
+  const where = config.databaseUrl ? `${server.ctx.db.description}, files in ${config.dataDir}` : config.dataDir;
+  console.log(`Messenger is running at ${url} (data in ${where})`);
   if (config.devPin) console.log(`MESSENGER_DEV_PIN is set: every PIN is ${config.devPin}`);
   // SIGTERM (a deploy, an orchestrator) drains: clients move to other nodes at once and requests in flight
   // finish, within DRAIN_TIMEOUT_MS. A second signal does not wait.

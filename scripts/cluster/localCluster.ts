@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
+import { PostgresProcess, postgresBinDir } from './postgres';
 import { freePort, HaproxyProcess, RedisProcess } from './processes';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -10,8 +11,13 @@ export interface LocalClusterOptions {
   /** HAProxy's port (0: a free one) and address. */
   port: number;
   host?: string;
-  /** The nodes' shared data directory (database and uploaded files). */
+  /** The nodes' shared data directory (uploaded files; the database too when there is no PostgreSQL). */
   dataDir: string;
+  /**
+   * The nodes' PostgreSQL. Unset, one is started (Debian's postgresql, its data in `dataDir`/postgres) when it
+   * is installed; `null`: none, the nodes share SQLite in `dataDir` (one machine only).
+   */
+  databaseUrl?: string | null;
   /** An existing Redis; without it one is started (Debian's redis-server). */
   redisUrl?: string;
   /** HAProxy's health-check interval. */
@@ -48,15 +54,20 @@ export class NodeProcess {
  */
 export class LocalCluster {
   private redis: RedisProcess | undefined;
+  private postgres: PostgresProcess | undefined;
 
   private constructor(
     private readonly options: LocalClusterOptions,
     readonly nodes: NodeProcess[],
     readonly redisUrl: string,
+    /** The nodes' PostgreSQL, or undefined when they share SQLite. */
+    readonly databaseUrl: string | undefined,
     readonly proxy: HaproxyProcess,
     redis: RedisProcess | undefined,
+    postgres: PostgresProcess | undefined,
   ) {
     this.redis = redis;
+    this.postgres = postgres;
   }
 
   get url(): string {
@@ -66,13 +77,18 @@ export class LocalCluster {
   static async start(options: LocalClusterOptions): Promise<LocalCluster> {
     const redis = options.redisUrl ? undefined : await RedisProcess.start();
     const redisUrl = options.redisUrl ?? (redis as RedisProcess).url;
+    const postgres =
+      options.databaseUrl === undefined && postgresBinDir() !== undefined
+        ? await PostgresProcess.start({ dir: path.join(options.dataDir, 'postgres') })
+        : undefined;
+    const databaseUrl = options.databaseUrl ?? postgres?.url;
     const nodes: NodeProcess[] = [];
     for (let i = 1; i <= options.nodes; i++) nodes.push(new NodeProcess(`node-${i}`, await freePort()));
     const proxy = await HaproxyProcess.start(
       nodes.map((n) => ({ name: n.name, port: n.port })),
       { ...(options.checkMs ? { checkMs: options.checkMs } : {}), port: options.port || (await freePort()), ...(options.host ? { host: options.host } : {}) },
     );
-    const cluster = new LocalCluster(options, nodes, redisUrl, proxy, redis);
+    const cluster = new LocalCluster(options, nodes, redisUrl, databaseUrl, proxy, redis, postgres);
     // The first alone: it builds the client if asked and migrates (and seeds) a new database.
     await cluster.startNode(0, options.buildClient === true);
     await Promise.all(nodes.slice(1).map((_, i) => cluster.startNode(i + 1)));
@@ -90,6 +106,7 @@ export class LocalCluster {
         HOST: '127.0.0.1',
         DATA_DIR: this.options.dataDir,
         REDIS_URL: this.redisUrl,
+        ...(this.databaseUrl ? { DATABASE_URL: this.databaseUrl } : {}),
         NODE_ID: node.name,
         // Behind HAProxy on this machine: its X-Forwarded-For names the client.
         TRUST_PROXY: '127.0.0.1',
@@ -125,6 +142,13 @@ export class LocalCluster {
     await this.proxy.stop();
     await this.redis?.stop();
     this.redis = undefined;
+    await this.postgres?.stop();
+    this.postgres = undefined;
+  }
+
+  /** The PostgreSQL this cluster started (undefined with an outside one or SQLite): for faults. */
+  get ownPostgres(): PostgresProcess | undefined {
+    return this.postgres;
   }
 
   /** The Redis this cluster started (undefined with an outside one): for faults. */

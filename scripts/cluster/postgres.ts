@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -31,30 +31,50 @@ export class PostgresProcess {
     private readonly bin: string,
     private readonly dir: string,
     readonly port: number,
+    private readonly settings: readonly string[],
+    private readonly temporary: boolean,
   ) {}
 
   get url(): string {
     return `postgres://messenger@127.0.0.1:${this.port}/messenger`;
   }
 
-  static async start(): Promise<PostgresProcess> {
+  /**
+   * A new PostgreSQL, or the one kept in `dir` when it holds one (`npm run cluster` keeps its data between
+   * runs; without `dir` a temporary directory is removed by stop()). `throwaway`: the tests' setting, no fsync
+   * and commits not waited on, so a crash may lose the last commits (the server tests never crash it).
+   */
+  static async start(options: { throwaway?: boolean; dir?: string } = {}): Promise<PostgresProcess> {
     const bin = postgresBinDir();
     if (!bin) throw new Error('no PostgreSQL: install Debian’s postgresql');
-    const dir = mkdtempSync(path.join(tmpdir(), 'messenger-postgres-'));
-    const server = new PostgresProcess(bin, dir, await freePort());
-    if (process.getuid?.() === 0) chownSync(dir, uidOf('postgres'), gidOf('postgres'));
-    server.run('initdb', ['-D', path.join(dir, 'data'), '-U', 'messenger', '--auth=trust', '-E', 'UTF8', '--no-instructions']);
+    const dir = options.dir ?? mkdtempSync(path.join(tmpdir(), 'messenger-postgres-'));
+    mkdirSync(dir, { recursive: true });
+    const settings = options.throwaway ? ['fsync=off', 'synchronous_commit=off', 'full_page_writes=off'] : [];
+    const server = new PostgresProcess(bin, dir, await freePort(), settings.flatMap((s) => ['-c', s]), options.dir === undefined);
+    if (process.getuid?.() === 0) {
+      chownSync(dir, uidOf('postgres'), gidOf('postgres'));
+      // The `postgres` user must pass through the directory it is in (a data directory made by mkdtemp is 0700).
+      const parent = path.dirname(dir);
+      const mode = statSync(parent).mode;
+      if ((mode & 0o001) === 0) chmodSync(parent, (mode & 0o7777) | 0o001);
+    }
+    const existing = existsSync(path.join(dir, 'data', 'PG_VERSION'));
+    if (!existing) {
+      server.run('initdb', ['-D', path.join(dir, 'data'), '-U', 'messenger', '--auth=trust', '-E', 'UTF8', '--no-instructions']);
+    }
     await server.restart();
-    const admin = new pg.Client({ connectionString: `postgres://messenger@127.0.0.1:${server.port}/postgres` });
-    await admin.connect();
-    await admin.query('CREATE DATABASE messenger');
-    await admin.end();
+    if (!existing) {
+      const admin = new pg.Client({ connectionString: `postgres://messenger@127.0.0.1:${server.port}/postgres` });
+      await admin.connect();
+      await admin.query('CREATE DATABASE messenger');
+      await admin.end();
+    }
     return server;
   }
 
   /** Starts the server (again) on the same port and data; resolves once it accepts connections. */
   async restart(): Promise<void> {
-    const args = ['-D', path.join(this.dir, 'data'), '-p', String(this.port), '-k', this.dir, '-c', 'listen_addresses=127.0.0.1'];
+    const args = ['-D', path.join(this.dir, 'data'), '-p', String(this.port), '-k', this.dir, '-c', 'listen_addresses=127.0.0.1', ...this.settings];
     this.child = this.spawnAs(path.join(this.bin, 'postgres'), args);
     const deadline = Date.now() + 20_000;
     for (;;) {
@@ -81,6 +101,15 @@ export class PostgresProcess {
     await exited;
   }
 
+  /** PostgreSQL's fast shutdown (SIGINT: open transactions roll back, connections end), keeping its data. */
+  async shutdown(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill('SIGINT');
+    await exited;
+  }
+
   async stop(): Promise<void> {
     const child = this.child;
     if (child && child.exitCode === null) {
@@ -89,7 +118,7 @@ export class PostgresProcess {
       child.kill('SIGINT');
       await exited;
     }
-    rmSync(this.dir, { recursive: true, force: true });
+    if (this.temporary) rmSync(this.dir, { recursive: true, force: true });
   }
 
   private run(tool: string, args: string[]): void {

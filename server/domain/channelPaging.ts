@@ -1,4 +1,4 @@
-import type { Db } from '../db/database';
+import { type Query, type Store, sql } from '../db/store';
 import { badRequest } from '../http/errors';
 import { INVALID_PARAMETERS } from './communityAccess';
 
@@ -17,24 +17,22 @@ export function checkPageQuery(q: PageQuery): void {
 }
 
 /**
- * Runs `select` (a trusted `SELECT ... WHERE ...` fragment with `args`) for one page, keyed on the
- * integer column `key`, and returns the rows oldest first. `around` centres the page on the anchor,
- * which is included when it exists.
+ * Runs `select` (a trusted `SELECT ... WHERE ...` statement, its values as parameters) for one page, keyed
+ * on the integer column `key` (a constant such as 'm.id'), and returns the rows oldest first. `around`
+ * centres the page on the anchor, which is included when it exists.
  */
-export function pageRows<T>(db: Db, select: string, key: string, args: number[], q: PageQuery): T[] {
-  const newest = (extra: string, extraArgs: number[], limit: number) =>
-    db
-      .prepare<number[], T>(`${select} ${extra} ORDER BY ${key} DESC LIMIT ?`)
-      .all(...args, ...extraArgs, limit)
-      .reverse();
-  const oldest = (extra: string, extraArgs: number[], limit: number) =>
-    db.prepare<number[], T>(`${select} ${extra} ORDER BY ${key} ASC LIMIT ?`).all(...args, ...extraArgs, limit);
-  if (q.before !== undefined) return newest(`AND ${key} < ?`, [q.before], q.limit);
-  if (q.after !== undefined) return oldest(`AND ${key} > ?`, [q.after], q.limit);
+export async function pageRows<T>(db: Store, select: Query<unknown>, key: string, q: PageQuery): Promise<T[]> {
+  const column = sql.ref(key);
+  const newest = async (extra: Query<unknown>, limit: number) =>
+    (await db.all<T>(sql`${select} ${extra} ORDER BY ${column} DESC LIMIT ${limit}`)).reverse();
+  const oldest = (extra: Query<unknown>, limit: number) =>
+    db.all<T>(sql`${select} ${extra} ORDER BY ${column} ASC LIMIT ${limit}`);
+  if (q.before !== undefined) return newest(sql`AND ${column} < ${q.before}`, q.limit);
+  if (q.after !== undefined) return oldest(sql`AND ${column} > ${q.after}`, q.limit);
   if (q.around !== undefined) {
     const earlier = Math.floor(q.limit / 2);
-    const head = earlier > 0 ? newest(`AND ${key} < ?`, [q.around], earlier) : [];
-    return [...head, ...oldest(`AND ${key} >= ?`, [q.around], q.limit - earlier)];
+    const head = earlier > 0 ? await newest(sql`AND ${column} < ${q.around}`, earlier) : [];
+    return [...head, ...(await oldest(sql`AND ${column} >= ${q.around}`, q.limit - earlier))];
   }
-  return newest('', [], q.limit);
+  return newest(sql``, q.limit);
 }

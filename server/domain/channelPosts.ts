@@ -1,5 +1,6 @@
 import type { CommentsAnswer, PostsAnswer } from '../../src/protocol/api';
 import type { ServerContext } from '../context';
+import { sql } from '../db/store';
 import type { CommentRow } from './comments';
 import { participants, POST_NOT_FOUND, requireComment, serializeComments } from './comments';
 import { type PageQuery, pageRows } from './channelPaging';
@@ -8,24 +9,17 @@ import type { ConversationRow, MemberRow, MessageRow } from './rows';
 import { serializeMessages } from './serialize';
 import { visibleMessagesSql } from './visibility';
 
-const visibleArgs = (channel: ConversationRow, member: MemberRow) => [
-  channel.id,
-  member.user_id,
-  member.user_id,
-  member.is_admin,
-];
-
-export function listPosts(ctx: ServerContext, channel: ConversationRow, member: MemberRow, q: PageQuery): PostsAnswer {
-  const rows = pageRows<MessageRow>(
-    ctx.db,
-    `SELECT m.* FROM messages m WHERE ${visibleMessagesSql('m')}`,
-    'm.id',
-    visibleArgs(channel, member),
-    q,
-  );
+export async function listPosts(
+  ctx: ServerContext,
+  channel: ConversationRow,
+  member: MemberRow,
+  q: PageQuery,
+): Promise<PostsAnswer> {
+  const visible = visibleMessagesSql('m', channel.id, member.user_id, member.is_admin === 1);
+  const rows = await pageRows<MessageRow>(ctx.db, sql`SELECT m.* FROM messages m WHERE ${visible}`, 'm.id', q);
   return {
-    posts: serializeMessages(ctx.db, channel, rows),
-    participants: participants(
+    posts: await serializeMessages(ctx.db, channel, rows),
+    participants: await participants(
       ctx,
       rows.map((r) => r.user_id),
     ),
@@ -36,26 +30,27 @@ export function listPosts(ctx: ServerContext, channel: ConversationRow, member: 
  * The comments of a post: its top-level comments, or with `parentCommentId` the replies to that
  * comment (each comment carries replies_count so the client knows where a thread continues).
  */
-export function listComments(
+export async function listComments(
   ctx: ServerContext,
   channel: ConversationRow,
   member: MemberRow,
   input: { postId: number; parentCommentId: number | undefined; page: PageQuery },
-): CommentsAnswer {
-  const post = requireVisibleMessage(ctx.db, channel.id, member, input.postId, POST_NOT_FOUND);
-  if (input.parentCommentId !== undefined) requireComment(ctx, post, input.parentCommentId);
-  const byParent = input.parentCommentId === undefined ? 'c.parent_comment_id IS NULL' : 'c.parent_comment_id = ?';
-  const args = input.parentCommentId === undefined ? [post.id] : [post.id, input.parentCommentId];
-  const rows = pageRows<CommentRow>(
+): Promise<CommentsAnswer> {
+  const post = await requireVisibleMessage(ctx.db, channel.id, member, input.postId, POST_NOT_FOUND);
+  if (input.parentCommentId !== undefined) await requireComment(ctx, post, input.parentCommentId);
+  const byParent =
+    input.parentCommentId === undefined
+      ? sql`c.parent_comment_id IS NULL`
+      : sql`c.parent_comment_id = ${input.parentCommentId}`;
+  const rows = await pageRows<CommentRow>(
     ctx.db,
-    `SELECT c.* FROM comments c WHERE c.post_id = ? AND ${byParent}`,
+    sql`SELECT c.* FROM comments c WHERE c.post_id = ${post.id} AND ${byParent}`,
     'c.id',
-    args,
     input.page,
   );
   return {
-    comments: serializeComments(ctx, rows),
-    participants: participants(
+    comments: await serializeComments(ctx, rows),
+    participants: await participants(
       ctx,
       rows.map((r) => r.user_id),
     ),

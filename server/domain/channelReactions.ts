@@ -13,25 +13,25 @@ import { commentReactions } from './serialize';
  * (post_id and comment_id, no message_id: the reactions are the comment's, not the post's). Post
  * reactions need nothing of their own: they are message reactions (setReaction in ./reactions).
  */
-export function setCommentReaction(
+export async function setCommentReaction(
   ctx: ServerContext,
   channel: ConversationRow,
   member: MemberRow,
   input: { postId: number; commentId: number; reaction: string; on: boolean },
-): Comment {
+): Promise<Comment> {
   const { db } = ctx;
-  const post = requireVisibleMessage(db, channel.id, member, input.postId, POST_NOT_FOUND);
-  const row = requireComment(ctx, post, input.commentId);
-  return ctx.events.transaction(() => {
+  const post = await requireVisibleMessage(db, channel.id, member, input.postId, POST_NOT_FOUND);
+  const row = await requireComment(ctx, post, input.commentId);
+  return ctx.events.transaction(async () => {
     const target = { kind: 'comment', id: row.id } as const;
-    if (toggleReaction(db, target, member.user_id, input.reaction, input.on, ctx.clock.now())) {
-      ctx.events.emit(memberIds(db, channel.id), 'reactions_changed', {
+    if (await toggleReaction(db, target, member.user_id, input.reaction, input.on, ctx.clock.now())) {
+      await ctx.events.emit(await memberIds(db, channel.id), 'reactions_changed', {
         conversation_id: channel.id,
         post_id: post.id,
         comment_id: row.id,
-        reactions: commentReactions(db, [row.id]).get(row.id) ?? [],
+        reactions: (await commentReactions(db, [row.id])).get(row.id) ?? [],
       });
     }
-    return serializeComments(ctx, [row])[0] as Comment;
+    return (await serializeComments(ctx, [row]))[0] as Comment;
   });
 }

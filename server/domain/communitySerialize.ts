@@ -1,5 +1,5 @@
 import type { Channel, Community } from '../../src/protocol/entities';
-import type { Db } from '../db/database';
+import { type Store, sql } from '../db/store';
 import { communityMembership, isCommunityAdminRow, loadMember } from './access';
 import { announcementsChannel } from './communityAccess';
 import { epochSeconds } from './ids';
@@ -7,14 +7,12 @@ import type { CommunityRow, ConversationRow } from './rows';
 import { imageMeta } from './serialize';
 
 /** A community as `viewerId` sees it: whether they are in it and whether they administer it. */
-export function serializeCommunity(db: Db, row: CommunityRow, viewerId: number): Community {
-  const avatar = imageMeta(db, row.avatar_file_id);
-  const membership = communityMembership(db, row.id, viewerId);
-  const announcements = announcementsChannel(db, row.id);
+export async function serializeCommunity(db: Store, row: CommunityRow, viewerId: number): Promise<Community> {
+  const avatar = await imageMeta(db, row.avatar_file_id);
+  const membership = await communityMembership(db, row.id, viewerId);
+  const announcements = await announcementsChannel(db, row.id);
   const membersCount =
-    db
-      .prepare<[number], { n: number }>('SELECT COUNT(*) AS n FROM community_members WHERE community_id = ?')
-      .get(row.id)?.n ?? 0;
+    (await db.get<{ n: number }>(sql`SELECT COUNT(*) AS n FROM community_members WHERE community_id = ${row.id}`))?.n ?? 0;
   return {
     id: row.id,
     name: row.name,
@@ -30,12 +28,12 @@ export function serializeCommunity(db: Db, row: CommunityRow, viewerId: number):
   };
 }
 
-export function serializeChannel(db: Db, row: ConversationRow, viewerId: number): Channel {
-  const logo = imageMeta(db, row.image_file_id);
+export async function serializeChannel(db: Store, row: ConversationRow, viewerId: number): Promise<Channel> {
+  const logo = await imageMeta(db, row.image_file_id);
   const membersCount =
-    db
-      .prepare<[number], { n: number }>('SELECT COUNT(*) AS n FROM conversation_members WHERE conversation_id = ?')
-      .get(row.id)?.n ?? 0;
+    (await db.get<{ n: number }>(sql`SELECT COUNT(*) AS n FROM conversation_members WHERE conversation_id = ${row.id}`))?.n ??
+    0;
+  const member = await loadMember(db, row.id, viewerId);
   return {
     id: row.id,
     stid: row.stid,
@@ -46,7 +44,7 @@ export function serializeChannel(db: Db, row: ConversationRow, viewerId: number)
     members_count: membersCount,
     is_community_announcements: row.is_community_announcements === 1,
     community_id: row.community_id ?? 0,
-    is_member: loadMember(db, row.id, viewerId) !== undefined,
+    is_member: member !== undefined,
     read_only: row.read_only === 1,
     disable_comments: row.disable_comments === 1,
   };

@@ -1,6 +1,6 @@
 import type { AuthUser } from '../http/auth';
 import type { ServerContext } from '../context';
-import type { Db } from '../db/database';
+import { list, type Store, sql } from '../db/store';
 import { badRequest } from '../http/errors';
 import { emitAddUser } from './conversationEvents';
 import { type Flag, isOff, isOn, validDescription, validGroupName } from './conversationRules';
@@ -25,17 +25,16 @@ export interface CreateConversationBody {
 }
 
 /** The one-to-one chat of exactly these two people, if one exists. */
-export function findOneToOne(db: Db, a: number, b: number): number | undefined {
-  return db
-    .prepare<[number, number], { id: number }>(
-      `SELECT c.id FROM conversations c
-       JOIN conversation_members ma ON ma.conversation_id = c.id AND ma.user_id = ?
-       JOIN conversation_members mb ON mb.conversation_id = c.id AND mb.user_id = ?
-       WHERE c.is_group = 0 AND c.group_type = 'normal' AND c.community_id IS NULL AND c.is_demo = 0
-         AND (SELECT COUNT(*) FROM conversation_members x WHERE x.conversation_id = c.id) = 2
-       ORDER BY c.id LIMIT 1`,
-    )
-    .get(a, b)?.id;
+export async function findOneToOne(db: Store, a: number, b: number): Promise<number | undefined> {
+  const row = await db.get<{ id: number }>(
+    sql`SELECT c.id FROM conversations c
+        JOIN conversation_members ma ON ma.conversation_id = c.id AND ma.user_id = ${a}
+        JOIN conversation_members mb ON mb.conversation_id = c.id AND mb.user_id = ${b}
+        WHERE c.is_group = 0 AND c.group_type = 'normal' AND c.community_id IS NULL AND c.is_demo = 0
+          AND (SELECT COUNT(*) FROM conversation_members x WHERE x.conversation_id = c.id) = 2
+        ORDER BY c.id LIMIT 1`,
+  );
+  return row?.id;
 }
 
 /**
@@ -43,13 +42,13 @@ export function findOneToOne(db: Db, a: number, b: number): number | undefined {
  * the first write, and all writes share one transaction, so a refused request leaves nothing behind.
  * Answers the conversation id and whether it is new (an existing one-to-one is reused).
  */
-export function createConversation(
+export async function createConversation(
   ctx: ServerContext,
   caller: AuthUser,
   body: CreateConversationBody,
-): { id: number; created: boolean } {
+): Promise<{ id: number; created: boolean }> {
   const { db } = ctx;
-  const resolved = resolveMembers(db, body.member ?? [], caller);
+  const resolved = await resolveMembers(db, body.member ?? [], caller);
   if (resolved.length === 0) throw badRequest('Add at least one member other than yourself');
   const settings = body.settings ?? {};
   const broadcast = isOn(body.broadcast) || isOn(settings.reply_to);
@@ -59,11 +58,15 @@ export function createConversation(
   const description = oneToOne ? '' : validDescription(body.description ?? '');
   const now = ctx.clock.now();
 
-  return ctx.events.transaction(() => {
-    const members = materializeMembers(db, resolved, now);
+  return ctx.events.transaction(async () => {
+    const members = await materializeMembers(db, resolved, now);
     if (oneToOne) {
       const other = (members[0] as { userId: number }).userId;
-      const existing = findOneToOne(db, caller.id, other);
+      // Two requests for the same pair may run at once (PostgreSQL runs transactions side by side): the
+      // second waits here, on both users' rows (in id order, as the event log locks them), until the first
+      // committed, and then finds its chat. A no-op update is the lock both stores understand.
+      await db.run(sql`UPDATE users SET event_seq = event_seq WHERE id IN ${list([caller.id, other].sort((x, y) => x - y))}`);
+      const existing = await findOneToOne(db, caller.id, other);
       if (existing !== undefined) return { id: existing, created: false };
     }
     const flags = broadcast
@@ -74,24 +77,24 @@ export function createConversation(
           notify: isOn(settings.user_notifications_to_all) ? 1 : 0,
           invite: isOff(settings.all_invite) ? 0 : 1,
         };
-    const id = Number(
-      db
-        .prepare(
-          `INSERT INTO conversations (stid, name, description, is_group, group_type, reply_to, show_numbers_to_all,
-             user_notifications_to_all, all_invite, owner_id, created_at)
-           VALUES (?, ?, ?, ?, 'normal', ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(newStid('c'), name, description, oneToOne ? 0 : 1, flags.reply_to, flags.show, flags.notify, flags.invite, caller.id, now)
-        .lastInsertRowid,
+    const inserted = await db.get<{ id: number }>(
+      sql`INSERT INTO conversations (stid, name, description, is_group, group_type, reply_to, show_numbers_to_all,
+            user_notifications_to_all, all_invite, owner_id, created_at)
+          VALUES (${newStid('c')}, ${name}, ${description}, ${oneToOne ? 0 : 1}, 'normal', ${flags.reply_to}, ${flags.show},
+            ${flags.notify}, ${flags.invite}, ${caller.id}, ${now})
+          RETURNING id`,
     );
-    const insert = db.prepare(
-      `INSERT INTO conversation_members (conversation_id, user_id, is_admin, is_owner, joined_at) VALUES (?, ?, ?, ?, ?)`,
-    );
+    const id = inserted!.id;
+    const insert = (userId: number, isAdmin: number, isOwner: number) =>
+      db.run(
+        sql`INSERT INTO conversation_members (conversation_id, user_id, is_admin, is_owner, joined_at)
+            VALUES (${id}, ${userId}, ${isAdmin}, ${isOwner}, ${now})`,
+      );
     // In a one-to-one chat nobody is an admin: there is nothing to administer.
-    insert.run(id, caller.id, oneToOne ? 0 : 1, oneToOne ? 0 : 1, now);
-    for (const m of members) insert.run(id, m.userId, !oneToOne && m.isAdmin ? 1 : 0, 0, now);
+    await insert(caller.id, oneToOne ? 0 : 1, oneToOne ? 0 : 1);
+    for (const m of members) await insert(m.userId, !oneToOne && m.isAdmin ? 1 : 0, 0);
     const everyone = [caller.id, ...members.map((m) => m.userId)];
-    emitAddUser(ctx, id, everyone, everyone);
+    await emitAddUser(ctx, id, everyone, everyone);
     return { id, created: true };
   });
 }

@@ -1,5 +1,6 @@
 import type { EventType } from '../../src/protocol/entities';
 import type { ServerContext } from '../context';
+import { sql } from '../db/store';
 import { badRequest } from '../http/errors';
 import { IMAGE_ID_RANGE, numberSchema } from '../http/numbers';
 import { memberIds, requireAdmin } from './access';
@@ -27,12 +28,12 @@ export const editBodySchema = {
  * Renames a group, changes its description or picture (spec §6: admins only). Each real change posts
  * its system message; one conversation_edit follows. Unchanged values change nothing and tell no one.
  */
-export function editConversation(
+export async function editConversation(
   ctx: ServerContext,
   conversation: ConversationRow,
   member: MemberRow,
   body: EditConversationBody,
-): void {
+): Promise<void> {
   const { db } = ctx;
   requireGroup(conversation, 'A one-to-one chat has no group settings');
   requireAdmin(member, 'Only admins can change group settings');
@@ -45,9 +46,9 @@ export function editConversation(
   if (body.image_id !== undefined) {
     imageId = body.image_id === 0 ? null : body.image_id;
     if (imageId !== null) {
-      const file = db
-        .prepare<[number, number], { id: number }>("SELECT id FROM files WHERE id = ? AND owner_id = ? AND purpose = 'avatar'")
-        .get(imageId, member.user_id);
+      const file = await db.get<{ id: number }>(
+        sql`SELECT id FROM files WHERE id = ${imageId} AND owner_id = ${member.user_id} AND purpose = 'avatar'`,
+      );
       if (!file) throw badRequest('Unknown image');
     }
   }
@@ -57,16 +58,14 @@ export function editConversation(
   if (imageId !== conversation.image_file_id) changes.push('conversation_picture_change');
   if (changes.length === 0) return;
 
-  ctx.events.transaction(() => {
-    db.prepare('UPDATE conversations SET name = ?, description = ?, image_file_id = ? WHERE id = ?').run(
-      name,
-      description,
-      imageId,
-      conversation.id,
+  await ctx.events.transaction(async () => {
+    await db.run(
+      sql`UPDATE conversations SET name = ${name}, description = ${description}, image_file_id = ${imageId}
+          WHERE id = ${conversation.id}`,
     );
     for (const eventType of changes) {
-      postChangeEvent(ctx, conversation.id, member.user_id, eventType, { name, description, user_id: member.user_id });
+      await postChangeEvent(ctx, conversation.id, member.user_id, eventType, { name, description, user_id: member.user_id });
     }
-    emitConversationEdit(ctx, conversation.id, memberIds(db, conversation.id));
+    await emitConversationEdit(ctx, conversation.id, await memberIds(db, conversation.id));
   });
 }

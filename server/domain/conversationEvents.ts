@@ -11,38 +11,49 @@ import { conversationSnapshot, loadConversation, viewConversation } from './seri
  * everybody is built once; each receiver costs a fixed number of queries. Call inside the transaction
  * that made the change, after it, so the snapshot is the new state.
  */
-function emitSnapshots(
+async function emitSnapshots(
   ctx: ServerContext,
   conversationId: number,
   receivers: Iterable<number>,
-  send: (userId: number, conversation: Conversation) => void,
-): void {
-  const unique = new Set(receivers);
-  if (unique.size === 0) return;
-  const snapshot = conversationSnapshot(ctx.db, loadConversation(ctx.db, conversationId) as ConversationRow);
-  for (const userId of unique) send(userId, viewConversation(ctx.db, snapshot, userId, LIST_MESSAGE_COUNT));
+  send: (userId: number, conversation: Conversation) => Promise<void>,
+): Promise<void> {
+  // In id order: each send bumps its receiver's event counter, and transactions that lock the same users
+  // in the same order cannot deadlock on PostgreSQL.
+  const unique = [...new Set(receivers)].sort((a, b) => a - b);
+  if (unique.length === 0) return;
+  const snapshot = await conversationSnapshot(ctx.db, (await loadConversation(ctx.db, conversationId)) as ConversationRow);
+  for (const userId of unique) await send(userId, await viewConversation(ctx.db, snapshot, userId, LIST_MESSAGE_COUNT));
 }
 
-export function emitConversationEdit(ctx: ServerContext, conversationId: number, receivers: Iterable<number>): void {
-  emitSnapshots(ctx, conversationId, receivers, (userId, conversation) =>
+export async function emitConversationEdit(
+  ctx: ServerContext,
+  conversationId: number,
+  receivers: Iterable<number>,
+): Promise<void> {
+  await emitSnapshots(ctx, conversationId, receivers, (userId, conversation) =>
     ctx.events.emit([userId], 'conversation_edit', { conversation_id: conversationId, conversation }),
   );
 }
 
-export function emitAddUser(ctx: ServerContext, conversationId: number, addedIds: number[], receivers: Iterable<number>): void {
-  emitSnapshots(ctx, conversationId, receivers, (userId, conversation) =>
+export async function emitAddUser(
+  ctx: ServerContext,
+  conversationId: number,
+  addedIds: number[],
+  receivers: Iterable<number>,
+): Promise<void> {
+  await emitSnapshots(ctx, conversationId, receivers, (userId, conversation) =>
     ctx.events.emit([userId], 'conversation_add_user', { conversation_id: conversationId, user_ids: addedIds, conversation }),
   );
 }
 
 /** Posts the system message of spec §3 for a change to the conversation, from `actorId`. */
-export function postChangeEvent(
+export async function postChangeEvent(
   ctx: ServerContext,
   conversationId: number,
   actorId: number,
   eventType: EventType,
   event: NonNullable<Attachment['event']>,
-): void {
-  const row = loadConversation(ctx.db, conversationId) as ConversationRow;
-  postSystemEvent(ctx, row, actorId, { type: 'event', event_type: eventType, event });
+): Promise<void> {
+  const row = (await loadConversation(ctx.db, conversationId)) as ConversationRow;
+  await postSystemEvent(ctx, row, actorId, { type: 'event', event_type: eventType, event });
 }

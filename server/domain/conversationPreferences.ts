@@ -8,7 +8,7 @@ import {
   type MuteSetting,
   type MuteType,
 } from '../../src/protocol/api';
-import type { Db } from '../db/database';
+import { type Store, sql } from '../db/store';
 import { badRequest } from '../http/errors';
 import { numberSchema } from '../http/numbers';
 import { epochSeconds } from './ids';
@@ -53,23 +53,22 @@ function validTimeZone(zone: string): string {
   }
 }
 
-export function setMute(
-  db: Db,
+export async function setMute(
+  db: Store,
   conversationId: number,
   userId: number,
   body: { type: MuteType | 'unmute'; time_zone?: string },
   now: number,
-): MuteAnswer {
+): Promise<MuteAnswer> {
   const timeZone = validTimeZone(body.time_zone ?? 'UTC');
   let stored: StoredMute | null = null;
   if (body.type !== 'unmute') {
     const duration = MUTE_DURATIONS_MS[body.type];
     stored = { type: body.type, time_zone: timeZone, until: duration === null ? null : now + duration };
   }
-  db.prepare('UPDATE conversation_members SET mute = ? WHERE conversation_id = ? AND user_id = ?').run(
-    stored ? JSON.stringify(stored) : null,
-    conversationId,
-    userId,
+  const mute = stored ? JSON.stringify(stored) : null;
+  await db.run(
+    sql`UPDATE conversation_members SET mute = ${mute} WHERE conversation_id = ${conversationId} AND user_id = ${userId}`,
   );
   return { mute: muteSetting(stored, now) };
 }
@@ -106,12 +105,12 @@ export const deliveryBodySchema = {
   },
 } as const;
 
-export function setDeliverySettings(
-  db: Db,
+export async function setDeliverySettings(
+  db: Store,
   conversationId: number,
   userId: number,
   body: { mode: DeliveryMode; smart_mode_options?: { interval_minutes?: number } },
-): DeliverySettingsAnswer {
+): Promise<DeliverySettingsAnswer> {
   if (body.smart_mode_options !== undefined && body.mode !== 'smart') {
     throw badRequest('smart_mode_options can only be given with mode smart');
   }
@@ -122,10 +121,9 @@ export function setDeliverySettings(
         ? { interval_minutes: body.smart_mode_options?.interval_minutes ?? SMART_INTERVAL_DEFAULT }
         : null,
   };
-  db.prepare('UPDATE conversation_members SET delivery_settings = ? WHERE conversation_id = ? AND user_id = ?').run(
-    JSON.stringify(settings),
-    conversationId,
-    userId,
+  await db.run(
+    sql`UPDATE conversation_members SET delivery_settings = ${JSON.stringify(settings)}
+        WHERE conversation_id = ${conversationId} AND user_id = ${userId}`,
   );
   return { delivery_settings: settings };
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Db } from '../db/database';
+import { type Store, sql } from '../db/store';
 import { ID_RANGE, wholeNumber } from '../http/numbers';
 
 /** String ids (`stid`) are random, so they reveal neither counts nor order. */
@@ -22,12 +22,12 @@ export type KeyedTable = 'conversations' | 'communities' | 'users';
  * The row a path segment names by numeric id or stid: undefined when there is none, null when the
  * segment is neither (the caller answers that with its own 400).
  */
-export function findByIdOrStid<Row>(db: Db, table: KeyedTable, raw: string): Row | undefined | null {
+export async function findByIdOrStid<Row>(db: Store, table: KeyedTable, raw: string): Promise<Row | undefined | null> {
   const key = parseIdOrStid(raw);
   if (!key) return null;
   return 'id' in key
-    ? db.prepare<[number], Row>(`SELECT * FROM ${table} WHERE id = ?`).get(key.id)
-    : db.prepare<[string], Row>(`SELECT * FROM ${table} WHERE stid = ?`).get(key.stid);
+    ? db.get<Row>(sql`SELECT * FROM ${sql.table(table)} WHERE id = ${key.id}`)
+    : db.get<Row>(sql`SELECT * FROM ${sql.table(table)} WHERE stid = ${key.stid}`);
 }
 
 /** Epoch seconds as a string, the wire form of created_at (spec §3). */

@@ -1,5 +1,5 @@
 import type { ServerContext } from '../context';
-import type { Db } from '../db/database';
+import { type Store, sql } from '../db/store';
 import type { AuthUser } from '../http/auth';
 import { badRequest, forbidden, notFound } from '../http/errors';
 import { adminIds, loadMember, memberIds, requireAdmin } from './access';
@@ -10,17 +10,17 @@ import { materializeMembers, type MemberField, resolveMembers } from './membersR
 import type { ConversationRow, MemberRow, UserRow } from './rows';
 import { loadUser } from './serialize';
 
-const nicknameOf = (db: Db, userId: number) => loadUser(db, userId)?.nickname ?? '';
+const nicknameOf = async (db: Store, userId: number) => (await loadUser(db, userId))?.nickname ?? '';
 
 /** A user named in a path by numeric id or stid. An unknown one is 0: simply not a member. */
-export function parseUserKey(db: Db, raw: string): number {
-  const row = findByIdOrStid<UserRow>(db, 'users', raw);
+export async function parseUserKey(db: Store, raw: string): Promise<number> {
+  const row = await findByIdOrStid<UserRow>(db, 'users', raw);
   if (row === null) throw badRequest('Invalid user ID provided');
   return row?.id ?? 0;
 }
 
-function requireTarget(db: Db, conversationId: number, userId: number): MemberRow {
-  const target = loadMember(db, conversationId, userId);
+async function requireTarget(db: Store, conversationId: number, userId: number): Promise<MemberRow> {
+  const target = await loadMember(db, conversationId, userId);
   if (!target) throw notFound('This user is not a member of the conversation');
   return target;
 }
@@ -31,38 +31,44 @@ function requireTarget(db: Db, conversationId: number, userId: number): MemberRo
  * has `user_ids` (everybody added, in order), and `user_id` and `name` of the first of them.
  * Answers the ids actually added.
  */
-export function addMembers(
+export async function addMembers(
   ctx: ServerContext,
   conversation: ConversationRow,
   member: MemberRow,
   caller: AuthUser,
   rows: MemberField[],
-): number[] {
+): Promise<number[]> {
   const { db } = ctx;
   requireGroup(conversation, 'Members cannot be added to a one-to-one chat');
   const admin = member.is_admin === 1;
   if (conversation.all_invite === 0 && !admin) throw forbidden('Only admins can add members to this group');
-  const resolved = resolveMembers(db, rows, caller);
+  const resolved = await resolveMembers(db, rows, caller);
   if (resolved.length === 0) throw badRequest('Add at least one member other than yourself');
   if (!admin && resolved.some((m) => m.isAdmin)) throw forbidden('Only admins can make other members admins');
   const now = ctx.clock.now();
 
-  return ctx.events.transaction(() => {
-    const existing = new Set(memberIds(db, conversation.id));
-    const fresh = materializeMembers(db, resolved, now).filter((m) => !existing.has(m.userId));
-    if (fresh.length === 0) return [];
-    const insert = db.prepare(
-      'INSERT INTO conversation_members (conversation_id, user_id, is_admin, is_owner, joined_at) VALUES (?, ?, ?, 0, ?)',
-    );
-    for (const m of fresh) insert.run(conversation.id, m.userId, m.isAdmin ? 1 : 0, now);
-    const added = fresh.map((m) => m.userId);
+  return ctx.events.transaction(async () => {
+    const existing = new Set(await memberIds(db, conversation.id));
+    const fresh = (await materializeMembers(db, resolved, now)).filter((m) => !existing.has(m.userId));
+    const added: number[] = [];
+    for (const m of fresh) {
+      // A request adding the same person at the same time (PostgreSQL runs them side by side) may have
+      // added them since `existing` was read: then they are that request's newcomer, not this one's.
+      const changed = await db.run(
+        sql`INSERT INTO conversation_members (conversation_id, user_id, is_admin, is_owner, joined_at)
+            VALUES (${conversation.id}, ${m.userId}, ${m.isAdmin ? 1 : 0}, 0, ${now})
+            ON CONFLICT (conversation_id, user_id) DO NOTHING`,
+      );
+      if (changed > 0) added.push(m.userId);
+    }
+    if (added.length === 0) return [];
     // The newcomers learn of the chat first, then everybody gets the one "added" message.
-    emitAddUser(ctx, conversation.id, added, memberIds(db, conversation.id));
+    await emitAddUser(ctx, conversation.id, added, await memberIds(db, conversation.id));
     const first = added[0] as number;
-    postChangeEvent(ctx, conversation.id, member.user_id, 'user_added', {
+    await postChangeEvent(ctx, conversation.id, member.user_id, 'user_added', {
       user_id: first,
       user_ids: added,
-      name: nicknameOf(db, first),
+      name: await nicknameOf(db, first),
     });
     return added;
   });
@@ -74,29 +80,37 @@ export function addMembers(
  * A group its last member leaves is deleted: nobody could see it any more.
  * Answers whether the caller is still a member.
  */
-export function removeMember(ctx: ServerContext, conversation: ConversationRow, member: MemberRow, targetId: number): boolean {
+export async function removeMember(
+  ctx: ServerContext,
+  conversation: ConversationRow,
+  member: MemberRow,
+  targetId: number,
+): Promise<boolean> {
   const { db } = ctx;
   const leaving = targetId === member.user_id;
   requireGroup(conversation, leaving ? 'You cannot leave a one-to-one chat' : 'Members cannot be removed from a one-to-one chat');
   if (!leaving) requireAdmin(member, 'Only admins can remove members');
-  requireTarget(db, conversation.id, targetId);
-  const before = memberIds(db, conversation.id);
+  await requireTarget(db, conversation.id, targetId);
+  const before = await memberIds(db, conversation.id);
   if (leaving && member.is_admin === 1 && before.length > 1) {
-    const admins = adminIds(db, conversation.id);
+    const admins = await adminIds(db, conversation.id);
     if (admins.length === 1) {
       throw forbidden('An admin cannot remove themselves while they are the only admin. Make another member an admin first.');
     }
   }
 
-  ctx.events.transaction(() => {
-    db.prepare('DELETE FROM conversation_members WHERE conversation_id = ? AND user_id = ?').run(conversation.id, targetId);
+  await ctx.events.transaction(async () => {
+    await db.run(sql`DELETE FROM conversation_members WHERE conversation_id = ${conversation.id} AND user_id = ${targetId}`);
     if (before.length === 1) {
-      ctx.events.emit([targetId], 'conversation_removed_user', { conversation_id: conversation.id, user_id: targetId });
-      db.prepare('DELETE FROM conversations WHERE id = ?').run(conversation.id);
+      await ctx.events.emit([targetId], 'conversation_removed_user', { conversation_id: conversation.id, user_id: targetId });
+      await db.run(sql`DELETE FROM conversations WHERE id = ${conversation.id}`);
       return;
     }
-    postChangeEvent(ctx, conversation.id, member.user_id, 'user_removed', { user_id: targetId, name: nicknameOf(db, targetId) });
-    ctx.events.emit([...memberIds(db, conversation.id), targetId], 'conversation_removed_user', {
+    await postChangeEvent(ctx, conversation.id, member.user_id, 'user_removed', {
+      user_id: targetId,
+      name: await nicknameOf(db, targetId),
+    });
+    await ctx.events.emit([...(await memberIds(db, conversation.id)), targetId], 'conversation_removed_user', {
       conversation_id: conversation.id,
       user_id: targetId,
     });
@@ -105,38 +119,37 @@ export function removeMember(ctx: ServerContext, conversation: ConversationRow, 
 }
 
 /** Promotes or demotes a member (spec §6: admins only). A group always keeps at least one admin. */
-export function setAdmin(
+export async function setAdmin(
   ctx: ServerContext,
   conversation: ConversationRow,
   member: MemberRow,
   targetId: number,
   isAdmin: boolean,
-): void {
+): Promise<void> {
   const { db } = ctx;
   requireGroup(conversation, 'A one-to-one chat has no admins');
   requireAdmin(member, 'Only admins can promote or demote members');
-  const target = requireTarget(db, conversation.id, targetId);
+  const target = await requireTarget(db, conversation.id, targetId);
   if ((target.is_admin === 1) === isAdmin) return;
-  if (!isAdmin && adminIds(db, conversation.id).length === 1) {
+  if (!isAdmin && (await adminIds(db, conversation.id)).length === 1) {
     throw forbidden('A group needs at least one admin. Make another member an admin first.');
   }
-  ctx.events.transaction(() => {
-    db.prepare('UPDATE conversation_members SET is_admin = ? WHERE conversation_id = ? AND user_id = ?').run(
-      isAdmin ? 1 : 0,
-      conversation.id,
-      targetId,
+  await ctx.events.transaction(async () => {
+    await db.run(
+      sql`UPDATE conversation_members SET is_admin = ${isAdmin ? 1 : 0}
+          WHERE conversation_id = ${conversation.id} AND user_id = ${targetId}`,
     );
-    emitConversationEdit(ctx, conversation.id, memberIds(db, conversation.id));
+    await emitConversationEdit(ctx, conversation.id, await memberIds(db, conversation.id));
   });
 }
 
 /** Deletes a group for everybody (spec §6: admins only). Members are told before the rows go. */
-export function deleteGroup(ctx: ServerContext, conversation: ConversationRow, member: MemberRow): void {
+export async function deleteGroup(ctx: ServerContext, conversation: ConversationRow, member: MemberRow): Promise<void> {
   const { db } = ctx;
   requireGroup(conversation, 'A one-to-one chat cannot be deleted for everybody');
   requireAdmin(member, 'Only admins can delete the group');
-  ctx.events.transaction(() => {
-    ctx.events.emit(memberIds(db, conversation.id), 'deleted_conversation', { conversation_id: conversation.id });
-    db.prepare('DELETE FROM conversations WHERE id = ?').run(conversation.id);
+  await ctx.events.transaction(async () => {
+    await ctx.events.emit(await memberIds(db, conversation.id), 'deleted_conversation', { conversation_id: conversation.id });
+    await db.run(sql`DELETE FROM conversations WHERE id = ${conversation.id}`);
   });
 }

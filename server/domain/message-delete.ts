@@ -1,7 +1,7 @@
 import type { WarningsAnswer } from '../../src/protocol/api';
 import type { Attachment } from '../../src/protocol/entities';
 import type { ServerContext } from '../context';
-import type { Db } from '../db/database';
+import { list, type Store, sql } from '../db/store';
 import type { FileStorage } from '../files/storage';
 import { forbidden, notFound } from '../http/errors';
 import { isCommunityAdmin } from './access';
@@ -18,13 +18,16 @@ export const PINNED_REASON = 'Delete for me is unavailable for pinned messages';
 type Warning = WarningsAnswer['warnings'][number];
 
 /** The listed messages the member can see, in the order asked, each id once. */
-function visibleRows(db: Db, conversation: ConversationRow, member: MemberRow, ids: number[]): Map<number, MessageRow> {
+async function visibleRows(
+  db: Store,
+  conversation: ConversationRow,
+  member: MemberRow,
+  ids: number[],
+): Promise<Map<number, MessageRow>> {
   const unique = [...new Set(ids)];
-  const rows = db
-    .prepare<number[], MessageRow>(
-      `SELECT m.* FROM messages m WHERE ${visibleMessagesSql('m')} AND m.id IN (${unique.map(() => '?').join(',')})`,
-    )
-    .all(conversation.id, member.user_id, member.user_id, member.is_admin, ...unique);
+  if (unique.length === 0) return new Map();
+  const visible = visibleMessagesSql('m', conversation.id, member.user_id, member.is_admin === 1);
+  const rows = await db.all<MessageRow>(sql`SELECT m.* FROM messages m WHERE ${visible} AND m.id IN ${list(unique)}`);
   return new Map(rows.map((r) => [r.id, r]));
 }
 
@@ -32,14 +35,14 @@ function visibleRows(db: Db, conversation: ConversationRow, member: MemberRow, i
  * Splits a batch into the messages to act on and warnings for the rest. When none can be acted on, the
  * whole call fails (404 when none was found, else 403 with the first refusal) and nothing changes.
  */
-function triage(
-  db: Db,
+async function triage(
+  db: Store,
   conversation: ConversationRow,
   member: MemberRow,
   ids: number[],
   refuse: (row: MessageRow) => string | null,
-): { rows: MessageRow[]; warnings: Warning[] } {
-  const found = visibleRows(db, conversation, member, ids);
+): Promise<{ rows: MessageRow[]; warnings: Warning[] }> {
+  const found = await visibleRows(db, conversation, member, ids);
   const rows: MessageRow[] = [];
   const warnings: Warning[] = [];
   for (const id of new Set(ids)) {
@@ -72,15 +75,17 @@ function attachmentFile(row: MessageRow): string | null {
  * Of the given attachment files, deletes the rows of those no remaining message uses and returns their
  * names. Call inside the transaction that deleted the messages; remove the files from disk after it commits.
  */
-function dropUnusedFiles(db: Db, names: Iterable<string>): string[] {
-  const used = db.prepare<[string], { n: number }>(
-    "SELECT 1 AS n FROM messages WHERE attachment IS NOT NULL AND json_extract(attachment, '$.url') = ? LIMIT 1",
-  );
-  const drop = db.prepare("DELETE FROM files WHERE name = ? AND purpose = 'attachment'");
+async function dropUnusedFiles(db: Store, names: Iterable<string>): Promise<string[]> {
+  // The attachment's url, written as each store's expression index on it (messages_attachment_url in
+  // schema.ts and postgresSchema.ts) so the lookup uses that index rather than reading every attachment.
+  const url = db.dialect === 'postgres' ? sql`(attachment::jsonb ->> 'url')` : sql`json_extract(attachment, '$.url')`;
   const dropped: string[] = [];
   for (const name of new Set(names)) {
-    if (used.get(fileUrl(name))) continue;
-    if (drop.run(name).changes > 0) dropped.push(name);
+    const used = await db.get<{ n: number }>(
+      sql`SELECT 1 AS n FROM messages WHERE attachment IS NOT NULL AND ${url} = ${fileUrl(name)} LIMIT 1`,
+    );
+    if (used) continue;
+    if ((await db.run(sql`DELETE FROM files WHERE name = ${name} AND purpose = 'attachment'`)) > 0) dropped.push(name);
   }
   return dropped;
 }
@@ -114,37 +119,36 @@ export async function deleteForEverybody(
   const { db } = ctx;
   const groupAdmin =
     conversation.is_group === 1 &&
-    (member.is_admin === 1 || isCommunityAdmin(db, conversation.community_id, member.user_id));
-  const { rows, warnings } = triage(db, conversation, member, ids, (row) => {
+    (member.is_admin === 1 || (await isCommunityAdmin(db, conversation.community_id, member.user_id)));
+  const { rows, warnings } = await triage(db, conversation, member, ids, (row) => {
     if (row.type === 'system') return SYSTEM_REASON;
     if (row.user_id !== member.user_id && !groupAdmin) return NOT_OWNER_REASON;
     return null;
   });
-  const { answer, unusedFiles } = ctx.events.transaction(() => {
+  const { answer, unusedFiles } = await ctx.events.transaction(async () => {
     // Who saw what is read before the rows go.
     const perUser = new Map<number, MessageRow[]>();
     for (const row of rows) {
-      for (const userId of audienceOf(db, row)) perUser.set(userId, [...(perUser.get(userId) ?? []), row]);
+      for (const userId of await audienceOf(db, row)) perUser.set(userId, [...(perUser.get(userId) ?? []), row]);
     }
     const ids = rows.map((r) => r.id);
-    db.prepare(`DELETE FROM messages WHERE id IN (${ids.map(() => '?').join(',')})`).run(...ids);
-    const unusedFiles = dropUnusedFiles(
+    await db.run(sql`DELETE FROM messages WHERE id IN ${list(ids)}`);
+    const unusedFiles = await dropUnusedFiles(
       db,
       rows.map(attachmentFile).filter((name): name is string => name !== null),
     );
-    const current = db
-      .prepare<[number], { last_message_id: number | null }>('SELECT last_message_id FROM conversations WHERE id = ?')
-      .get(conversation.id);
+    const current = await db.get<{ last_message_id: number | null }>(
+      sql`SELECT last_message_id FROM conversations WHERE id = ${conversation.id}`,
+    );
     if (current?.last_message_id != null && ids.includes(current.last_message_id)) {
-      const last = db
-        .prepare<[number], { id: number; created_at: number }>(
-          'SELECT id, created_at FROM messages WHERE conversation_id = ? AND audience IS NULL ORDER BY id DESC LIMIT 1',
-        )
-        .get(conversation.id);
-      db.prepare('UPDATE conversations SET last_message_id = ?, last_message_at = ? WHERE id = ?').run(
-        last?.id ?? null,
-        last?.created_at ?? conversation.created_at,
-        conversation.id,
+      const last = await db.get<{ id: number; created_at: number }>(
+        sql`SELECT id, created_at FROM messages WHERE conversation_id = ${conversation.id} AND audience IS NULL
+            ORDER BY id DESC LIMIT 1`,
+      );
+      await db.run(
+        sql`UPDATE conversations SET last_message_id = ${last?.id ?? null},
+              last_message_at = ${last?.created_at ?? conversation.created_at}
+            WHERE id = ${conversation.id}`,
       );
     }
     // Members who saw the same messages get one shared event.
@@ -156,7 +160,7 @@ export async function deleteForEverybody(
       groups.set(key, group);
     }
     for (const { users, rows: seen } of groups.values()) {
-      ctx.events.emit(users, 'conversation_message_delete', {
+      await ctx.events.emit(users, 'conversation_message_delete', {
         conversation_id: conversation.id,
         message_ids: seen.map((r) => r.id),
         message_stids: seen.map((r) => r.stid),
@@ -170,18 +174,24 @@ export async function deleteForEverybody(
 }
 
 /** Delete for me: hides visible messages from the caller alone, pinned ones excepted (spec §6). */
-export function hideForMe(
+export async function hideForMe(
   ctx: ServerContext,
   conversation: ConversationRow,
   member: MemberRow,
   ids: number[],
-): WarningsAnswer {
+): Promise<WarningsAnswer> {
   const { db } = ctx;
-  const { rows, warnings } = triage(db, conversation, member, ids, (row) => (row.pinned === 1 ? PINNED_REASON : null));
-  return ctx.events.transaction(() => {
-    const insert = db.prepare('INSERT OR IGNORE INTO hidden_messages (user_id, message_id) VALUES (?, ?)');
-    for (const row of rows) insert.run(member.user_id, row.id);
-    ctx.events.emit([member.user_id], 'conversation_message_delete', {
+  const { rows, warnings } = await triage(db, conversation, member, ids, (row) =>
+    row.pinned === 1 ? PINNED_REASON : null,
+  );
+  return ctx.events.transaction(async () => {
+    for (const row of rows) {
+      await db.run(
+        sql`INSERT INTO hidden_messages (user_id, message_id) VALUES (${member.user_id}, ${row.id})
+            ON CONFLICT DO NOTHING`,
+      );
+    }
+    await ctx.events.emit([member.user_id], 'conversation_message_delete', {
       conversation_id: conversation.id,
       message_ids: rows.map((r) => r.id),
       message_stids: rows.map((r) => r.stid),

@@ -1,6 +1,7 @@
 import type { Message } from '../../src/protocol/entities';
 import { EDIT_WINDOW_MS, MESSAGE_TEXT_MAX } from '../../src/protocol/constants';
 import type { ServerContext } from '../context';
+import { sql } from '../db/store';
 import { badRequest, forbidden } from '../http/errors';
 import { audienceOf, requireVisibleMessage } from './messages';
 import type { ConversationRow, MemberRow, MessageRow } from './rows';
@@ -10,16 +11,16 @@ import { serializeMessages } from './serialize';
  * Edits the text of the caller's own message within the edit window (spec §4 "Editing", §6 "Edit") and
  * tells the message's audience. An edit that leaves the text as it was changes nothing and emits nothing.
  */
-export function editMessage(
+export async function editMessage(
   ctx: ServerContext,
   conversation: ConversationRow,
   member: MemberRow,
   messageId: number,
   rawText: string,
-): Message {
+): Promise<Message> {
   const { db } = ctx;
   if (conversation.is_demo === 1) throw forbidden('This is a demo chat');
-  const row = requireVisibleMessage(db, conversation.id, member, messageId);
+  const row = await requireVisibleMessage(db, conversation.id, member, messageId);
   if (row.type === 'system') throw forbidden('System messages cannot be edited');
   if (row.user_id !== member.user_id) throw forbidden('You can only edit your own messages');
   const now = ctx.clock.now();
@@ -27,17 +28,14 @@ export function editMessage(
   const text = rawText.trim();
   if (text === '') throw badRequest('A message cannot be empty');
   if (text.length > MESSAGE_TEXT_MAX) throw badRequest(`A message can be at most ${MESSAGE_TEXT_MAX} characters`);
-  if (text === row.message) return serializeMessages(db, conversation, [row])[0] as Message;
-  return ctx.events.transaction(() => {
-    db.prepare('UPDATE messages SET message = ?, edited_at = ?, updated_at = ? WHERE id = ?').run(
-      text,
-      now,
-      now,
-      row.id,
+  if (text === row.message) return (await serializeMessages(db, conversation, [row]))[0] as Message;
+  return ctx.events.transaction(async () => {
+    await db.run(
+      sql`UPDATE messages SET message = ${text}, edited_at = ${now}, updated_at = ${now} WHERE id = ${row.id}`,
     );
-    const edited = db.prepare<[number], MessageRow>('SELECT * FROM messages WHERE id = ?').get(row.id) as MessageRow;
-    const message = serializeMessages(db, conversation, [edited])[0] as Message;
-    ctx.events.emit(audienceOf(db, edited), 'conversation_message_edited', {
+    const edited = (await db.get<MessageRow>(sql`SELECT * FROM messages WHERE id = ${row.id}`)) as MessageRow;
+    const message = (await serializeMessages(db, conversation, [edited]))[0] as Message;
+    await ctx.events.emit(await audienceOf(db, edited), 'conversation_message_edited', {
       conversation_id: conversation.id,
       message,
     });

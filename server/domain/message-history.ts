@@ -1,5 +1,5 @@
 import type { Message } from '../../src/protocol/entities';
-import type { Db } from '../db/database';
+import { type Store, sql } from '../db/store';
 import { HEADER_AFTER, HEADER_BEFORE } from '../../src/protocol/api';
 import { badRequest } from '../http/errors';
 import { ID_RANGE, numberHeader } from '../http/numbers';
@@ -27,19 +27,17 @@ export function parseCursor(before: string | string[] | undefined, after: string
  * (or the latest), or, with `after`, the `count` visible messages right after that id. Paging is by id, so
  * a message arriving between two pages never shifts them.
  */
-export function messagesPage(
-  db: Db,
+export async function messagesPage(
+  db: Store,
   conversation: ConversationRow,
   member: MemberRow,
   count: number,
   page: PageCursor,
-): Message[] {
-  const rows = pageRows<MessageRow>(
-    db,
-    `SELECT m.* FROM messages m WHERE ${visibleMessagesSql('m')}`,
-    'm.id',
-    [conversation.id, member.user_id, member.user_id, member.is_admin],
-    { limit: count, ...page },
-  );
+): Promise<Message[]> {
+  const visible = visibleMessagesSql('m', conversation.id, member.user_id, member.is_admin === 1);
+  const rows = await pageRows<MessageRow>(db, sql`SELECT m.* FROM messages m WHERE ${visible}`, 'm.id', {
+    limit: count,
+    ...page,
+  });
   return serializeMessages(db, conversation, rows);
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Attachment, Message } from '../../src/protocol/entities';
 import { MESSAGE_TEXT_MAX } from '../../src/protocol/constants';
 import type { ServerContext } from '../context';
-import type { Db } from '../db/database';
+import { type Store, sql } from '../db/store';
 import { badRequest, notFound } from '../http/errors';
 import { adminIds, memberIds } from './access';
 import { newStid } from './ids';
@@ -24,8 +24,11 @@ export interface SendInput {
 }
 
 /** Who receives events about a message: everybody in the conversation, or for audience 'admins' the sender and admins. */
-export function audienceOf(db: Db, row: { conversation_id: number; user_id: number; audience: string | null }): number[] {
-  if (row.audience === 'admins') return [...adminIds(db, row.conversation_id), row.user_id];
+export async function audienceOf(
+  db: Store,
+  row: { conversation_id: number; user_id: number; audience: string | null },
+): Promise<number[]> {
+  if (row.audience === 'admins') return [...(await adminIds(db, row.conversation_id)), row.user_id];
   return memberIds(db, row.conversation_id);
 }
 
@@ -35,26 +38,28 @@ export const MESSAGE_NOT_FOUND = 'Message not found';
  * A message of the conversation that `member` may see, or a 404 with `notFoundText`. The one lookup for
  * messages and channel posts alike (a post is a message of its channel).
  */
-export function requireVisibleMessage(
-  db: Db,
+export async function requireVisibleMessage(
+  db: Store,
   conversationId: number,
   member: MemberRow,
   messageId: number,
   notFoundText: string = MESSAGE_NOT_FOUND,
-): MessageRow {
-  const row = db
-    .prepare<number[], MessageRow>(`SELECT m.* FROM messages m WHERE ${visibleMessagesSql('m')} AND m.id = ?`)
-    .get(conversationId, member.user_id, member.user_id, member.is_admin, messageId);
+): Promise<MessageRow> {
+  const visible = visibleMessagesSql('m', conversationId, member.user_id, member.is_admin === 1);
+  const row = await db.get<MessageRow>(sql`SELECT m.* FROM messages m WHERE ${visible} AND m.id = ${messageId}`);
   if (!row) throw notFound(notFoundText);
   return row;
 }
 
-function buildAttachment(db: Db, ownerId: number, input: NonNullable<SendInput['attachment']>): Attachment {
-  const file = db
-    .prepare<[string, number], { name: string; kind: string; size: number; mime: string; original_name: string }>(
-      "SELECT name, kind, size, mime, original_name FROM files WHERE name = ? AND owner_id = ? AND purpose = 'attachment'",
-    )
-    .get(input.fileId, ownerId);
+async function buildAttachment(
+  db: Store,
+  ownerId: number,
+  input: NonNullable<SendInput['attachment']>,
+): Promise<Attachment> {
+  const file = await db.get<{ name: string; kind: string; size: number; mime: string; original_name: string }>(
+    sql`SELECT name, kind, size, mime, original_name FROM files
+        WHERE name = ${input.fileId} AND owner_id = ${ownerId} AND purpose = 'attachment'`,
+  );
   if (!file) throw badRequest('Unknown attachment file');
   if (file.kind !== input.type) throw badRequest(`The attached file is not an ${input.type}`);
   const url = fileUrl(file.name);
@@ -81,91 +86,114 @@ export function retryFingerprint(idempotencyKey: string | null, content: unknown
 }
 
 /** Stores a message (or finds the one a retry repeats) and tells its audience. */
-export function sendMessage(ctx: ServerContext, input: SendInput): { message: Message; created: boolean } {
+export async function sendMessage(
+  ctx: ServerContext,
+  input: SendInput,
+): Promise<{ message: Message; created: boolean }> {
   const { db } = ctx;
   const { conversation, member } = input;
   const text = input.text.trim();
   if (text.length > MESSAGE_TEXT_MAX) throw badRequest(`A message can be at most ${MESSAGE_TEXT_MAX} characters`);
   if (text === '' && !input.attachment) throw badRequest('A message needs text or an attachment');
-  const { audience } = checkCanSend(db, conversation, member, { quoted: input.quotedId != null });
-  if (input.quotedId != null) requireVisibleMessage(db, conversation.id, member, input.quotedId);
+  const { audience } = await checkCanSend(db, conversation, member, { quoted: input.quotedId != null });
+  if (input.quotedId != null) await requireVisibleMessage(db, conversation.id, member, input.quotedId);
   const print =
     input.clientId != null
       ? retryFingerprint(input.idempotencyKey, [input.text, input.attachment?.fileId ?? null, input.quotedId])
       : null;
-  if (print) {
-    const existing = db
-      .prepare<[number, number, number, string], MessageRow>(
-        'SELECT * FROM messages WHERE conversation_id = ? AND user_id = ? AND client_id = ? AND fingerprint = ?',
-      )
-      .get(conversation.id, member.user_id, input.clientId as number, print);
-    if (existing) return { message: serializeMessages(db, conversation, [existing])[0] as Message, created: false };
-  }
-  const attachment = input.attachment ? buildAttachment(db, member.user_id, input.attachment) : null;
+  const stored = async (): Promise<MessageRow | undefined> =>
+    print === null
+      ? undefined
+      : db.get<MessageRow>(
+          sql`SELECT * FROM messages WHERE conversation_id = ${conversation.id} AND user_id = ${member.user_id}
+              AND client_id = ${input.clientId} AND fingerprint = ${print}`,
+        );
   const now = ctx.clock.now();
-  return ctx.events.transaction(() => {
-    const id = Number(
-      db
-        .prepare(
-          `INSERT INTO messages (stid, conversation_id, user_id, client_id, fingerprint, type, message, attachment,
-             quoted_id, audience, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, 'text', ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(
-          newStid('msg'),
-          conversation.id,
-          member.user_id,
-          input.clientId,
-          print,
-          text,
-          attachment ? JSON.stringify(attachment) : null,
-          input.quotedId,
-          audience,
-          now,
-          now,
-        ).lastInsertRowid,
+  // The retry check is in the transaction: a retry that overlaps the first send (the outbox after a timeout)
+  // finds its row rather than racing it to the unique index.
+  return ctx.events.transaction(async () => {
+    await lockConversation(db, conversation.id);
+    const existing = await stored();
+    if (existing) {
+      return { message: (await serializeMessages(db, conversation, [existing]))[0] as Message, created: false };
+    }
+    const attachment = input.attachment ? await buildAttachment(db, member.user_id, input.attachment) : null;
+    const inserted = await db.get<{ id: number }>(
+      sql`INSERT INTO messages (stid, conversation_id, user_id, client_id, fingerprint, type, message, attachment,
+            quoted_id, audience, created_at, updated_at)
+          VALUES (${newStid('msg')}, ${conversation.id}, ${member.user_id}, ${input.clientId}, ${print}, 'text',
+            ${text}, ${attachment ? JSON.stringify(attachment) : null}, ${input.quotedId}, ${audience}, ${now}, ${now})
+          ON CONFLICT DO NOTHING RETURNING id`,
     );
+    if (!inserted) {
+      // On PostgreSQL a concurrent retry can commit between the check and the insert: answer its message.
+      const winner = await stored();
+      if (!winner) throw new Error('a message insert changed nothing and no retry explains it');
+      return { message: (await serializeMessages(db, conversation, [winner]))[0] as Message, created: false };
+    }
+    const { id } = inserted;
     if (audience === null) {
-      db.prepare('UPDATE conversations SET last_message_id = ?, last_message_at = ? WHERE id = ?').run(id, now, conversation.id);
+      await db.run(
+        sql`UPDATE conversations SET last_message_id = ${id}, last_message_at = ${now} WHERE id = ${conversation.id}`,
+      );
     }
     // Your own message is read by you.
-    db.prepare('UPDATE conversation_members SET last_read_message_id = ? WHERE conversation_id = ? AND user_id = ?').run(
-      id,
-      conversation.id,
-      member.user_id,
+    await db.run(
+      sql`UPDATE conversation_members SET last_read_message_id = ${id}
+          WHERE conversation_id = ${conversation.id} AND user_id = ${member.user_id}`,
     );
-    const row = db.prepare<[number], MessageRow>('SELECT * FROM messages WHERE id = ?').get(id) as MessageRow;
-    const message = serializeMessages(db, conversation, [row])[0] as Message;
-    ctx.events.emit(audienceOf(db, row), 'conversation_message', { conversation_id: conversation.id, message });
+    const row = (await db.get<MessageRow>(sql`SELECT * FROM messages WHERE id = ${id}`)) as MessageRow;
+    const message = (await serializeMessages(db, conversation, [row]))[0] as Message;
+    await ctx.events.emit(await audienceOf(db, row), 'conversation_message', {
+      conversation_id: conversation.id,
+      message,
+    });
     return { message, created: true };
   });
+}
+
+/**
+ * Takes the conversation's row lock for the rest of the transaction, before a message (or comment) gets its
+ * id. PostgreSQL hands out ids as rows are inserted, not as they commit: without the lock, two sends in one
+ * chat could commit in the other order than their ids, and a member would be told of message 9 before 8
+ * (or set the chat's latest message back to 8). With it, a chat's messages commit in id order, as they
+ * always did on SQLite, whose writers take turns.
+ */
+export async function lockConversation(db: Store, conversationId: number): Promise<void> {
+  if (db.dialect === 'postgres') {
+    await db.get(sql`SELECT id FROM conversations WHERE id = ${conversationId} FOR UPDATE`);
+  }
 }
 
 /**
  * A system message reporting a change (spec §3 event attachments), e.g. a rename or a member added.
  * Call inside the transaction that makes the change.
  */
-export function postSystemEvent(
+export async function postSystemEvent(
   ctx: ServerContext,
   conversation: ConversationRow,
   actorId: number,
   attachment: Attachment,
-): Message {
+): Promise<Message> {
   const { db } = ctx;
   const now = ctx.clock.now();
-  return ctx.events.transaction(() => {
-    const id = Number(
-      db
-        .prepare(
-          `INSERT INTO messages (stid, conversation_id, user_id, type, message, attachment, created_at, updated_at)
-           VALUES (?, ?, ?, 'system', '', ?, ?, ?)`,
-        )
-        .run(newStid('msg'), conversation.id, actorId, JSON.stringify(attachment), now, now).lastInsertRowid,
+  return ctx.events.transaction(async () => {
+    await lockConversation(db, conversation.id);
+    const { id } = (await db.get<{ id: number }>(
+      sql`INSERT INTO messages (stid, conversation_id, user_id, type, message, attachment, created_at, updated_at)
+          VALUES (${newStid('msg')}, ${conversation.id}, ${actorId}, 'system', '', ${JSON.stringify(attachment)},
+            ${now}, ${now})
+          RETURNING id`,
+    ))!;
+    await db.run(
+      sql`UPDATE conversations SET last_message_id = ${id}, last_message_at = ${now} WHERE id = ${conversation.id}`,
     );
-    db.prepare('UPDATE conversations SET last_message_id = ?, last_message_at = ? WHERE id = ?').run(id, now, conversation.id);
-    const row = db.prepare<[number], MessageRow>('SELECT * FROM messages WHERE id = ?').get(id) as MessageRow;
-    const message = serializeMessages(db, conversation, [row])[0] as Message;
-    ctx.events.emit(memberIds(db, conversation.id), 'conversation_message', { conversation_id: conversation.id, message });
+    const row = (await db.get<MessageRow>(sql`SELECT * FROM messages WHERE id = ${id}`)) as MessageRow;
+    const message = (await serializeMessages(db, conversation, [row]))[0] as Message;
+    await ctx.events.emit(await memberIds(db, conversation.id), 'conversation_message', {
+      conversation_id: conversation.id,
+      message,
+    });
     return message;
   });
 }

@@ -1,4 +1,4 @@
-import type { Db } from '../db/database';
+import type { Store } from '../db/store';
 import { forbidden } from '../http/errors';
 import { isCommunityAdmin } from './access';
 import type { ConversationRow, MemberRow } from './rows';
@@ -8,14 +8,14 @@ import type { ConversationRow, MemberRow } from './rows';
  * Broadcast groups are one-way: a non-broadcaster may only reply (quote), and such a reply is seen by the
  * sender and the broadcasters alone; the caller learns this through `audience`.
  */
-export function checkCanSend(
-  db: Db,
+export async function checkCanSend(
+  db: Store,
   conversation: ConversationRow,
   member: MemberRow,
   options: { quoted: boolean },
-): { audience: 'admins' | null } {
+): Promise<{ audience: 'admins' | null }> {
   if (conversation.is_demo === 1) throw forbidden('This is a demo chat');
-  const communityAdmin = isCommunityAdmin(db, conversation.community_id, member.user_id);
+  const communityAdmin = await isCommunityAdmin(db, conversation.community_id, member.user_id);
   const admin = member.is_admin === 1 || communityAdmin;
   if (conversation.is_community_announcements === 1) {
     // Spec §6: only admins who also hold the create_posts permission.

@@ -1,4 +1,5 @@
 import type { ServerContext } from '../context';
+import { sql } from '../db/store';
 import { memberIds } from './access';
 import { emitConversationEdit, postChangeEvent } from './conversationEvents';
 import type { ConversationRow, UserRow } from './rows';
@@ -16,30 +17,29 @@ import type { ConversationRow, UserRow } from './rows';
  *
  * The user's own connections get the system messages only; the account is the answer of their call.
  */
-export function announceProfileChange(ctx: ServerContext, before: UserRow, after: UserRow): void {
+export async function announceProfileChange(ctx: ServerContext, before: UserRow, after: UserRow): Promise<void> {
   const renamed = before.nickname !== after.nickname;
   const newPicture = before.image_file_id !== after.image_file_id;
   if (!renamed && !newPicture) return;
   const { db } = ctx;
-  const conversations = db
-    .prepare<[number], Pick<ConversationRow, 'id' | 'is_group'>>(
-      `SELECT c.id, c.is_group FROM conversations c
-       JOIN conversation_members cm ON cm.conversation_id = c.id AND cm.user_id = ?
-       WHERE c.group_type = 'normal' AND c.community_id IS NULL ORDER BY c.id`,
-    )
-    .all(after.id);
-  ctx.events.transaction(() => {
+  const conversations = await db.all<Pick<ConversationRow, 'id' | 'is_group'>>(
+    sql`SELECT c.id, c.is_group FROM conversations c
+        JOIN conversation_members cm ON cm.conversation_id = c.id AND cm.user_id = ${after.id}
+        WHERE c.group_type = 'normal' AND c.community_id IS NULL ORDER BY c.id`,
+  );
+  await ctx.events.transaction(async () => {
     for (const c of conversations) {
       const group = c.is_group === 1;
       if (group && renamed && before.nickname !== '') {
-        postChangeEvent(ctx, c.id, after.id, 'user_renamed', {
+        await postChangeEvent(ctx, c.id, after.id, 'user_renamed', {
           user_id: after.id,
           old_nickname: before.nickname,
           new_nickname: after.nickname,
         });
       }
       if (!group || newPicture) {
-        emitConversationEdit(ctx, c.id, memberIds(db, c.id).filter((id) => id !== after.id));
+        const others = (await memberIds(db, c.id)).filter((id) => id !== after.id);
+        await emitConversationEdit(ctx, c.id, others);
       }
     }
   });

@@ -1,7 +1,7 @@
 import type { Message } from '../../src/protocol/entities';
 import { isValidReaction } from '../../src/protocol/reactions';
 import type { ServerContext } from '../context';
-import type { Db } from '../db/database';
+import { type Store, sql } from '../db/store';
 import { badRequest } from '../http/errors';
 import { audienceOf, MESSAGE_NOT_FOUND, requireVisibleMessage } from './messages';
 import type { ConversationRow, MemberRow, MessageRow } from './rows';
@@ -23,39 +23,40 @@ const TABLES = {
  * Both are idempotent; adding a new reaction past REACTIONS_PER_USER_MAX is a 400. Returns whether a row
  * changed, so the caller tells others only about a real change.
  */
-export function toggleReaction(
-  db: Db,
+export async function toggleReaction(
+  db: Store,
   target: { kind: keyof typeof TABLES; id: number },
   userId: number,
   reaction: string,
   present: boolean,
   now: number,
-): boolean {
+): Promise<boolean> {
   const { table, key, label } = TABLES[target.kind];
+  const from = sql.table(table);
+  const owner = sql.ref(key);
   if (!present) {
-    return (
-      db.prepare(`DELETE FROM ${table} WHERE ${key} = ? AND user_id = ? AND reaction = ?`).run(target.id, userId, reaction)
-        .changes > 0
+    const changed = await db.run(
+      sql`DELETE FROM ${from} WHERE ${owner} = ${target.id} AND user_id = ${userId} AND reaction = ${reaction}`,
     );
+    return changed > 0;
   }
-  const exists = db
-    .prepare(`SELECT 1 FROM ${table} WHERE ${key} = ? AND user_id = ? AND reaction = ?`)
-    .get(target.id, userId, reaction);
+  const exists = await db.get(
+    sql`SELECT 1 AS n FROM ${from} WHERE ${owner} = ${target.id} AND user_id = ${userId} AND reaction = ${reaction}`,
+  );
   if (exists) return false;
   const mine =
-    db
-      .prepare<[number, number], { n: number }>(`SELECT COUNT(*) AS n FROM ${table} WHERE ${key} = ? AND user_id = ?`)
-      .get(target.id, userId)?.n ?? 0;
+    (await db.get<{ n: number }>(
+      sql`SELECT COUNT(*) AS n FROM ${from} WHERE ${owner} = ${target.id} AND user_id = ${userId}`,
+    ))?.n ?? 0;
   if (mine >= REACTIONS_PER_USER_MAX) {
     throw badRequest(`At most ${REACTIONS_PER_USER_MAX} reactions per ${label}`);
   }
-  db.prepare(`INSERT INTO ${table} (${key}, user_id, reaction, set_at) VALUES (?, ?, ?, ?)`).run(
-    target.id,
-    userId,
-    reaction,
-    now,
+  // On PostgreSQL the same reaction can be added by a concurrent request after the check: that one counts.
+  const added = await db.run(
+    sql`INSERT INTO ${from} (${owner}, user_id, reaction, set_at) VALUES (${target.id}, ${userId}, ${reaction}, ${now})
+        ON CONFLICT DO NOTHING`,
   );
-  return true;
+  return added > 0;
 }
 
 /**
@@ -63,7 +64,7 @@ export function toggleReaction(
  * may react). Both are idempotent; only a real change tells the message's audience, with the full
  * reaction list. `notFound` is the 404's text ("Post not found" for the channel calls).
  */
-export function setReaction(
+export async function setReaction(
   ctx: ServerContext,
   conversation: ConversationRow,
   member: MemberRow,
@@ -71,21 +72,21 @@ export function setReaction(
   reaction: string,
   present: boolean,
   notFound: string = MESSAGE_NOT_FOUND,
-): Message {
+): Promise<Message> {
   const { db } = ctx;
   if (!isValidReaction(reaction)) throw badRequest('Invalid parameters provided');
-  const row = requireVisibleMessage(db, conversation.id, member, messageId, notFound);
-  return ctx.events.transaction(() => {
+  const row = await requireVisibleMessage(db, conversation.id, member, messageId, notFound);
+  return ctx.events.transaction(async () => {
     const target = { kind: 'message', id: row.id } as const;
-    if (toggleReaction(db, target, member.user_id, reaction, present, ctx.clock.now())) {
-      ctx.events.emit(audienceOf(db, row), 'reactions_changed', {
+    if (await toggleReaction(db, target, member.user_id, reaction, present, ctx.clock.now())) {
+      await ctx.events.emit(await audienceOf(db, row), 'reactions_changed', {
         conversation_id: conversation.id,
         message_id: row.id,
         message_stid: row.stid,
-        reactions: messageReactions(db, [row.id]).get(row.id) ?? [],
+        reactions: (await messageReactions(db, [row.id])).get(row.id) ?? [],
       });
     }
-    const fresh = db.prepare<[number], MessageRow>('SELECT * FROM messages WHERE id = ?').get(row.id) as MessageRow;
-    return serializeMessages(db, conversation, [fresh])[0] as Message;
+    const fresh = (await db.get<MessageRow>(sql`SELECT * FROM messages WHERE id = ${row.id}`)) as MessageRow;
+    return (await serializeMessages(db, conversation, [fresh]))[0] as Message;
   });
 }

@@ -1,4 +1,4 @@
-/** Row shapes of the SQLite tables, as the domain code reads them. */
+/** Row shapes of the tables, as the domain code reads them from either store (SQLite or PostgreSQL). */
 export interface UserRow {
   id: number;
   stid: string;

@@ -7,7 +7,7 @@ import type {
   Reaction,
   User,
 } from '../../src/protocol/entities';
-import type { Db } from '../db/database';
+import { list, type Store, sql } from '../db/store';
 import { adminIds, loadMember } from './access';
 import { epochSeconds } from './ids';
 import type { ConversationRow, MemberRow, MessageRow, UserRow } from './rows';
@@ -23,13 +23,13 @@ export function imageMetaOf(name: string | null | undefined): ImageMeta {
   return { url, thumbnail: url, is_default: false };
 }
 
-export function imageMeta(db: Db, fileId: number | null): ImageMeta {
+export async function imageMeta(db: Store, fileId: number | null): Promise<ImageMeta> {
   if (fileId == null) return imageMetaOf(null);
-  return imageMetaOf(db.prepare<[number], { name: string }>('SELECT name FROM files WHERE id = ?').get(fileId)?.name);
+  return imageMetaOf((await db.get<{ name: string }>(sql`SELECT name FROM files WHERE id = ${fileId}`))?.name);
 }
 
-export function serializeUser(db: Db, row: UserRow): User {
-  const meta = imageMeta(db, row.image_file_id);
+export async function serializeUser(db: Store, row: UserRow): Promise<User> {
+  const meta = await imageMeta(db, row.image_file_id);
   return {
     id: row.id,
     stid: row.stid,
@@ -48,43 +48,45 @@ export function serializeUser(db: Db, row: UserRow): User {
   };
 }
 
-export function loadUser(db: Db, id: number): UserRow | undefined {
-  return db.prepare<[number], UserRow>('SELECT * FROM users WHERE id = ?').get(id);
+export async function loadUser(db: Store, id: number): Promise<UserRow | undefined> {
+  return db.get<UserRow>(sql`SELECT * FROM users WHERE id = ${id}`);
 }
 
-function reactionsFor(db: Db, table: 'reactions' | 'comment_reactions', key: string, ids: number[]) {
+async function reactionsFor(db: Store, table: 'reactions' | 'comment_reactions', key: string, ids: number[]) {
   const byId = new Map<number, Reaction[]>();
   if (ids.length === 0) return byId;
-  const rows = db
-    .prepare<number[], { owner: number; reaction: string; user_id: number; set_at: number }>(
-      `SELECT ${key} AS owner, reaction, user_id, set_at FROM ${table}
-       WHERE ${key} IN (${ids.map(() => '?').join(',')}) ORDER BY set_at, user_id`,
-    )
-    .all(...ids);
+  const rows = await db.all<{ owner: number; reaction: string; user_id: number; set_at: number }>(
+    sql`SELECT ${sql.ref(key)} AS owner, reaction, user_id, set_at FROM ${sql.table(table)}
+        WHERE ${sql.ref(key)} IN ${list(ids)} ORDER BY set_at, user_id`,
+  );
   for (const r of rows) {
-    const list = byId.get(r.owner) ?? [];
-    let entry = list.find((e) => e.reaction === r.reaction);
+    const entries = byId.get(r.owner) ?? [];
+    let entry = entries.find((e) => e.reaction === r.reaction);
     if (!entry) {
       entry = { reaction: r.reaction, users: [] };
-      list.push(entry);
+      entries.push(entry);
     }
     entry.users.push({ user_id: r.user_id, set_at: epochSeconds(r.set_at) });
-    byId.set(r.owner, list);
+    byId.set(r.owner, entries);
   }
   return byId;
 }
 
-export function messageReactions(db: Db, ids: number[]): Map<number, Reaction[]> {
+export async function messageReactions(db: Store, ids: number[]): Promise<Map<number, Reaction[]>> {
   return reactionsFor(db, 'reactions', 'message_id', ids);
 }
 
-export function commentReactions(db: Db, ids: number[]): Map<number, Reaction[]> {
+export async function commentReactions(db: Store, ids: number[]): Promise<Map<number, Reaction[]>> {
   return reactionsFor(db, 'comment_reactions', 'comment_id', ids);
 }
 
 /** Serializes message rows of one conversation, reactions loaded in one query. */
-export function serializeMessages(db: Db, conversation: ConversationRow, rows: MessageRow[]): Message[] {
-  const reactions = messageReactions(
+export async function serializeMessages(
+  db: Store,
+  conversation: ConversationRow,
+  rows: MessageRow[],
+): Promise<Message[]> {
+  const reactions = await messageReactions(
     db,
     rows.map((r) => r.id),
   );
@@ -123,8 +125,8 @@ export function serializeMessageRows(
   });
 }
 
-export function loadConversation(db: Db, id: number): ConversationRow | undefined {
-  return db.prepare<[number], ConversationRow>('SELECT * FROM conversations WHERE id = ?').get(id);
+export async function loadConversation(db: Store, id: number): Promise<ConversationRow | undefined> {
+  return db.get<ConversationRow>(sql`SELECT * FROM conversations WHERE id = ${id}`);
 }
 
 /** At most this many members are listed in a conversation answer; member_count is always exact. */
@@ -148,36 +150,43 @@ export interface ConversationSnapshot {
   hiddenUsers?: ConversationUser[];
 }
 
-export function conversationSnapshot(db: Db, row: ConversationRow): ConversationSnapshot {
-  const users: ConversationUser[] = db
-    .prepare<
-      [number, number],
-      { id: number; stid: string; nickname: string; phone_nr: string; image_name: string | null; is_admin: number }
-    >(
-      `SELECT u.id, u.stid, u.nickname, u.phone_nr, f.name AS image_name, cm.is_admin
-       FROM conversation_members cm JOIN users u ON u.id = cm.user_id LEFT JOIN files f ON f.id = u.image_file_id
-       WHERE cm.conversation_id = ? ORDER BY cm.is_admin DESC, cm.joined_at, u.id LIMIT ?`,
-    )
-    .all(row.id, MEMBER_LIST_LIMIT)
-    .map((u) => ({
-      user: { id: u.id, user_id: u.id, stid: u.stid, nickname: u.nickname, phone_nr: u.phone_nr, image: { meta: imageMetaOf(u.image_name) } },
-      is_admin: u.is_admin === 1,
-    }));
+export async function conversationSnapshot(db: Store, row: ConversationRow): Promise<ConversationSnapshot> {
+  const members = await db.all<{
+    id: number;
+    stid: string;
+    nickname: string;
+    phone_nr: string;
+    image_name: string | null;
+    is_admin: number;
+  }>(
+    sql`SELECT u.id, u.stid, u.nickname, u.phone_nr, f.name AS image_name, cm.is_admin
+        FROM conversation_members cm JOIN users u ON u.id = cm.user_id LEFT JOIN files f ON f.id = u.image_file_id
+        WHERE cm.conversation_id = ${row.id} ORDER BY cm.is_admin DESC, cm.joined_at, u.id LIMIT ${MEMBER_LIST_LIMIT}`,
+  );
+  const users: ConversationUser[] = members.map((u) => ({
+    user: { id: u.id, user_id: u.id, stid: u.stid, nickname: u.nickname, phone_nr: u.phone_nr, image: { meta: imageMetaOf(u.image_name) } },
+    is_admin: u.is_admin === 1,
+  }));
   const memberCount =
     users.length < MEMBER_LIST_LIMIT
       ? users.length
-      : (db
-          .prepare<[number], { n: number }>('SELECT COUNT(*) AS n FROM conversation_members WHERE conversation_id = ?')
-          .get(row.id)?.n ?? 0);
+      : ((
+          await db.get<{ n: number }>(
+            sql`SELECT COUNT(*) AS n FROM conversation_members WHERE conversation_id = ${row.id}`,
+          )
+        )?.n ?? 0);
   const ownerStid =
     row.owner_id != null
-      ? (db.prepare<[number], { stid: string }>('SELECT stid FROM users WHERE id = ?').get(row.owner_id)?.stid ?? '')
+      ? ((await db.get<{ stid: string }>(sql`SELECT stid FROM users WHERE id = ${row.owner_id}`))?.stid ?? '')
       : '';
   const communityName =
     row.community_id != null
-      ? (db.prepare<[number], { name: string }>('SELECT name FROM communities WHERE id = ?').get(row.community_id)?.name ?? null)
+      ? ((await db.get<{ name: string }>(sql`SELECT name FROM communities WHERE id = ${row.community_id}`))?.name ??
+        null)
       : null;
-  return { row, users, admins: adminIds(db, row.id), memberCount, ownerStid, image: imageMeta(db, row.image_file_id), communityName };
+  const admins = await adminIds(db, row.id);
+  const image = await imageMeta(db, row.image_file_id);
+  return { row, users, admins, memberCount, ownerStid, image, communityName };
 }
 
 /**
@@ -219,37 +228,38 @@ function conversationPicture(snapshot: ConversationSnapshot, viewerId: number): 
  * A conversation as `viewerId` sees it: their role, unread count, and the latest `messageCount`
  * messages visible to them (oldest first). A fixed number of queries per viewer.
  */
-export function viewConversation(
-  db: Db,
+export async function viewConversation(
+  db: Store,
   snapshot: ConversationSnapshot,
   viewerId: number,
   messageCount: number,
-): Conversation {
+): Promise<Conversation> {
   const { row } = snapshot;
-  const member = loadMember(db, row.id, viewerId);
+  const member = await loadMember(db, row.id, viewerId);
   const isAdmin = member?.is_admin === 1;
-  const visibility = visibleMessagesSql('m');
-  const args = [row.id, viewerId, viewerId, isAdmin ? 1 : 0];
+  const visibility = visibleMessagesSql('m', row.id, viewerId, isAdmin);
   const latest =
     messageCount > 0
-      ? db
-          .prepare<number[], MessageRow>(`SELECT m.* FROM messages m WHERE ${visibility} ORDER BY m.id DESC LIMIT ?`)
-          .all(...args, messageCount)
-          .reverse()
+      ? (
+          await db.all<MessageRow>(
+            sql`SELECT m.* FROM messages m WHERE ${visibility} ORDER BY m.id DESC LIMIT ${messageCount}`,
+          )
+        ).reverse()
       : [];
   const lastRow =
     latest[latest.length - 1] ??
-    db
-      .prepare<number[], MessageRow>(`SELECT m.* FROM messages m WHERE ${visibility} ORDER BY m.id DESC LIMIT 1`)
-      .get(...args);
-  const messages = serializeMessages(db, row, latest);
-  const lastMessage = lastRow ? (messages[messages.length - 1] ?? serializeMessages(db, row, [lastRow])[0]) : null;
+    (await db.get<MessageRow>(sql`SELECT m.* FROM messages m WHERE ${visibility} ORDER BY m.id DESC LIMIT 1`));
+  const messages = await serializeMessages(db, row, latest);
+  const lastMessage = lastRow
+    ? (messages[messages.length - 1] ?? (await serializeMessages(db, row, [lastRow]))[0])
+    : null;
   const unread = member
-    ? (db
-        .prepare<number[], { n: number }>(
-          `SELECT COUNT(*) AS n FROM messages m WHERE ${visibility} AND m.id > ? AND ${countsAsUnreadSql('m')}`,
+    ? ((
+        await db.get<{ n: number }>(
+          sql`SELECT COUNT(*) AS n FROM messages m
+              WHERE ${visibility} AND m.id > ${member.last_read_message_id} AND ${countsAsUnreadSql('m', viewerId)}`,
         )
-        .get(...args, member.last_read_message_id, viewerId)?.n ?? 0)
+      )?.n ?? 0)
     : 0;
   return buildConversation(snapshot, viewerId, { member, messages, lastMessage: lastMessage ?? null, lastRow: lastRow ?? null, unread });
 }
@@ -327,11 +337,21 @@ function muteOf(member: MemberRow | undefined): ConversationMute | null {
 }
 
 /** A conversation as `viewerId` sees it (see `viewConversation`), for a single receiver. */
-export function serializeConversation(db: Db, row: ConversationRow, viewerId: number, messageCount: number): Conversation {
-  return viewConversation(db, conversationSnapshot(db, row), viewerId, messageCount);
+export async function serializeConversation(
+  db: Store,
+  row: ConversationRow,
+  viewerId: number,
+  messageCount: number,
+): Promise<Conversation> {
+  return viewConversation(db, await conversationSnapshot(db, row), viewerId, messageCount);
 }
 
 /** Conversation `id`, freshly loaded, as `viewerId` sees it: the answer of most conversation calls. */
-export function conversationView(db: Db, id: number, viewerId: number, messageCount: number): Conversation {
-  return serializeConversation(db, loadConversation(db, id) as ConversationRow, viewerId, messageCount);
+export async function conversationView(
+  db: Store,
+  id: number,
+  viewerId: number,
+  messageCount: number,
+): Promise<Conversation> {
+  return serializeConversation(db, (await loadConversation(db, id)) as ConversationRow, viewerId, messageCount);
 }

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { AttachmentMime } from '../../src/protocol/constants';
-import type { Db } from '../db/database';
+import { type Store, sql } from '../db/store';
 import { ApiError, badRequest, tooLarge, unsupportedType } from '../http/errors';
 import { cleanFileName } from './fileName';
 import { EXTENSIONS, SNIFF_BYTES, sniffMime } from './sniff';
@@ -42,7 +42,7 @@ export function asClientError(error: unknown): unknown {
  * leaves nothing behind on disk or in the database.
  */
 export async function storeUpload(
-  db: Db,
+  db: Store,
   storage: FileStorage,
   ownerId: number,
   part: MultipartFile,
@@ -61,6 +61,10 @@ export async function storeUpload(
       done(null, chunk);
     },
   });
+  // The parser destroys the stream of a file the body ended inside (cut short, or the client went away). When
+  // the whole body had arrived before the file was read (the token's lookup in the database took a while),
+  // that happened already, and a pipeline from a destroyed stream would never settle.
+  if (part.file.destroyed) throw badRequest('The upload was cut short or is malformed.');
   try {
     const target = storage.create(tmpKey);
     await pipeline(part.file, counter, target.stream);
@@ -88,13 +92,12 @@ export async function storeUpload(
   // Only for display: the name on disk is always server-made.
   const original = cleanFileName(part.filename);
   try {
-    const info = db
-      .prepare(
-        `INSERT INTO files (name, owner_id, purpose, mime, kind, size, original_name, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(name, ownerId, rules.purpose, mime, kind, size, original, now);
-    return { id: Number(info.lastInsertRowid), name, mime, kind, size, original_name: original };
+    const row = await db.get<{ id: number }>(
+      sql`INSERT INTO files (name, owner_id, purpose, mime, kind, size, original_name, created_at)
+          VALUES (${name}, ${ownerId}, ${rules.purpose}, ${mime}, ${kind}, ${size}, ${original}, ${now})
+          RETURNING id`,
+    );
+    return { id: row!.id, name, mime, kind, size, original_name: original };
   } catch (error) {
     await storage.remove(name).catch(() => undefined);
     throw error;

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import type { Db } from '../db/database';
+import { type Store, sql } from '../db/store';
 import { unauthorized } from './errors';
 
 export interface AuthUser {
@@ -19,14 +19,12 @@ export function newToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
-export function userForToken(db: Db, token: string | undefined): AuthUser | undefined {
+export async function userForToken(db: Store, token: string | undefined): Promise<AuthUser | undefined> {
   if (!token || token.length > 200) return undefined;
-  return db
-    .prepare<[string], AuthUser>(
-      `SELECT u.id, u.stid, u.country_code, u.nickname FROM tokens t JOIN users u ON u.id = t.user_id
-       WHERE t.hash = ? AND u.deleted_at = '0'`,
-    )
-    .get(hashToken(token));
+  return db.get<AuthUser>(
+    sql`SELECT u.id, u.stid, u.country_code, u.nickname FROM tokens t JOIN users u ON u.id = t.user_id
+        WHERE t.hash = ${hashToken(token)} AND u.deleted_at = '0'`,
+  );
 }
 
 declare module 'fastify' {

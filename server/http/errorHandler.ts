@@ -1,5 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import pg from 'pg';
 import type { ApiFailure } from '../../src/protocol/envelope';
+import { isDatabaseUnavailable } from '../db/store';
 import { ApiError } from './errors';
 import { localize, type Localized, requestLanguage, type ServerLanguage } from './language';
 import { type SchemaError, SWEDISH_GENERIC_REFUSAL, swedishSchemaMessage } from './messages.sv';
@@ -50,11 +52,13 @@ function validationMessage(error: FastifyError): string | Localized {
 }
 
 /**
- * SQLite refusing a value it was given (a type it cannot compare, a string too big, a broken constraint).
- * Its text names tables and SQL, so it is never sent; the failures of the database itself (a full disk, a
- * locked file) stay 500s.
+ * The database refusing a value it was given: SQLite's type it cannot compare, string too big or broken
+ * constraint; PostgreSQL's data exceptions (class 22: a number out of range, text that is no number, a NUL
+ * in text…) and integrity constraint violations (class 23). Their texts name tables and SQL, so they are
+ * never sent; the failures of the database itself (a full disk, a locked file, a lost connection) stay 500s.
  */
-function isSqliteInputError(error: FastifyError): boolean {
+function isDatabaseInputError(error: FastifyError): boolean {
+  if (error instanceof pg.DatabaseError) return /^2[23]/.test(error.code ?? '');
   return error.name === 'SqliteError' && /^SQLITE_(MISMATCH|TOOBIG|RANGE|CONSTRAINT)/.test(error.code ?? '');
 }
 
@@ -85,6 +89,10 @@ function localizeWarnings(payload: unknown, warnings: unknown[], language: Serve
   };
 }
 
+/** The answer while the database cannot be reached (a restart of PostgreSQL, a lost connection). */
+export const DATABASE_UNAVAILABLE = 'The service is briefly unavailable. Please try again in a moment.';
+const DATABASE_RETRY_AFTER_SECONDS = '2';
+
 /** The error handler, and the hook that sends the reasons of `warnings` in the request's language. */
 export function installErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -92,10 +100,17 @@ export function installErrorHandlers(app: FastifyInstance): void {
     if (error.validation) return failure(reply, 400, validationMessage(error));
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) return failure(reply, status, frameworkMessage(error));
-    if (isSqliteInputError(error)) {
+    if (isDatabaseInputError(error)) {
       // The schemas and the number rule should have stopped this value: a bug to fix, not the client's 500.
-      request.log.error({ err: error }, 'input reached SQLite');
+      request.log.error({ err: error }, `input reached ${error instanceof pg.DatabaseError ? 'PostgreSQL' : 'SQLite'}`);
       return failure(reply, 400, 'Bad request');
+    }
+    if (isDatabaseUnavailable(error)) {
+      // Nothing was stored (the transaction did not commit): the client's outbox sends it again, and its
+      // Idempotency-Key keeps a send that did commit to one message.
+      request.log.warn({ err: error }, 'database unavailable');
+      reply.header('Retry-After', DATABASE_RETRY_AFTER_SECONDS);
+      return failure(reply, 503, DATABASE_UNAVAILABLE);
     }
     request.log.error({ err: error }, 'unexpected error');
     return failure(reply, 500, 'An unexpected error occurred');

@@ -26,6 +26,8 @@ export const SWEDISH: Readonly<Record<string, string>> = {
   Unauthorized: 'Ej behörig',
   'Not found': 'Hittades inte',
   'Bad request': 'Felaktig begäran',
+  'The service is briefly unavailable. Please try again in a moment.':
+    'Tjänsten är inte tillgänglig just nu. Försök igen om en stund.',
   'The request body is not valid JSON.': 'Begärans innehåll är inte giltig JSON.',
   'The request body is empty.': 'Begärans innehåll är tomt.',
   'The request body is too large.': 'Begärans innehåll är för stort.',

@@ -13,7 +13,10 @@ export interface NumberRange {
   max: number;
 }
 
-/** Every id of a row: SQLite's rowids start at 1, and JavaScript holds them exactly up to 2^53 - 1. */
+/**
+ * Every id of a row: SQLite's rowids and PostgreSQL's identities start at 1, and JavaScript holds them exactly
+ * up to 2^53 - 1.
+ */
 export const ID_RANGE: NumberRange = { min: 1, max: Number.MAX_SAFE_INTEGER };
 /** A websocket event id (`last_message_id`), where 0 means "none yet". */
 export const EVENT_ID_RANGE: NumberRange = { min: 0, max: Number.MAX_SAFE_INTEGER };

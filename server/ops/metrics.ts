@@ -1,6 +1,5 @@
-import { performance } from 'node:perf_hooks';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { Db } from '../db/database';
+import type { Store } from '../db/store';
 
 /** The limits whose refusals are counted (issue 21): each answers 429 with a translated message. */
 export type LimitName = 'pin_request' | 'pin_failures' | 'send_rate' | 'auth_ip';
@@ -96,30 +95,9 @@ export function createMetrics(sources: MetricsSources): ServerMetrics {
   };
 }
 
-const TIMED_METHODS = ['run', 'get', 'all'] as const;
-
-/**
- * Times every statement the database runs from now on: `prepare` hands out statements whose run, get and
- * all observe their duration. `iterate` is lazy (its time is the caller's loop) and is left as it is.
- */
-export function instrumentDatabase(db: Db, histogram: ServerMetrics['databaseSeconds']): void {
-  const prepare = db.prepare.bind(db) as Db['prepare'];
+/** Times every statement the store runs from now on, by kind (read or write). */
+export function timeStatements(store: Store, histogram: ServerMetrics['databaseSeconds']): void {
   const reads = histogram.labels('read');
   const writes = histogram.labels('write');
-  db.prepare = ((source: string) => {
-    const statement = prepare(source);
-    const observe = statement.reader ? reads : writes;
-    for (const name of TIMED_METHODS) {
-      const method = statement[name] as (...args: unknown[]) => unknown;
-      (statement as unknown as Record<string, unknown>)[name] = function timed(this: unknown, ...args: unknown[]) {
-        const start = performance.now();
-        try {
-          return method.apply(this, args);
-        } finally {
-          observe.observe((performance.now() - start) / 1000);
-        }
-      };
-    }
-    return statement;
-  }) as Db['prepare'];
+  store.timeStatements((kind, seconds) => (kind === 'read' ? reads : writes).observe(seconds));
 }

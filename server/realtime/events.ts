@@ -1,6 +1,7 @@
 import type { EventAction, EventFrame, EventPayloads } from '../../src/protocol/socket';
 import { performance } from 'node:perf_hooks';
-import type { Db } from '../db/database';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { list, type Store, sql } from '../db/store';
 
 export interface Delivery {
   userId: number;
@@ -28,43 +29,28 @@ export interface DeliveryTarget {
  * after that transaction commits, and never when it rolls back.
  */
 export class EventLog {
-  private pending: Delivery[] | null = null;
+  /** The deliveries of the transaction the caller runs in: each transaction its own (several run at once). */
+  private readonly pending = new AsyncLocalStorage<Delivery[]>();
   private target: DeliveryTarget | null = null;
-  private readonly bumpSeq;
-  private readonly insertPayload;
-  private readonly insert;
-  private readonly prune;
-  private readonly dropPayload;
-  private readonly currentSeq;
-  private readonly oldestSeq;
-  private readonly missed;
 
-  constructor(
-    private readonly db: Db,
+  private constructor(
+    private readonly db: Store,
     private readonly retention: number,
     private readonly now: () => number,
+    private readonly onCommitted: (action: EventAction) => void,
+    /** The random identity of this database (migration 3). */
+    readonly epoch: string,
+  ) {}
+
+  static async open(
+    db: Store,
+    retention: number,
+    now: () => number,
     /** Told of each receiver's event once its transaction committed (the events-stored metric). */
-    private readonly onCommitted: (action: EventAction) => void = () => undefined,
-  ) {
-    this.bumpSeq = db.prepare<[number], { event_seq: number }>(
-      'UPDATE users SET event_seq = event_seq + 1 WHERE id = ? RETURNING event_seq',
-    );
-    this.insertPayload = db.prepare('INSERT INTO event_payloads (data) VALUES (?)');
-    this.insert = db.prepare('INSERT INTO events (user_id, seq, action, payload_id, created_at) VALUES (?, ?, ?, ?, ?)');
-    this.prune = db.prepare<[number, number], { payload_id: number }>(
-      'DELETE FROM events WHERE user_id = ? AND seq <= ? RETURNING payload_id',
-    );
-    this.dropPayload = db.prepare<[number, number]>(
-      'DELETE FROM event_payloads WHERE id = ? AND NOT EXISTS (SELECT 1 FROM events WHERE payload_id = ?)',
-    );
-    this.currentSeq = db.prepare<[number], { event_seq: number }>('SELECT event_seq FROM users WHERE id = ?');
-    this.oldestSeq = db.prepare<[number], { s: number | null }>('SELECT MIN(seq) AS s FROM events WHERE user_id = ?');
-    this.missed = db.prepare<[number, number], { seq: number; action: EventAction; data: string }>(
-      `SELECT e.seq, e.action, p.data FROM events e JOIN event_payloads p ON p.id = e.payload_id
-       WHERE e.user_id = ? AND e.seq > ? ORDER BY e.seq`,
-    );
-    this.epoch =
-      db.prepare<[], { value: string }>("SELECT value FROM server_meta WHERE key = 'epoch'").get()?.value ?? '';
+    onCommitted: (action: EventAction) => void = () => undefined,
+  ): Promise<EventLog> {
+    const row = await db.get<{ value: string }>(sql`SELECT value FROM server_meta WHERE key = 'epoch'`);
+    return new EventLog(db, retention, now, onCommitted, row?.value ?? '');
   }
 
   attach(target: DeliveryTarget): void {
@@ -72,43 +58,61 @@ export class EventLog {
   }
 
   /** Runs `fn` in one transaction; the events it emits are delivered only if it commits. */
-  transaction<T>(fn: () => T): T {
-    if (this.pending) return fn();
-    this.pending = [];
-    try {
-      const result = this.db.transaction(fn)();
-      const deliveries = this.pending;
-      this.pending = null;
+  async transaction<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.pending.getStore()) return fn();
+    const deliveries: Delivery[] = [];
+    const result = await this.db.transaction(() => {
+      // A transaction the store runs again (a conflict on PostgreSQL) starts with nothing to deliver.
+      deliveries.length = 0;
+      return this.pending.run(deliveries, fn);
+    });
+    // Inside a transaction begun outside the log, delivery waits for that one's commit.
+    this.db.afterCommit(() => {
       for (const d of deliveries) this.onCommitted(d.frame.action);
-      this.target?.deliver(deliveries);
-      return result;
-    } catch (error) {
-      this.pending = null;
-      throw error;
-    }
+      if (deliveries.length > 0) this.target?.deliver(deliveries);
+    });
+    return result;
   }
 
   /** Records a replayable event for each user (duplicates folded) and queues its delivery. */
-  emit<A extends EventAction>(userIds: Iterable<number>, action: A, data: EventPayloads[A]): void {
-    this.transaction(() => {
+  async emit<A extends EventAction>(userIds: Iterable<number>, action: A, data: EventPayloads[A]): Promise<void> {
+    await this.transaction(async () => {
       // The data is stored once for all its receivers; each receiver's row holds only its own id.
       const json = JSON.stringify(data);
       let payloadId: number | null = null;
       const pruned = new Set<number>();
       const now = this.now();
       const storedAt = performance.now();
-      for (const userId of new Set(userIds)) {
-        const row = this.bumpSeq.get(userId);
+      const pending = this.pending.getStore();
+      // In id order: two transactions that bump the same users' counters lock them in the same order
+      // (PostgreSQL would otherwise find them deadlocked).
+      for (const userId of [...new Set(userIds)].sort((a, b) => a - b)) {
+        const row = await this.db.get<{ event_seq: number }>(
+          sql`UPDATE users SET event_seq = event_seq + 1 WHERE id = ${userId} RETURNING event_seq`,
+        );
         if (!row) continue;
         const seq = row.event_seq;
-        payloadId ??= Number(this.insertPayload.run(json).lastInsertRowid);
-        this.insert.run(userId, seq, action, payloadId, now);
-        if (seq > this.retention) for (const r of this.prune.all(userId, seq - this.retention)) pruned.add(r.payload_id);
+        payloadId ??=
+          (await this.db.get<{ id: number }>(sql`INSERT INTO event_payloads (data) VALUES (${json}) RETURNING id`))?.id ??
+          null;
+        await this.db.run(
+          sql`INSERT INTO events (user_id, seq, action, payload_id, created_at) VALUES (${userId}, ${seq}, ${action}, ${payloadId}, ${now})`,
+        );
+        if (seq > this.retention) {
+          const rows = await this.db.all<{ payload_id: number }>(
+            sql`DELETE FROM events WHERE user_id = ${userId} AND seq <= ${seq - this.retention} RETURNING payload_id`,
+          );
+          for (const r of rows) pruned.add(r.payload_id);
+        }
         const text = frameText(action, seq, json);
-        this.pending?.push({ userId, frame: { action, id: seq, data } as EventFrame, text, storedAt, payload: json });
+        pending?.push({ userId, frame: { action, id: seq, data } as EventFrame, text, storedAt, payload: json });
       }
       // A payload goes when the last receiver's event that used it is pruned.
-      for (const id of pruned) this.dropPayload.run(id, id);
+      for (const id of pruned) {
+        await this.db.run(
+          sql`DELETE FROM event_payloads WHERE id = ${id} AND NOT EXISTS (SELECT 1 FROM events WHERE payload_id = ${id})`,
+        );
+      }
     });
   }
 
@@ -121,9 +125,6 @@ export class EventLog {
     this.target?.deliver(deliveries);
   }
 
-  /** The random identity of this database (migration 3). */
-  readonly epoch: string;
-
   /**
    * What a client that last saw `lastId` missed: the frames in order, or needSync when they are gone
    * (pruned, or the client's id is from a different database: larger than ours, or another epoch).
@@ -135,43 +136,51 @@ export class EventLog {
     userId: number,
     lastId: number,
     clientEpoch: string | null = null,
-  ): { needSync: boolean; frames: EventFrame[]; current: number } {
-    // One read transaction: another node's commit cannot fall between the current id and the rows after it.
-    return this.db.transaction(() => this.replayNow(userId, lastId, clientEpoch))();
+  ): Promise<{ needSync: boolean; frames: EventFrame[]; current: number }> {
+    // One read snapshot: another node's commit cannot fall between the current id and the rows after it.
+    return this.db.transaction(() => this.replayNow(userId, lastId, clientEpoch), { snapshot: true });
   }
 
   /** The stored events of a user after `afterSeq`, in order, each as the frame's text (for the hub's catch-up). */
-  since(userId: number, afterSeq: number): { seq: number; text: string }[] {
-    return this.missed.all(userId, afterSeq).map((r) => ({ seq: r.seq, text: frameText(r.action, r.seq, r.data) }));
+  async since(userId: number, afterSeq: number): Promise<{ seq: number; text: string }[]> {
+    const rows = await this.missed(userId, afterSeq);
+    return rows.map((r) => ({ seq: r.seq, text: frameText(r.action, r.seq, r.data) }));
   }
 
   /** Each user's newest event id (the hub's sweep). */
-  currentSeqs(userIds: readonly number[]): [userId: number, seq: number][] {
+  async currentSeqs(userIds: readonly number[]): Promise<[userId: number, seq: number][]> {
     const out: [number, number][] = [];
     for (let i = 0; i < userIds.length; i += 500) {
       const chunk = userIds.slice(i, i + 500);
-      const rows = this.db
-        .prepare<number[], { id: number; event_seq: number }>(
-          `SELECT id, event_seq FROM users WHERE id IN (${chunk.map(() => '?').join(',')})`,
-        )
-        .all(...chunk);
+      const rows = await this.db.all<{ id: number; event_seq: number }>(
+        sql`SELECT id, event_seq FROM users WHERE id IN ${list(chunk)}`,
+      );
       for (const r of rows) out.push([r.id, r.event_seq]);
     }
     return out;
   }
 
-  private replayNow(
+  private missed(userId: number, afterSeq: number) {
+    return this.db.all<{ seq: number; action: EventAction; data: string }>(
+      sql`SELECT e.seq, e.action, p.data FROM events e JOIN event_payloads p ON p.id = e.payload_id
+          WHERE e.user_id = ${userId} AND e.seq > ${afterSeq} ORDER BY e.seq`,
+    );
+  }
+
+  private async replayNow(
     userId: number,
     lastId: number,
     clientEpoch: string | null,
-  ): { needSync: boolean; frames: EventFrame[]; current: number } {
-    const current = this.currentSeq.get(userId)?.event_seq ?? 0;
+  ): Promise<{ needSync: boolean; frames: EventFrame[]; current: number }> {
+    const current =
+      (await this.db.get<{ event_seq: number }>(sql`SELECT event_seq FROM users WHERE id = ${userId}`))?.event_seq ?? 0;
     if (clientEpoch !== null && clientEpoch !== this.epoch) return { needSync: true, frames: [], current };
     if (lastId === 0 && clientEpoch === null) return { needSync: false, frames: [], current };
     if (lastId > current) return { needSync: true, frames: [], current };
-    const oldest = this.oldestSeq.get(userId)?.s;
+    const oldest = (await this.db.get<{ s: number | null }>(sql`SELECT MIN(seq) AS s FROM events WHERE user_id = ${userId}`))
+      ?.s;
     if (lastId < current && (oldest == null || oldest > lastId + 1)) return { needSync: true, frames: [], current };
-    const rows = this.missed.all(userId, lastId);
+    const rows = await this.missed(userId, lastId);
     const frames = rows.map((r) => ({ action: r.action, id: r.seq, data: JSON.parse(r.data) as unknown }) as EventFrame);
     return { needSync: false, frames, current };
   }

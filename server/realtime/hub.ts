@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
 import { PING_GRACE_MS, PROTOCOL_VERSION, SOCKET_CLOSE_RESTART } from '../../src/protocol/constants';
 import type { ServerFrame } from '../../src/protocol/socket';
-import type { Db } from '../db/database';
+import { type Store, sql } from '../db/store';
 import { epochSeconds } from '../domain/ids';
 import { userForToken } from '../http/auth';
 import { EVENT_ID_RANGE, wholeNumber } from '../http/numbers';
@@ -20,12 +20,21 @@ interface Connection {
    * that comes early (its note beat another node's) brings the ones before it from the database first.
    */
   lastSent: number;
+  /**
+   * While the database is read for this socket (its replay, or a catch-up), nothing else is sent to it, so
+   * nothing goes out before what was read or twice: an event heard meanwhile only raises `wanted` (the read
+   * looks again when it ends), and a frame with no id waits in `held`.
+   */
+  reading: boolean;
+  /** The newest event id this socket is known to be owed (heard of while reading, or found by the sweep). */
+  wanted: number;
+  held: string[];
   pingTimer: NodeJS.Timeout | undefined;
   pongDeadline: NodeJS.Timeout | undefined;
 }
 
 export interface HubOptions {
-  db: Db;
+  db: Store;
   events: EventLog;
   pingIntervalMs: number;
   /** Foreign page origins allowed to open a socket (ALLOWED_ORIGINS); the page's own origin always may. */
@@ -55,6 +64,9 @@ export class SocketHub implements DeliveryTarget {
   private readonly byUser = new Map<number, Set<Connection>>();
   private closing = false;
   private readonly sweepTimer: NodeJS.Timeout | undefined;
+  /** A sweep is reading the database; `sweepAgain`: another was asked for meanwhile (it runs after). */
+  private sweeping = false;
+  private sweepAgain = false;
 
   constructor(private readonly options: HubOptions) {
     options.events.attach(this);
@@ -97,7 +109,7 @@ export class SocketHub implements DeliveryTarget {
       if (!connections) continue;
       for (const c of connections) {
         if (c.socket.readyState !== WebSocket.OPEN) continue;
-        if (seq === undefined) c.socket.send(text);
+        if (seq === undefined) this.sendFrame(c, text);
         else if (!this.sendInOrder(c, seq, text)) continue;
         if (storedAt !== undefined) onDelivered?.(storedAt);
       }
@@ -107,34 +119,78 @@ export class SocketHub implements DeliveryTarget {
   }
 
   /**
-   * Sends event `seq` to one socket in order: nothing when it already went, itself when it is next, else
-   * everything after the socket's last from the database (it is committed, so it is there). Answers
-   * whether `seq` went out now.
+   * Sends event `seq` to one socket in order: nothing when it already went, itself when it is next and no
+   * read of the database is under way for the socket, else everything after the socket's last from the
+   * database (it is committed, so it is there), by the catch-up it starts or joins. Answers whether `seq`
+   * is this call's to send: now, or with that catch-up.
    */
   private sendInOrder(c: Connection, seq: number, text: string): boolean {
     if (seq <= c.lastSent) return false;
-    if (seq === c.lastSent + 1) {
+    if (!c.reading && seq === c.lastSent + 1) {
       c.socket.send(text);
       c.lastSent = seq;
       return true;
     }
-    this.catchUp(c);
+    this.catchUp(c, seq);
     return true;
   }
 
-  /** Sends a socket every stored event after its last; a gap the log no longer holds sends it to reconnect. */
-  private catchUp(c: Connection): void {
-    if (c.socket.readyState !== WebSocket.OPEN) return;
-    const rows = this.options.events.since(c.userId, c.lastSent);
-    if (rows.length > 0 && (rows[0] as { seq: number }).seq !== c.lastSent + 1) {
-      // Pruned meanwhile: the replay of a new connection answers need_sync.
+  /** A frame with no id (presence): now, or after the read of the database under way for the socket. */
+  private sendFrame(c: Connection, text: string): void {
+    if (c.reading) c.held.push(text);
+    else c.socket.send(text);
+  }
+
+  /**
+   * Makes sure a socket gets every stored event up to `upTo`: a read of the database under way for it takes
+   * the new mark along when it ends, else one starts now.
+   */
+  private catchUp(c: Connection, upTo: number): void {
+    c.wanted = Math.max(c.wanted, upTo);
+    if (c.reading || c.socket.readyState !== WebSocket.OPEN) return;
+    c.reading = true;
+    void this.readMissed(c);
+  }
+
+  /**
+   * Sends a socket every stored event after its last, until it has what it is owed (events heard while the
+   * database was read raise the mark and are read along); a gap the log no longer holds, or a read that
+   * fails, sends it to reconnect, and the replay of the new connection fills it.
+   */
+  private async readMissed(c: Connection): Promise<void> {
+    try {
+      while (c.wanted > c.lastSent) {
+        const after = c.lastSent;
+        const rows = await this.options.events.since(c.userId, after);
+        if (c.socket.readyState !== WebSocket.OPEN) return;
+        if (rows.length > 0 && (rows[0] as { seq: number }).seq !== after + 1) {
+          // Pruned meanwhile: the replay of a new connection answers need_sync.
+          c.socket.close(SOCKET_CLOSE_RESTART, 'reconnect');
+          return;
+        }
+        for (const row of rows) {
+          c.socket.send(row.text);
+          c.lastSent = row.seq;
+        }
+        // Nothing newer is stored: what was announced is committed, so the mark was wrong; forget it.
+        if (rows.length === 0) c.wanted = c.lastSent;
+      }
+    } catch (error) {
+      this.options.log.warn({ userId: c.userId, err: error }, 'websocket catch-up failed');
       c.socket.close(SOCKET_CLOSE_RESTART, 'reconnect');
-      return;
+    } finally {
+      this.doneReading(c);
     }
-    for (const row of rows) {
-      c.socket.send(row.text);
-      c.lastSent = row.seq;
-    }
+  }
+
+  /** The end of a read of the database for a socket: the frames that waited go, then what is still owed. */
+  private doneReading(c: Connection): void {
+    c.reading = false;
+    const held = c.held;
+    c.held = [];
+    if (c.socket.readyState !== WebSocket.OPEN) return;
+    for (const text of held) c.socket.send(text);
+    if (c.wanted > c.lastSent) this.catchUp(c, c.wanted);
   }
 
   /** A note from another node. */
@@ -142,7 +198,7 @@ export class SocketHub implements DeliveryTarget {
     if (this.closing) return;
     if (note.kind === 'frames') {
       for (const [userId, text] of note.frames) {
-        for (const c of this.byUser.get(userId) ?? []) if (c.socket.readyState === WebSocket.OPEN) c.socket.send(text);
+        for (const c of this.byUser.get(userId) ?? []) if (c.socket.readyState === WebSocket.OPEN) this.sendFrame(c, text);
       }
       return;
     }
@@ -155,13 +211,33 @@ export class SocketHub implements DeliveryTarget {
     }
   }
 
-  /** Every socket whose user has events it was not sent (a lost note) gets them now. */
+  /**
+   * Every socket whose user has events it was not sent (a lost note) gets them now. One sweep reads at a
+   * time; one asked for meanwhile (the bus came back) runs after it, so it reads after the outage.
+   */
   private sweep(): void {
     if (this.closing || this.byUser.size === 0) return;
-    const current = this.options.events.currentSeqs([...this.byUser.keys()]);
-    for (const [userId, seq] of current) {
-      for (const c of this.byUser.get(userId) ?? []) if (seq > c.lastSent) this.catchUp(c);
+    if (this.sweeping) {
+      this.sweepAgain = true;
+      return;
     }
+    this.sweeping = true;
+    this.sweepAgain = false;
+    void this.options.events
+      .currentSeqs([...this.byUser.keys()])
+      .then(
+        (current) => {
+          if (this.closing) return;
+          for (const [userId, seq] of current) {
+            for (const c of this.byUser.get(userId) ?? []) if (seq > c.lastSent) this.catchUp(c, seq);
+          }
+        },
+        (error: unknown) => this.options.log.warn({ err: error }, 'websocket sweep failed'),
+      )
+      .finally(() => {
+        this.sweeping = false;
+        if (this.sweepAgain) this.sweep();
+      });
   }
 
   /**
@@ -204,36 +280,78 @@ export class SocketHub implements DeliveryTarget {
     const lastRaw = url.searchParams.get('last_message_id') ?? '0';
     const lastId = wholeNumber(lastRaw, EVENT_ID_RANGE);
     if (lastId === null) return this.reject(socket, 400, 'Bad Request');
-    const user = userForToken(this.options.db, url.searchParams.get('token') ?? undefined);
-    if (!user) return this.reject(socket, 401, 'Unauthorized');
+    // Nobody listens to the raw socket's errors while the token is looked up (Node took its own off for the
+    // upgrade, ws adds its own in handleUpgrade): one now would crash the process.
+    const onError = () => socket.destroy();
+    socket.on('error', onError);
     // An empty epoch is no epoch: the client does not know this database yet.
     const epoch = url.searchParams.get('epoch') || null;
-    this.wss.handleUpgrade(request, socket, head, (ws) => this.open(ws, user.id, lastId, epoch));
+    void userForToken(this.options.db, url.searchParams.get('token') ?? undefined).then(
+      (user) => {
+        if (this.closing) return this.reject(socket, 503, 'Service Unavailable');
+        if (!user) return this.reject(socket, 401, 'Unauthorized');
+        socket.removeListener('error', onError);
+        this.wss.handleUpgrade(request, socket, head, (ws) => this.open(ws, user.id, lastId, epoch));
+      },
+      (error: unknown) => {
+        this.options.log.warn({ err: error }, 'websocket token lookup failed');
+        this.reject(socket, 503, 'Service Unavailable');
+      },
+    );
   }
 
   private open(socket: WebSocket, userId: number, lastId: number, epoch: string | null): void {
-    const connection: Connection = { socket, userId, lastSent: 0, pingTimer: undefined, pongDeadline: undefined };
+    // Registered before the replay is read: an event delivered meanwhile is not lost, only held back (the
+    // connection is `reading`) until the replay went out, and sent once, after it.
+    const connection: Connection = {
+      socket,
+      userId,
+      lastSent: 0,
+      reading: true,
+      wanted: 0,
+      held: [],
+      pingTimer: undefined,
+      pongDeadline: undefined,
+    };
     const set = this.byUser.get(userId) ?? new Set<Connection>();
     set.add(connection);
     this.byUser.set(userId, set);
 
-    // Replay and registration happen in the same tick, so no event falls between them.
-    const { needSync, frames, current } = this.options.events.replay(userId, lastId, epoch);
     this.send(socket, { action: 'ping', interval: this.options.pingIntervalMs / 1000 });
-    for (const frame of frames) this.send(socket, frame);
-    connection.lastSent = Math.max(current, frames.at(-1)?.id ?? 0);
-    this.send(socket, {
-      action: 'socket_loaded',
-      data: { need_sync: needSync, last_message_id: current, epoch: this.options.events.epoch },
-    });
-
     this.schedulePing(connection);
     socket.on('message', (raw) => this.onMessage(connection, raw.toString()));
     socket.on('close', () => this.onClose(connection));
     socket.on('error', () => socket.terminate());
-    void this.options.presence.opened(userId).then((first) => {
-      if (first) this.presence(userId, true);
-    });
+    void this.replay(connection, lastId, epoch);
+    void this.options.presence
+      .opened(userId)
+      .then(async (first) => {
+        if (first) await this.presence(userId, true);
+      })
+      .catch((error: unknown) => this.options.log.warn({ userId, err: error }, 'presence failed'));
+  }
+
+  /**
+   * The replayed frames and socket_loaded, after the first ping; then what was held back while they were
+   * read. A replay that fails sends the client to reconnect (and replay again).
+   */
+  private async replay(connection: Connection, lastId: number, epoch: string | null): Promise<void> {
+    const { socket, userId } = connection;
+    try {
+      const { needSync, frames, current } = await this.options.events.replay(userId, lastId, epoch);
+      if (socket.readyState !== WebSocket.OPEN) return;
+      for (const frame of frames) this.send(socket, frame);
+      connection.lastSent = Math.max(current, frames.at(-1)?.id ?? 0);
+      this.send(socket, {
+        action: 'socket_loaded',
+        data: { need_sync: needSync, last_message_id: current, epoch: this.options.events.epoch },
+      });
+    } catch (error) {
+      this.options.log.warn({ userId, err: error }, 'websocket replay failed');
+      socket.close(SOCKET_CLOSE_RESTART, 'reconnect');
+    } finally {
+      this.doneReading(connection);
+    }
   }
 
   private onMessage(connection: Connection, text: string): void {
@@ -275,22 +393,25 @@ export class SocketHub implements DeliveryTarget {
     if (set.size === 0) this.byUser.delete(connection.userId);
     // Not while stopping: the users are moving to another node (or the node is going), not leaving.
     if (this.closing) return;
-    void this.options.presence.closed(connection.userId).then((last) => {
-      if (last) this.presence(connection.userId, false);
-    });
+    const { userId } = connection;
+    void this.options.presence
+      .closed(userId)
+      .then(async (last) => {
+        if (last) await this.presence(userId, false);
+      })
+      .catch((error: unknown) => this.options.log.warn({ userId, err: error }, 'presence failed'));
   }
 
-  private presence(userId: number, online: boolean): void {
+  private async presence(userId: number, online: boolean): Promise<void> {
     if (this.closing) return;
-    const peers = this.options.db
-      .prepare<[number, number], { user_id: number }>(
-        `SELECT DISTINCT m2.user_id FROM conversation_members m1
-         JOIN conversation_members m2 ON m2.conversation_id = m1.conversation_id
-         JOIN conversations c ON c.id = m1.conversation_id AND c.group_type = 'normal'
-         WHERE m1.user_id = ? AND m2.user_id != ?`,
-      )
-      .all(userId, userId)
-      .map((r) => r.user_id);
+    const rows = await this.options.db.all<{ user_id: number }>(
+      sql`SELECT DISTINCT m2.user_id FROM conversation_members m1
+          JOIN conversation_members m2 ON m2.conversation_id = m1.conversation_id
+          JOIN conversations c ON c.id = m1.conversation_id AND c.group_type = 'normal'
+          WHERE m1.user_id = ${userId} AND m2.user_id != ${userId}`,
+    );
+    if (this.closing) return;
+    const peers = rows.map((r) => r.user_id);
     this.options.events.ephemeral(peers, 'user_presence', {
       user_id: userId,
       online,

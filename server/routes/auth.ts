@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AccountAnswer, CountriesAnswer, PinConfirmAnswer, PinRequestAnswer } from '../../src/protocol/api';
 import { NICKNAME_MAX } from '../../src/protocol/constants';
 import type { ServerContext } from '../context';
+import { sql } from '../db/store';
 import { COUNTRIES, normalizePhone } from '../domain/countries';
 import { newStid } from '../domain/ids';
 import { announceProfileChange } from '../domain/profileChange';
@@ -47,12 +48,12 @@ export function validNickname(raw: string): string {
  * Runs `update` on the user's row and tells the people who share a chat with them what changed, in one
  * transaction. Answers the row after the change.
  */
-function updateProfile(ctx: ServerContext, userId: number, update: () => void): UserRow {
-  return ctx.events.transaction(() => {
-    const before = loadUser(ctx.db, userId) as UserRow;
-    update();
-    const after = loadUser(ctx.db, userId) as UserRow;
-    announceProfileChange(ctx, before, after);
+async function updateProfile(ctx: ServerContext, userId: number, update: () => Promise<unknown>): Promise<UserRow> {
+  return ctx.events.transaction(async () => {
+    const before = (await loadUser(ctx.db, userId)) as UserRow;
+    await update();
+    const after = (await loadUser(ctx.db, userId)) as UserRow;
+    await announceProfileChange(ctx, before, after);
     return after;
   });
 }
@@ -68,24 +69,28 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: ServerContext): vo
     async (request) => {
       const { phone } = requirePhone(request.body.phone_nr);
       const now = clock.now();
-      const recent =
-        db
-          .prepare<[string, number], { n: number }>('SELECT COUNT(*) AS n FROM pin_requests WHERE phone_nr = ? AND at > ?')
-          .get(phone, now - PIN_REQUEST_WINDOW_MS)?.n ?? 0;
-      if (recent >= PIN_REQUESTS_PER_WINDOW) {
-        ctx.metrics.limitRefusals.inc({ limit: 'pin_request' });
-        throw tooManyRequests('Too many PIN requests for this number. Please wait a few minutes.');
-      }
       const pin = ctx.config.devPin ?? String(randomInt(0, 10_000)).padStart(4, '0');
-      db.transaction(() => {
-        db.prepare('DELETE FROM pin_requests WHERE at <= ?').run(now - DAY_MS);
-        db.prepare('INSERT INTO pin_requests (phone_nr, at) VALUES (?, ?)').run(phone, now);
-        db.prepare(
-          `INSERT INTO pins (phone_nr, pin_hash, issued_at, expires_at, wrong_tries) VALUES (?, ?, ?, ?, 0)
-           ON CONFLICT (phone_nr) DO UPDATE SET pin_hash = excluded.pin_hash, issued_at = excluded.issued_at,
-             expires_at = excluded.expires_at, wrong_tries = 0`,
-        ).run(phone, pinHash(phone, pin), now, now + PIN_TTL_MS);
-      })();
+      await db.transaction(async () => {
+        // The number's PIN row first: it stays locked until this transaction ends, so requests for one number at
+        // the same time are counted one after another (each sees the ones before it), never all against one count.
+        // A refused request rolls back, and the PIN issued before stays.
+        await db.run(
+          sql`INSERT INTO pins (phone_nr, pin_hash, issued_at, expires_at, wrong_tries)
+              VALUES (${phone}, ${pinHash(phone, pin)}, ${now}, ${now + PIN_TTL_MS}, 0)
+              ON CONFLICT (phone_nr) DO UPDATE SET pin_hash = excluded.pin_hash, issued_at = excluded.issued_at,
+                expires_at = excluded.expires_at, wrong_tries = 0`,
+        );
+        const since = now - PIN_REQUEST_WINDOW_MS;
+        const recent = await db.get<{ n: number }>(
+          sql`SELECT COUNT(*) AS n FROM pin_requests WHERE phone_nr = ${phone} AND at > ${since}`,
+        );
+        if ((recent?.n ?? 0) >= PIN_REQUESTS_PER_WINDOW) {
+          ctx.metrics.limitRefusals.inc({ limit: 'pin_request' });
+          throw tooManyRequests('Too many PIN requests for this number. Please wait a few minutes.');
+        }
+        await db.run(sql`DELETE FROM pin_requests WHERE at <= ${now - DAY_MS}`);
+        await db.run(sql`INSERT INTO pin_requests (phone_nr, at) VALUES (${phone}, ${now})`);
+      });
       try {
         await ctx.announcePin(phone, pin);
       } catch (error) {
@@ -114,52 +119,52 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: ServerContext): vo
       const pin = request.body.pin;
       if (!/^\d{4}$/.test(pin)) throw badRequest('Invalid PIN code');
       const now = clock.now();
-      const failures =
-        db
-          .prepare<[string, number], { n: number }>('SELECT COUNT(*) AS n FROM pin_failures WHERE phone_nr = ? AND at > ?')
-          .get(phone, now - DAY_MS)?.n ?? 0;
-      // Counted per number, whatever address the tries come from, and checked before the PIN itself.
-      if (failures >= PIN_FAILURES_PER_DAY) {
-        ctx.metrics.limitRefusals.inc({ limit: 'pin_failures' });
-        throw tooManyRequests('Too many wrong PIN codes for this number. Please try again tomorrow.');
-      }
-      const issued = db
-        .prepare<[string], { pin_hash: string; expires_at: number; wrong_tries: number }>(
-          'SELECT pin_hash, expires_at, wrong_tries FROM pins WHERE phone_nr = ?',
-        )
-        .get(phone);
-      if (!issued || issued.expires_at <= now) {
-        throw badRequest('The PIN code has expired or was never sent. Please request a new one.');
-      }
-      if (issued.pin_hash !== pinHash(phone, pin)) {
-        db.transaction(() => {
-          db.prepare('INSERT INTO pin_failures (phone_nr, at) VALUES (?, ?)').run(phone, now);
-          if (issued.wrong_tries + 1 >= PIN_TRIES_PER_PIN) db.prepare('DELETE FROM pins WHERE phone_nr = ?').run(phone);
-          else db.prepare('UPDATE pins SET wrong_tries = wrong_tries + 1 WHERE phone_nr = ?').run(phone);
-        })();
-        throw badRequest('Invalid PIN code');
-      }
       const token = newToken();
-      const userId = db.transaction(() => {
-        db.prepare('DELETE FROM pins WHERE phone_nr = ?').run(phone);
-        const existing = db.prepare<[string], { id: number }>('SELECT id FROM users WHERE phone_nr = ?').get(phone);
+      const userId = await db.transaction(async () => {
+        // This try is counted on the number's PIN row first: the row stays locked until the transaction ends, so
+        // tries at the same time are judged one after another (each sees the failures before it), never all
+        // against one count. A refusal that throws rolls the count back.
+        const issued = await db.get<{ pin_hash: string; expires_at: number; wrong_tries: number }>(
+          sql`UPDATE pins SET wrong_tries = wrong_tries + 1 WHERE phone_nr = ${phone}
+              RETURNING pin_hash, expires_at, wrong_tries`,
+        );
+        const since = now - DAY_MS;
+        const failures = await db.get<{ n: number }>(
+          sql`SELECT COUNT(*) AS n FROM pin_failures WHERE phone_nr = ${phone} AND at > ${since}`,
+        );
+        // Counted per number, whatever address the tries come from, and checked before the PIN itself.
+        if ((failures?.n ?? 0) >= PIN_FAILURES_PER_DAY) {
+          ctx.metrics.limitRefusals.inc({ limit: 'pin_failures' });
+          throw tooManyRequests('Too many wrong PIN codes for this number. Please try again tomorrow.');
+        }
+        if (!issued || issued.expires_at <= now) {
+          throw badRequest('The PIN code has expired or was never sent. Please request a new one.');
+        }
+        if (issued.pin_hash !== pinHash(phone, pin)) {
+          // Committed, not thrown: the wrong try is kept (`wrong_tries` counts it already).
+          await db.run(sql`INSERT INTO pin_failures (phone_nr, at) VALUES (${phone}, ${now})`);
+          if (issued.wrong_tries >= PIN_TRIES_PER_PIN) await db.run(sql`DELETE FROM pins WHERE phone_nr = ${phone}`);
+          return null;
+        }
+        await db.run(sql`DELETE FROM pins WHERE phone_nr = ${phone}`);
+        const existing = await db.get<{ id: number }>(sql`SELECT id FROM users WHERE phone_nr = ${phone}`);
         const id =
           existing?.id ??
-          Number(
-            db
-              .prepare('INSERT INTO users (stid, phone_nr, country_code, created_at) VALUES (?, ?, ?, ?)')
-              .run(newStid('u'), phone, country.cc, now).lastInsertRowid,
-          );
-        db.prepare('INSERT INTO tokens (hash, user_id, created_at) VALUES (?, ?, ?)').run(hashToken(token), id, now);
+          (await db.get<{ id: number }>(
+            sql`INSERT INTO users (stid, phone_nr, country_code, created_at)
+                VALUES (${newStid('u')}, ${phone}, ${country.cc}, ${now}) RETURNING id`,
+          ))!.id;
+        await db.run(sql`INSERT INTO tokens (hash, user_id, created_at) VALUES (${hashToken(token)}, ${id}, ${now})`);
         return id;
-      })();
+      });
+      if (userId === null) throw badRequest('Invalid PIN code');
       return ok<PinConfirmAnswer>({ token, user_id: userId, endpoints: country.endpoints });
     },
   );
 
   app.get('/v1/me', async (request) => {
-    const user = loadUser(db, me(request).id) as UserRow;
-    return ok<AccountAnswer>({ account: serializeUser(db, user) });
+    const user = (await loadUser(db, me(request).id)) as UserRow;
+    return ok<AccountAnswer>({ account: await serializeUser(db, user) });
   });
 
   app.put<{ Body: { nickname?: string; email?: string; image_id?: number } }>(
@@ -190,20 +195,19 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: ServerContext): vo
         // As for conversations: 0 removes the picture (the default avatar shows again).
         fields.image_file_id = null;
       } else if (imageId !== undefined) {
-        const file = db
-          .prepare<[number, number], { id: number }>(
-            "SELECT id FROM files WHERE id = ? AND owner_id = ? AND purpose = 'avatar'",
-          )
-          .get(imageId, userId);
+        const file = await db.get<{ id: number }>(
+          sql`SELECT id FROM files WHERE id = ${imageId} AND owner_id = ${userId} AND purpose = 'avatar'`,
+        );
         if (!file) throw badRequest('Unknown image');
         fields.image_file_id = imageId;
       }
       if (Object.keys(fields).length === 0) throw badRequest('Nothing to update');
-      const sets = Object.keys(fields).map((k) => `${k} = ?`);
-      const after = updateProfile(ctx, userId, () =>
-        db.prepare(`UPDATE users SET ${sets.join(', ')} WHERE id = ?`).run(...Object.values(fields), userId),
+      // The column names are the three keys above, never the client's.
+      const sets = Object.entries(fields).map(([column, value]) => sql`${sql.ref(column)} = ${value}`);
+      const after = await updateProfile(ctx, userId, () =>
+        db.run(sql`UPDATE users SET ${sql.join(sets)} WHERE id = ${userId}`),
       );
-      return ok<AccountAnswer>({ account: serializeUser(db, after) });
+      return ok<AccountAnswer>({ account: await serializeUser(db, after) });
     },
   );
 
@@ -217,10 +221,10 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: ServerContext): vo
     async (request) => {
       const userId = me(request).id;
       const nickname = validNickname(request.body.name);
-      const after = updateProfile(ctx, userId, () =>
-        db.prepare('UPDATE users SET nickname = ? WHERE id = ?').run(nickname, userId),
+      const after = await updateProfile(ctx, userId, () =>
+        db.run(sql`UPDATE users SET nickname = ${nickname} WHERE id = ${userId}`),
       );
-      return ok<AccountAnswer>({ account: serializeUser(db, after) });
+      return ok<AccountAnswer>({ account: await serializeUser(db, after) });
     },
   );
 }

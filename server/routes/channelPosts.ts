@@ -66,11 +66,11 @@ export function registerChannelPostRoutes(app: FastifyInstance, ctx: ServerConte
     async (request) => {
       rejectInvalid(request);
       const viewer = me(request);
-      const { channel } = findVisibleChannel(db, request.params.id, viewer);
-      const member = requireChannelMember(db, channel, viewer.id);
+      const { channel } = await findVisibleChannel(db, request.params.id, viewer);
+      const member = await requireChannelMember(db, channel, viewer.id);
       const page = toPageQuery(request.query, POSTS_PAGE_SIZE);
       checkPageQuery(page);
-      return ok<PostsAnswer>(listPosts(ctx, channel, member, page));
+      return ok<PostsAnswer>(await listPosts(ctx, channel, member, page));
     },
   );
 
@@ -80,11 +80,11 @@ export function registerChannelPostRoutes(app: FastifyInstance, ctx: ServerConte
     async (request) => {
       rejectInvalid(request);
       const viewer = me(request);
-      const { channel } = findVisibleChannel(db, request.params.id, viewer);
-      const member = requireChannelMember(db, channel, viewer.id);
+      const { channel } = await findVisibleChannel(db, request.params.id, viewer);
+      const member = await requireChannelMember(db, channel, viewer.id);
       const body = request.body;
       const file = body.attachment?.files[0];
-      const { message } = sendMessage(ctx, {
+      const { message } = await sendMessage(ctx, {
         conversation: channel,
         member,
         clientId: body.client_id ?? null,
@@ -116,11 +116,11 @@ export function registerChannelPostRoutes(app: FastifyInstance, ctx: ServerConte
     async (request) => {
       rejectInvalid(request);
       const viewer = me(request);
-      const { channel } = findVisibleChannel(db, request.params.id, viewer);
-      const member = requireChannelMember(db, channel, viewer.id);
+      const { channel } = await findVisibleChannel(db, request.params.id, viewer);
+      const member = await requireChannelMember(db, channel, viewer.id);
       const page = toPageQuery(request.query, COMMENTS_PAGE_SIZE);
       checkPageQuery(page);
-      const answer = listComments(ctx, channel, member, {
+      const answer = await listComments(ctx, channel, member, {
         postId: request.query.post_id,
         parentCommentId: request.query.parent_comment_id,
         page,
@@ -135,11 +135,11 @@ export function registerChannelPostRoutes(app: FastifyInstance, ctx: ServerConte
     async (request) => {
       rejectInvalid(request);
       const viewer = me(request);
-      const { channel } = findVisibleChannel(db, request.params.id, viewer);
-      const member = requireChannelMember(db, channel, viewer.id);
+      const { channel } = await findVisibleChannel(db, request.params.id, viewer);
+      const member = await requireChannelMember(db, channel, viewer.id);
       const { message } = request.body;
       if (typeof message !== 'string') throw badRequest('Invalid message provided');
-      const { comment, participants } = addComment(ctx, {
+      const { comment, participants } = await addComment(ctx, {
         channel,
         member,
         postId: request.body.post_id,

@@ -49,9 +49,9 @@ export function registerChannelReactionRoutes(app: FastifyInstance, ctx: ServerC
         rejectInvalid(request);
         const viewer = me(request);
         const emoji = validReaction(request.body.reaction);
-        const { channel } = findVisibleChannel(db, request.params.id, viewer);
-        const member = requireChannelMember(db, channel, viewer.id);
-        const post = setReaction(ctx, channel, member, request.body.post_id, emoji, on, POST_NOT_FOUND);
+        const { channel } = await findVisibleChannel(db, request.params.id, viewer);
+        const member = await requireChannelMember(db, channel, viewer.id);
+        const post = await setReaction(ctx, channel, member, request.body.post_id, emoji, on, POST_NOT_FOUND);
         return ok<PostAnswer>({ post });
       },
     );
@@ -68,9 +68,9 @@ export function registerChannelReactionRoutes(app: FastifyInstance, ctx: ServerC
         rejectInvalid(request);
         const viewer = me(request);
         const emoji = validReaction(request.body.reaction);
-        const { channel } = findVisibleChannel(db, request.params.id, viewer);
-        const member = requireChannelMember(db, channel, viewer.id);
-        const comment = setCommentReaction(ctx, channel, member, {
+        const { channel } = await findVisibleChannel(db, request.params.id, viewer);
+        const member = await requireChannelMember(db, channel, viewer.id);
+        const comment = await setCommentReaction(ctx, channel, member, {
           postId: request.body.post_id,
           commentId: request.body.comment_id,
           reaction: emoji,

@@ -18,8 +18,8 @@ export function registerChannelRoutes(app: FastifyInstance, ctx: ServerContext):
     async (request) => {
       rejectInvalid(request);
       const viewer = me(request);
-      const { channel } = findVisibleChannel(db, request.params.id, viewer);
-      return ok<ChannelAnswer>({ channel: serializeChannel(db, channel, viewer.id) });
+      const { channel } = await findVisibleChannel(db, request.params.id, viewer);
+      return ok<ChannelAnswer>({ channel: await serializeChannel(db, channel, viewer.id) });
     },
   );
 
@@ -29,9 +29,9 @@ export function registerChannelRoutes(app: FastifyInstance, ctx: ServerContext):
     async (request) => {
       rejectInvalid(request);
       const viewer = me(request);
-      const found = findVisibleChannel(db, request.params.id, viewer);
-      joinChannel(ctx, found, viewer.id);
-      return ok<ChannelAnswer>({ channel: serializeChannel(db, found.channel, viewer.id) });
+      const found = await findVisibleChannel(db, request.params.id, viewer);
+      await joinChannel(ctx, found, viewer.id);
+      return ok<ChannelAnswer>({ channel: await serializeChannel(db, found.channel, viewer.id) });
     },
   );
 
@@ -41,9 +41,9 @@ export function registerChannelRoutes(app: FastifyInstance, ctx: ServerContext):
     async (request) => {
       rejectInvalid(request);
       const viewer = me(request);
-      const found = findVisibleChannel(db, request.params.id, viewer);
-      leaveChannel(ctx, found, viewer.id);
-      return ok<ChannelAnswer>({ channel: serializeChannel(db, found.channel, viewer.id) });
+      const found = await findVisibleChannel(db, request.params.id, viewer);
+      await leaveChannel(ctx, found, viewer.id);
+      return ok<ChannelAnswer>({ channel: await serializeChannel(db, found.channel, viewer.id) });
     },
   );
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ChannelsAnswer, CommunitiesAnswer, CommunityAnswer, CommunitySearchAnswer } from '../../src/protocol/api';
 import type { Community } from '../../src/protocol/entities';
 import type { ServerContext } from '../context';
+import { sql } from '../db/store';
 import {
   communityChannels,
   findCommunityOfCountry,
@@ -35,20 +36,21 @@ export function registerCommunityRoutes(app: FastifyInstance, ctx: ServerContext
   });
 }
 
-function visibleCommunities(ctx: ServerContext, viewer: AuthUser, onlyJoined: boolean): CommunityRow[] {
-  const joined = 'EXISTS (SELECT 1 FROM community_members cm WHERE cm.community_id = c.id AND cm.user_id = ?)';
-  const visible = onlyJoined ? joined : `(c.is_private = 0 OR ${joined})`;
-  return ctx.db
-    .prepare<[string, number], CommunityRow>(
-      `SELECT c.* FROM communities c WHERE c.country_code = ? AND ${visible} ORDER BY c.name COLLATE NOCASE, c.id`,
-    )
-    .all(viewer.country_code, viewer.id);
+async function visibleCommunities(ctx: ServerContext, viewer: AuthUser, onlyJoined: boolean): Promise<CommunityRow[]> {
+  const joined = sql`EXISTS (SELECT 1 FROM community_members cm
+                             WHERE cm.community_id = c.id AND cm.user_id = ${viewer.id})`;
+  const visible = onlyJoined ? joined : sql`(c.is_private = 0 OR ${joined})`;
+  return ctx.db.all<CommunityRow>(
+    sql`SELECT c.* FROM communities c WHERE c.country_code = ${viewer.country_code} AND ${visible}
+        ORDER BY lower(c.name), c.id`,
+  );
 }
 
 function registerCommunityOnlyRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const { db } = ctx;
-  const serializeAll = (rows: CommunityRow[], viewerId: number): Community[] =>
-    rows.map((row) => serializeCommunity(db, row, viewerId));
+  // Reads outside a transaction: one row's reads need not wait for the previous row's.
+  const serializeAll = (rows: CommunityRow[], viewerId: number): Promise<Community[]> =>
+    Promise.all(rows.map((row) => serializeCommunity(db, row, viewerId)));
 
   app.get<{ Querystring: { only_joined?: boolean } }>(
     '/v1/communities',
@@ -59,8 +61,8 @@ function registerCommunityOnlyRoutes(app: FastifyInstance, ctx: ServerContext): 
     async (request) => {
       rejectInvalid(request);
       const viewer = me(request);
-      const rows = visibleCommunities(ctx, viewer, request.query.only_joined === true);
-      return ok<CommunitiesAnswer>({ communities: serializeAll(rows, viewer.id) });
+      const rows = await visibleCommunities(ctx, viewer, request.query.only_joined === true);
+      return ok<CommunitiesAnswer>({ communities: await serializeAll(rows, viewer.id) });
     },
   );
 
@@ -82,10 +84,10 @@ function registerCommunityOnlyRoutes(app: FastifyInstance, ctx: ServerContext): 
       const needle = request.body.query.trim().toLocaleLowerCase();
       if (needle === '') return ok<CommunitySearchAnswer>({ search_results: [] });
       // In JS rather than SQL LIKE: SQLite lowercases ASCII only, and names are not all ASCII.
-      const rows = visibleCommunities(ctx, viewer, false)
+      const rows = (await visibleCommunities(ctx, viewer, false))
         .filter((c) => `${c.name}\n${c.description}`.toLocaleLowerCase().includes(needle))
         .slice(0, SEARCH_RESULTS_MAX);
-      return ok<CommunitySearchAnswer>({ search_results: serializeAll(rows, viewer.id) });
+      return ok<CommunitySearchAnswer>({ search_results: await serializeAll(rows, viewer.id) });
     },
   );
 
@@ -95,8 +97,8 @@ function registerCommunityOnlyRoutes(app: FastifyInstance, ctx: ServerContext): 
     async (request) => {
       rejectInvalid(request);
       const viewer = me(request);
-      const community = findVisibleCommunity(db, request.params.id, viewer);
-      return ok<CommunityAnswer>({ community: serializeCommunity(db, community, viewer.id) });
+      const community = await findVisibleCommunity(db, request.params.id, viewer);
+      return ok<CommunityAnswer>({ community: await serializeCommunity(db, community, viewer.id) });
     },
   );
 
@@ -106,9 +108,9 @@ function registerCommunityOnlyRoutes(app: FastifyInstance, ctx: ServerContext): 
     async (request) => {
       rejectInvalid(request);
       const viewer = me(request);
-      const community = findCommunityOfCountry(db, request.params.id, viewer);
-      joinCommunity(ctx, community, viewer.id);
-      return ok<CommunityAnswer>({ community: serializeCommunity(db, community, viewer.id) });
+      const community = await findCommunityOfCountry(db, request.params.id, viewer);
+      await joinCommunity(ctx, community, viewer.id);
+      return ok<CommunityAnswer>({ community: await serializeCommunity(db, community, viewer.id) });
     },
   );
 
@@ -118,9 +120,9 @@ function registerCommunityOnlyRoutes(app: FastifyInstance, ctx: ServerContext): 
     async (request) => {
       rejectInvalid(request);
       const viewer = me(request);
-      const community = findVisibleCommunity(db, request.params.id, viewer);
-      leaveCommunity(ctx, community, viewer.id);
-      return ok<CommunityAnswer>({ community: serializeCommunity(db, community, viewer.id) });
+      const community = await findVisibleCommunity(db, request.params.id, viewer);
+      await leaveCommunity(ctx, community, viewer.id);
+      return ok<CommunityAnswer>({ community: await serializeCommunity(db, community, viewer.id) });
     },
   );
 
@@ -130,8 +132,9 @@ function registerCommunityOnlyRoutes(app: FastifyInstance, ctx: ServerContext): 
     async (request) => {
       rejectInvalid(request);
       const viewer = me(request);
-      const community = findVisibleCommunity(db, request.params.id, viewer);
-      const channels = communityChannels(db, community.id).map((row) => serializeChannel(db, row, viewer.id));
+      const community = await findVisibleCommunity(db, request.params.id, viewer);
+      const rows = await communityChannels(db, community.id);
+      const channels = await Promise.all(rows.map((row) => serializeChannel(db, row, viewer.id)));
       return ok<ChannelsAnswer>({ channels });
     },
   );

@@ -27,10 +27,10 @@ export function registerConversationMemberRoutes(app: FastifyInstance, ctx: Serv
     { schema: { body: { type: 'object', properties: { member: memberListSchema } } } },
     async (request) => {
       const caller = me(request);
-      const { conversation, member } = requireMembership(db, request.params.id, caller.id);
-      const added = addMembers(ctx, conversation, member, caller, request.body?.member ?? []);
+      const { conversation, member } = await requireMembership(db, request.params.id, caller.id);
+      const added = await addMembers(ctx, conversation, member, caller, request.body?.member ?? []);
       return ok<AddedMembersAnswer>({
-        conversation: view(conversation.id, caller.id),
+        conversation: await view(conversation.id, caller.id),
         added_user_ids: added,
       });
     },
@@ -38,13 +38,13 @@ export function registerConversationMemberRoutes(app: FastifyInstance, ctx: Serv
 
   app.delete<UserParams>('/v1/conversations/:id/users/:userId', async (request) => {
     const userId = me(request).id;
-    const { conversation, member } = requireMembership(db, request.params.id, userId);
-    const targetId = parseUserKey(db, request.params.userId);
-    const stillMember = removeMember(ctx, conversation, member, targetId);
+    const { conversation, member } = await requireMembership(db, request.params.id, userId);
+    const targetId = await parseUserKey(db, request.params.userId);
+    const stillMember = await removeMember(ctx, conversation, member, targetId);
     return ok<RemovedMemberAnswer>({
       conversation_id: conversation.id,
       user_id: targetId,
-      conversation: stillMember ? view(conversation.id, userId) : null,
+      conversation: stillMember ? await view(conversation.id, userId) : null,
     });
   });
 
@@ -53,18 +53,18 @@ export function registerConversationMemberRoutes(app: FastifyInstance, ctx: Serv
     { schema: { body: { type: 'object', required: ['is_admin'], properties: { is_admin: flagSchema } } } },
     async (request) => {
       const userId = me(request).id;
-      const { conversation, member } = requireMembership(db, request.params.id, userId);
-      const targetId = parseUserKey(db, request.params.userId);
+      const { conversation, member } = await requireMembership(db, request.params.id, userId);
+      const targetId = await parseUserKey(db, request.params.userId);
       if (request.body.is_admin === '') throw badRequest('is_admin must be 1 or 0');
-      setAdmin(ctx, conversation, member, targetId, isOn(request.body.is_admin));
-      return ok<ConversationAnswer>({ conversation: view(conversation.id, userId) });
+      await setAdmin(ctx, conversation, member, targetId, isOn(request.body.is_admin));
+      return ok<ConversationAnswer>({ conversation: await view(conversation.id, userId) });
     },
   );
 
   app.delete<IdParams>('/v1/conversations/:id', async (request) => {
     const userId = me(request).id;
-    const { conversation, member } = requireMembership(db, request.params.id, userId);
-    deleteGroup(ctx, conversation, member);
+    const { conversation, member } = await requireMembership(db, request.params.id, userId);
+    await deleteGroup(ctx, conversation, member);
     return ok<DeletedConversationAnswer>({ conversation_id: conversation.id });
   });
 }

@@ -68,7 +68,7 @@ export function registerConversationRoutes(app: FastifyInstance, ctx: ServerCont
     const userId = me(request).id;
     const count = messageCountHeader(request.headers[MESSAGE_COUNT], LIST_MESSAGE_COUNT, 0, LIST_MESSAGE_COUNT_MAX);
     return ok<ConversationsAnswer>({
-      conversations: listConversations(db, userId, count).map((conversation) => ({ conversation })),
+      conversations: (await listConversations(db, userId, count)).map((conversation) => ({ conversation })),
     });
   });
 
@@ -80,8 +80,8 @@ export function registerConversationRoutes(app: FastifyInstance, ctx: ServerCont
       0,
       CONVERSATION_MESSAGE_COUNT_MAX,
     );
-    const { conversation } = requireMembership(db, request.params.id, userId);
-    return ok<ConversationAnswer>({ conversation: serializeConversation(db, conversation, userId, count) });
+    const { conversation } = await requireMembership(db, request.params.id, userId);
+    return ok<ConversationAnswer>({ conversation: await serializeConversation(db, conversation, userId, count) });
   });
 
   app.post<{ Body: CreateConversationBody }>(
@@ -89,10 +89,10 @@ export function registerConversationRoutes(app: FastifyInstance, ctx: ServerCont
     { schema: { body: createBodySchema } },
     async (request) => {
       const caller = me(request);
-      const { id, created } = createConversation(ctx, caller, request.body ?? {});
+      const { id, created } = await createConversation(ctx, caller, request.body ?? {});
       // `created` is false when an existing one-to-one chat between the two was returned instead.
       return ok<CreatedConversationAnswer>({
-        conversation: conversationView(db, id, caller.id, CONVERSATION_MESSAGE_COUNT),
+        conversation: await conversationView(db, id, caller.id, CONVERSATION_MESSAGE_COUNT),
         created,
       });
     },
@@ -103,9 +103,11 @@ export function registerConversationRoutes(app: FastifyInstance, ctx: ServerCont
     { schema: { body: editBodySchema } },
     async (request) => {
       const userId = me(request).id;
-      const { conversation, member } = requireMembership(db, request.params.id, userId);
-      editConversation(ctx, conversation, member, request.body ?? {});
-      return ok<ConversationAnswer>({ conversation: conversationView(db, conversation.id, userId, CONVERSATION_MESSAGE_COUNT) });
+      const { conversation, member } = await requireMembership(db, request.params.id, userId);
+      await editConversation(ctx, conversation, member, request.body ?? {});
+      return ok<ConversationAnswer>({
+        conversation: await conversationView(db, conversation.id, userId, CONVERSATION_MESSAGE_COUNT),
+      });
     },
   );
 
@@ -114,11 +116,11 @@ export function registerConversationRoutes(app: FastifyInstance, ctx: ServerCont
     { schema: { body: muteBodySchema } },
     async (request) => {
       const userId = me(request).id;
-      const { conversation } = requireMembership(db, request.params.id, userId);
-      const answer = ctx.events.transaction(() => {
-        const muted = setMute(db, conversation.id, userId, request.body, ctx.clock.now());
+      const { conversation } = await requireMembership(db, request.params.id, userId);
+      const answer = await ctx.events.transaction(async () => {
+        const muted = await setMute(db, conversation.id, userId, request.body, ctx.clock.now());
         // The user's other devices show the chat muted too (docs/server.md).
-        emitConversationEdit(ctx, conversation.id, [userId]);
+        await emitConversationEdit(ctx, conversation.id, [userId]);
         return muted;
       });
       return ok<MuteAnswer>(answer);
@@ -130,8 +132,8 @@ export function registerConversationRoutes(app: FastifyInstance, ctx: ServerCont
     { schema: { body: deliveryBodySchema } },
     async (request) => {
       const userId = me(request).id;
-      const { conversation } = requireMembership(db, request.params.id, userId);
-      return ok<DeliverySettingsAnswer>(setDeliverySettings(db, conversation.id, userId, request.body));
+      const { conversation } = await requireMembership(db, request.params.id, userId);
+      return ok<DeliverySettingsAnswer>(await setDeliverySettings(db, conversation.id, userId, request.body));
     },
   );
 

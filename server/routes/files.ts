@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FileAnswer, ImageAnswer } from '../../src/protocol/api';
 import { ATTACHMENT_MAX_BYTES, ATTACHMENT_MIME_TYPES, AVATAR_MAX_BYTES } from '../../src/protocol/constants';
 import type { ServerContext } from '../context';
+import { sql } from '../db/store';
 import { fileUrl } from '../domain/serialize';
 import { cleanFileName } from '../files/fileName';
 import { asClientError, type UploadRules, storeUpload } from '../files/store';
@@ -73,11 +74,9 @@ export function registerFileRoutes(app: FastifyInstance, ctx: ServerContext): vo
   app.get<{ Params: { name: string } }>('/files/:name', async (request, reply) => {
     const { name } = request.params;
     if (!/^[a-f0-9]{32}\.[a-z0-9]{2,4}$/.test(name)) throw notFound('File not found');
-    const row = db
-      .prepare<[string], { mime: string; kind: string; size: number; original_name: string }>(
-        'SELECT mime, kind, size, original_name FROM files WHERE name = ?',
-      )
-      .get(name);
+    const row = await db.get<{ mime: string; kind: string; size: number; original_name: string }>(
+      sql`SELECT mime, kind, size, original_name FROM files WHERE name = ${name}`,
+    );
     if (!row) throw notFound('File not found');
     // A row whose bytes are gone (a lost volume, a restore without the files) is missing too.
     const size = await files.size(name);

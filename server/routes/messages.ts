@@ -9,6 +9,7 @@ import type {
 import { HEADER_AFTER, HEADER_BEFORE, HEADER_MESSAGE_COUNT } from '../../src/protocol/api';
 import { MESSAGE_PAGE_MAX, MESSAGE_PAGE_SIZE } from '../../src/protocol/constants';
 import type { ServerContext } from '../context';
+import { sql } from '../db/store';
 import { requireMembership } from '../domain/access';
 import { addComment } from '../domain/comments';
 import { parseIdOrStid } from '../domain/ids';
@@ -77,13 +78,13 @@ const messageIdsSchema = {
 } as const;
 
 /** A message id in a path: numeric, or the message's stid within this conversation. */
-function messageIdParam(ctx: ServerContext, conversation: ConversationRow, raw: string): number {
+async function messageIdParam(ctx: ServerContext, conversation: ConversationRow, raw: string): Promise<number> {
   const key = parseIdOrStid(raw);
   if (!key) throw badRequest('Invalid message ID provided');
   if ('id' in key) return key.id;
-  const row = ctx.db
-    .prepare<[string, number], { id: number }>('SELECT id FROM messages WHERE stid = ? AND conversation_id = ?')
-    .get(key.stid, conversation.id);
+  const row = await ctx.db.get<{ id: number }>(
+    sql`SELECT id FROM messages WHERE stid = ${key.stid} AND conversation_id = ${conversation.id}`,
+  );
   if (!row) throw notFound('Message not found');
   return row.id;
 }
@@ -100,8 +101,8 @@ export function registerMessageRoutes(app: FastifyInstance, ctx: ServerContext):
     );
     const headers = request.headers;
     const cursor = parseCursor(headers[HEADER_BEFORE.toLowerCase()], headers[HEADER_AFTER.toLowerCase()]);
-    const { conversation, member } = requireMembership(db, request.params.id, me(request).id);
-    return ok<MessagesAnswer>({ messages: messagesPage(db, conversation, member, count, cursor) });
+    const { conversation, member } = await requireMembership(db, request.params.id, me(request).id);
+    return ok<MessagesAnswer>({ messages: await messagesPage(db, conversation, member, count, cursor) });
   });
 
   app.post<{ Params: ConversationParams; Body: SendBody }>(
@@ -110,11 +111,11 @@ export function registerMessageRoutes(app: FastifyInstance, ctx: ServerContext):
     async (request, reply) => {
       const body = request.body;
       const key = idempotencyKey(request);
-      const { conversation, member } = requireMembership(db, request.params.id, me(request).id);
+      const { conversation, member } = await requireMembership(db, request.params.id, me(request).id);
       if (body.post_id != null) {
         if (body.attachment) throw badRequest('A comment cannot carry an attachment');
         if (body.quoted_message_id != null) throw badRequest('A comment cannot quote a message');
-        const { comment, participants, created } = addComment(ctx, {
+        const { comment, participants, created } = await addComment(ctx, {
           channel: conversation,
           member,
           postId: body.post_id,
@@ -128,7 +129,7 @@ export function registerMessageRoutes(app: FastifyInstance, ctx: ServerContext):
         return ok<PostCommentAnswer>({ comment, participants });
       }
       const file = body.attachment?.files[0];
-      const { message, created } = sendMessage(ctx, {
+      const { message, created } = await sendMessage(ctx, {
         conversation,
         member,
         clientId: body.client_id,
@@ -147,9 +148,9 @@ export function registerMessageRoutes(app: FastifyInstance, ctx: ServerContext):
     '/v2/conversations/:id/edit_message',
     { schema: { body: editSchema } },
     async (request) => {
-      const { conversation, member } = requireMembership(db, request.params.id, me(request).id);
+      const { conversation, member } = await requireMembership(db, request.params.id, me(request).id);
       return ok<MessageAnswer>({
-        message: editMessage(ctx, conversation, member, request.body.id, request.body.text),
+        message: await editMessage(ctx, conversation, member, request.body.id, request.body.text),
       });
     },
   );
@@ -158,16 +159,16 @@ export function registerMessageRoutes(app: FastifyInstance, ctx: ServerContext):
     '/v1/conversations/:id/messages/:msgId',
     { schema: { body: receiptSchema } },
     async (request) => {
-      const { conversation, member } = requireMembership(db, request.params.id, me(request).id);
-      const messageId = messageIdParam(ctx, conversation, request.params.msgId);
+      const { conversation, member } = await requireMembership(db, request.params.id, me(request).id);
+      const messageId = await messageIdParam(ctx, conversation, request.params.msgId);
       const read = request.body.read === 'true';
-      return ok<DlrsAnswer>({ dlrs: recordReceipt(ctx, conversation, member, messageId, read) });
+      return ok<DlrsAnswer>({ dlrs: await recordReceipt(ctx, conversation, member, messageId, read) });
     },
   );
 
   app.get<{ Params: ConversationParams }>('/v2/conversations/:id/dlrs', async (request) => {
-    const { conversation, member } = requireMembership(db, request.params.id, me(request).id);
-    return ok<DlrsAnswer>({ dlrs: receiptsOnOwnMessages(db, conversation, member) });
+    const { conversation, member } = await requireMembership(db, request.params.id, me(request).id);
+    return ok<DlrsAnswer>({ dlrs: await receiptsOnOwnMessages(db, conversation, member) });
   });
 
   for (const method of ['POST', 'DELETE'] as const) {
@@ -178,10 +179,11 @@ export function registerMessageRoutes(app: FastifyInstance, ctx: ServerContext):
       // A missing or mistyped reaction gets the spec's text (§5), like an invalid emoji does.
       attachValidation: true,
       handler: async (request) => {
-        const { conversation, member } = requireMembership(db, request.params.id, me(request).id);
+        const { conversation, member } = await requireMembership(db, request.params.id, me(request).id);
         if (request.validationError) throw badRequest('Invalid parameters provided');
-        const messageId = messageIdParam(ctx, conversation, request.params.msgId);
-        const message = setReaction(ctx, conversation, member, messageId, request.body.reaction, method === 'POST');
+        const messageId = await messageIdParam(ctx, conversation, request.params.msgId);
+        const on = method === 'POST';
+        const message = await setReaction(ctx, conversation, member, messageId, request.body.reaction, on);
         return ok<MessageAnswer>({ message });
       },
     });
@@ -191,7 +193,7 @@ export function registerMessageRoutes(app: FastifyInstance, ctx: ServerContext):
     '/v2/conversations/:id/delete/messages',
     { schema: { body: messageIdsSchema } },
     async (request) => {
-      const { conversation, member } = requireMembership(db, request.params.id, me(request).id);
+      const { conversation, member } = await requireMembership(db, request.params.id, me(request).id);
       return ok<WarningsAnswer>(
         await deleteForEverybody(ctx, conversation, member, request.body.message_ids, request.log),
       );
@@ -202,8 +204,8 @@ export function registerMessageRoutes(app: FastifyInstance, ctx: ServerContext):
     '/v2/conversations/:id/hide_messages',
     { schema: { body: messageIdsSchema } },
     async (request) => {
-      const { conversation, member } = requireMembership(db, request.params.id, me(request).id);
-      return ok<WarningsAnswer>(hideForMe(ctx, conversation, member, request.body.message_ids));
+      const { conversation, member } = await requireMembership(db, request.params.id, me(request).id);
+      return ok<WarningsAnswer>(await hideForMe(ctx, conversation, member, request.body.message_ids));
     },
   );
 }

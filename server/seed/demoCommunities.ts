@@ -14,13 +14,13 @@ interface ChannelPlan {
  * comments (one a reply) and reactions, and the small "Fotografi Bali" that Budi, Sari and Agus have not
  * joined, so the explore screen has something to find.
  */
-export function seedCommunities(w: SeedWriter, u: DemoIds, now: number): void {
+export async function seedCommunities(w: SeedWriter, u: DemoIds, now: number): Promise<void> {
   const ago = (ms: number) => now - ms;
   const { Budi, Sari, Dewi, Agus, Putri } = u;
 
   const kopiStart = ago(20 * DAY);
   const kopiMembers = [Budi, Sari, Dewi, Agus, Putri];
-  const kopi = w.community(
+  const kopi = await w.community(
     {
       name: 'Kopi Nusantara',
       description: 'Komunitas pecinta kopi Indonesia, dari Gayo sampai Toraja.',
@@ -60,48 +60,48 @@ export function seedCommunities(w: SeedWriter, u: DemoIds, now: number): void {
   const comment = (channelId: number, postId: number, userId: number, text: string, msAgo: number, parent?: number) =>
     w.comment(channelId, postId, userId, text, ago(msAgo), parent ?? null);
 
-  const news = channel(
+  const news = await channel(
     kopi,
     Budi,
     kopiAdmins,
     { name: 'Pengumuman', description: 'Kabar resmi dari pengurus.', kind: 'announcements', members: kopiMembers },
     kopiStart,
   );
-  post(news, Budi, 'Selamat datang di Kopi Nusantara! ☕ Di sini kita berbagi cerita, resep, dan acara kopi.', 3 * DAY, true);
-  const meetup = post(
+  await post(news, Budi, 'Selamat datang di Kopi Nusantara! ☕ Di sini kita berbagi cerita, resep, dan acara kopi.', 3 * DAY, true);
+  const meetup = await post(
     news,
     Sari,
     'Kopdar bulan ini: Sabtu jam 10 pagi di Jakarta Selatan. Daftar lewat komentar di sini ya!',
     DAY + 2 * HOUR,
   );
-  comment(news, meetup, Dewi, 'Saya ikut! 🙌', DAY + HOUR + 30 * MIN);
-  const bringFriend = comment(news, meetup, Agus, 'Boleh bawa teman?', DAY + HOUR);
-  const answer = comment(news, meetup, Sari, 'Boleh, ajak saja!', DAY + 40 * MIN, bringFriend);
-  w.reaction(meetup, Dewi, '👍', ago(DAY + HOUR + 29 * MIN));
-  w.reaction(meetup, Putri, '❤️', ago(DAY + 10 * MIN));
-  w.commentReaction(answer, Agus, '👍', ago(DAY + 30 * MIN));
-  w.settle(news);
+  await comment(news, meetup, Dewi, 'Saya ikut! 🙌', DAY + HOUR + 30 * MIN);
+  const bringFriend = await comment(news, meetup, Agus, 'Boleh bawa teman?', DAY + HOUR);
+  const answer = await comment(news, meetup, Sari, 'Boleh, ajak saja!', DAY + 40 * MIN, bringFriend);
+  await w.reaction(meetup, Dewi, '👍', ago(DAY + HOUR + 29 * MIN));
+  await w.reaction(meetup, Putri, '❤️', ago(DAY + 10 * MIN));
+  await w.commentReaction(answer, Agus, '👍', ago(DAY + 30 * MIN));
+  await w.settle(news);
 
-  const talk = channel(
+  const talk = await channel(
     kopi,
     Budi,
     kopiAdmins,
     { name: 'Diskusi Umum', description: 'Ngobrol santai soal kopi.', kind: 'open', members: kopiMembers },
     kopiStart,
   );
-  const kintamani = post(talk, Dewi, 'Ada yang pernah coba kopi Kintamani? Rasanya fruity banget.', 2 * DAY);
-  const budiSays = comment(talk, kintamani, Budi, 'Pernah! Cocok diseduh pakai V60.', 2 * DAY - 20 * MIN);
-  comment(talk, kintamani, Putri, 'Setuju, aromanya seperti jeruk.', 2 * DAY - 35 * MIN);
-  w.reaction(kintamani, Agus, '☕', ago(2 * DAY - 5 * MIN));
-  w.reaction(kintamani, Sari, '☕', ago(2 * DAY - 4 * MIN));
-  w.commentReaction(budiSays, Dewi, '❤️', ago(2 * DAY - 15 * MIN));
-  const grinder = post(talk, Agus, 'Rekomendasi grinder manual untuk pemula?', DAY + 3 * HOUR);
-  const tip = comment(talk, grinder, Sari, 'Timemore C2 bagus dan harganya terjangkau.', DAY + 2 * HOUR);
-  comment(talk, grinder, Agus, 'Makasih, Kak!', DAY + HOUR + 50 * MIN, tip);
-  post(talk, Putri, 'Baru pulang dari Toraja, bawa oleh-oleh biji kopi. Siapa mau?', HOUR);
-  w.settle(talk);
+  const kintamani = await post(talk, Dewi, 'Ada yang pernah coba kopi Kintamani? Rasanya fruity banget.', 2 * DAY);
+  const budiSays = await comment(talk, kintamani, Budi, 'Pernah! Cocok diseduh pakai V60.', 2 * DAY - 20 * MIN);
+  await comment(talk, kintamani, Putri, 'Setuju, aromanya seperti jeruk.', 2 * DAY - 35 * MIN);
+  await w.reaction(kintamani, Agus, '☕', ago(2 * DAY - 5 * MIN));
+  await w.reaction(kintamani, Sari, '☕', ago(2 * DAY - 4 * MIN));
+  await w.commentReaction(budiSays, Dewi, '❤️', ago(2 * DAY - 15 * MIN));
+  const grinder = await post(talk, Agus, 'Rekomendasi grinder manual untuk pemula?', DAY + 3 * HOUR);
+  const tip = await comment(talk, grinder, Sari, 'Timemore C2 bagus dan harganya terjangkau.', DAY + 2 * HOUR);
+  await comment(talk, grinder, Agus, 'Makasih, Kak!', DAY + HOUR + 50 * MIN, tip);
+  await post(talk, Putri, 'Baru pulang dari Toraja, bawa oleh-oleh biji kopi. Siapa mau?', HOUR);
+  await w.settle(talk);
 
-  const recipes = channel(
+  const recipes = await channel(
     kopi,
     Budi,
     kopiAdmins,
@@ -113,21 +113,21 @@ export function seedCommunities(w: SeedWriter, u: DemoIds, now: number): void {
     },
     kopiStart,
   );
-  const esKopi = post(
+  const esKopi = await post(
     recipes,
     Sari,
     'Resep es kopi susu gula aren: 1 shot espresso, 30 ml gula aren cair, 150 ml susu segar, dan es batu.',
     2 * DAY + 3 * HOUR,
   );
-  comment(recipes, esKopi, Dewi, 'Sudah saya coba, enak sekali!', 2 * DAY);
-  w.reaction(esKopi, Dewi, '🔥', ago(2 * DAY));
-  w.reaction(esKopi, Putri, '🔥', ago(DAY + 6 * HOUR));
-  post(recipes, Budi, 'Tips: simpan biji kopi di wadah kedap udara, jauh dari sinar matahari.', 5 * HOUR);
-  w.settle(recipes);
+  await comment(recipes, esKopi, Dewi, 'Sudah saya coba, enak sekali!', 2 * DAY);
+  await w.reaction(esKopi, Dewi, '🔥', ago(2 * DAY));
+  await w.reaction(esKopi, Putri, '🔥', ago(DAY + 6 * HOUR));
+  await post(recipes, Budi, 'Tips: simpan biji kopi di wadah kedap udara, jauh dari sinar matahari.', 5 * HOUR);
+  await w.settle(recipes);
 
   const photoStart = ago(10 * DAY);
   const photoMembers = [Dewi, Putri];
-  const photo = w.community(
+  const photo = await w.community(
     {
       name: 'Fotografi Bali',
       description: 'Berbagi foto dan lokasi hunting di Bali.',
@@ -138,22 +138,22 @@ export function seedCommunities(w: SeedWriter, u: DemoIds, now: number): void {
     photoMembers.map((userId) => ({ userId })),
   );
   const photoAdmins = new Set([Dewi]);
-  const photoNews = channel(
+  const photoNews = await channel(
     photo,
     Dewi,
     photoAdmins,
     { name: 'Pengumuman', description: 'Info hunting bersama.', kind: 'announcements', members: photoMembers },
     photoStart,
   );
-  post(photoNews, Dewi, 'Hunting sunrise di Pantai Sanur, Minggu jam 5 pagi. Semua boleh ikut!', 4 * DAY);
-  w.settle(photoNews);
-  const gallery = channel(
+  await post(photoNews, Dewi, 'Hunting sunrise di Pantai Sanur, Minggu jam 5 pagi. Semua boleh ikut!', 4 * DAY);
+  await w.settle(photoNews);
+  const gallery = await channel(
     photo,
     Dewi,
     photoAdmins,
     { name: 'Galeri', description: 'Foto terbaik minggu ini.', kind: 'open', members: photoMembers },
     photoStart,
   );
-  post(gallery, Putri, 'Sawah Jatiluwih pagi ini, kabutnya masih tebal 🌾', 2 * DAY + 7 * HOUR);
-  w.settle(gallery);
+  await post(gallery, Putri, 'Sawah Jatiluwih pagi ini, kabutnya masih tebal 🌾', 2 * DAY + 7 * HOUR);
+  await w.settle(gallery);
 }

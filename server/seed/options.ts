@@ -4,12 +4,13 @@ import { normalizePhone } from '../domain/countries';
 
 export const USAGE = `Usage: npm run seed -- [options]
 
-Creates the database in the data directory if needed, seeds the demo world when the database is new,
-then adds generated history for benchmarks. Run it while the server is stopped, or reload the client
-afterwards: the server sends no live events for rows written here.
+Creates the database if needed (PostgreSQL when $DATABASE_URL is set, else SQLite in the data
+directory), seeds the demo world when the database is new, then adds generated history for benchmarks.
+Run it while the server is stopped, or reload the client afterwards: the server sends no live events
+for rows written here.
 
 Options:
-  --data-dir DIR          data directory (default: $DATA_DIR, else ./data)
+  --data-dir DIR          data directory (default: $DATA_DIR, else ./data); unused with $DATABASE_URL
   --group-messages N      add one group "Big group" of the user and a few demo users with N messages
                           (e.g. 100000)
   --conversations N       add N one-to-one chats for the user, each with a new generated person

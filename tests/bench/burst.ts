@@ -108,7 +108,7 @@ async function arrive(
   label: string,
 ): Promise<Arrival> {
   const { s, page, targets, worker } = env;
-  const { conversation, member } = requireMembership(s.server.ctx.db, String(chat.conversationId), chat.sender.id);
+  const { conversation, member } = await requireMembership(s.server.ctx.db, String(chat.conversationId), chat.sender.id);
   const lastText = `${label} ${count - 1} end`;
   await watchFor(page, lastText);
   await watchLongTasks(page);
@@ -131,11 +131,11 @@ async function arrive(
     const from = Math.floor((slice * count) / slices);
     const to = Math.floor(((slice + 1) * count) / slices);
     // One commit per slice: a hundred sends one by one take the server about two seconds here.
-    s.server.ctx.events.transaction(() => {
+    await s.server.ctx.events.transaction(async () => {
       for (let i = from; i < to; i++) {
         const text = i === count - 1 ? lastText : `${label} ${i}`;
         const input = { conversation, member, clientId: null, text, attachment: null, quotedId: null, idempotencyKey: null };
-        lastId = sendMessage(s.server.ctx, input).message.id;
+        lastId = (await sendMessage(s.server.ctx, input)).message.id;
       }
     });
   }

@@ -1,4 +1,5 @@
 import type { BrowserContext, Page } from 'playwright';
+import { sql } from '../../server/db/store';
 import { generateBigGroup } from '../../server/seed/history';
 import { call, signUp, TEST_PIN, type TestServer } from '../support/server';
 import { signInAs } from '../support/tabs';
@@ -58,13 +59,11 @@ interface Setup {
 
 async function setUp(s: TestServer, sizes: Sizes): Promise<Setup> {
   const reader = await signUp(s.url, 'Reader');
-  const group = generateBigGroup(s.server.ctx.db, reader.id, sizes.bigGroup, Date.now());
-  const other = s.server.ctx.db
-    .prepare<[number, number], { phone_nr: string }>(
-      `SELECT u.phone_nr FROM conversation_members m JOIN users u ON u.id = m.user_id
-       WHERE m.conversation_id = ? AND m.user_id != ? LIMIT 1`,
-    )
-    .get(group.conversationId, reader.id);
+  const group = await generateBigGroup(s.server.ctx.db, reader.id, sizes.bigGroup, Date.now());
+  const other = await s.server.ctx.db.get<{ phone_nr: string }>(
+    sql`SELECT u.phone_nr FROM conversation_members m JOIN users u ON u.id = m.user_id
+        WHERE m.conversation_id = ${group.conversationId} AND m.user_id != ${reader.id} LIMIT 1`,
+  );
   if (!other) throw new Error('the generated group has no other member');
   await call(s.url, 'POST', '/v1/auth/pin', { form: { phone_nr: other.phone_nr } });
   const { token } = (

@@ -199,7 +199,7 @@ function figures(runs: Phase[], where: string, chats: number, targets: boolean):
 export async function coldStartBench(sizes: Sizes, clientDir: string, log: (line: string) => void): Promise<Figure[]> {
   return withApp(clientDir, async ({ s, browser }) => {
     const user = await signUp(s.url, 'Cold start');
-    generateConversations(s.server.ctx.db, user.id, sizes.coldStartChats, Date.now());
+    await generateConversations(s.server.ctx.db, user.id, sizes.coldStartChats, Date.now());
     const port = Number(new URL(s.url).port);
     // The loopback phase goes through a proxy too, without delay: it is how the server goes down and back.
     const direct = await tcpProxy(port);

@@ -1,4 +1,5 @@
 import type { Page } from 'playwright';
+import { sql } from '../../server/db/store';
 import { generateBigGroup } from '../../server/seed/history';
 import { signUp, type TestServer } from '../support/server';
 import { signInAs } from '../support/tabs';
@@ -77,10 +78,10 @@ async function staticRun(page: Page, box: { x: number; y: number; width: number;
 export function driftBench(sizes: Sizes, clientDir: string, log: (line: string) => void = () => undefined): Promise<Figure[]> {
   return withApp(clientDir, async ({ s, browser }) => {
     const reader = await signUp(s.url, 'Reader');
-    const group = generateBigGroup(s.server.ctx.db, reader.id, sizes.bigGroup, Date.now());
-    const ids = s.server.ctx.db
-      .prepare<[number], { first: number; last: number }>('SELECT MIN(id) AS first, MAX(id) AS last FROM messages WHERE conversation_id = ?')
-      .get(group.conversationId);
+    const group = await generateBigGroup(s.server.ctx.db, reader.id, sizes.bigGroup, Date.now());
+    const ids = await s.server.ctx.db.get<{ first: number; last: number }>(
+      sql`SELECT MIN(id) AS first, MAX(id) AS last FROM messages WHERE conversation_id = ${group.conversationId}`,
+    );
     if (!ids) throw new Error('the generated group has no messages');
     const farBack = Math.min(FAR_BACK, Math.floor(sizes.bigGroup * 0.6));
     const cases: Case[] = [

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { deserialize, serialize } from 'node:v8';
 import { filter, firstValueFrom } from 'rxjs';
-import type { Db } from '../../server/db/database';
+import { type Store, sql } from '../../server/db/store';
 import { Engine } from '../../src/engine/engine';
 import type { SocketLike } from '../../src/engine/socket';
 import type { ConversationListItem } from '../../src/engine/state';
@@ -29,15 +29,15 @@ export interface ListUser {
 }
 
 /** A new user with `chats` group chats (with one other new user), inserted straight into the database. */
-export async function userWithChats(base: string, db: Db, chats: number): Promise<ListUser> {
+export async function userWithChats(base: string, db: Store, chats: number): Promise<ListUser> {
   const me = await signUp(base, `Busy ${chats}`);
   const friend = await signUp(base, `Friend ${chats}`);
   const start = Date.now() - 10_000_000;
-  db.transaction(() => {
+  await db.transaction(async () => {
     for (let i = 0; i < chats; i++) {
-      insertConversation(db, { members: [me.id, friend.id], name: `Chat ${i}`, isGroup: true, now: start - i * 1000 });
+      await insertConversation(db, { members: [me.id, friend.id], name: `Chat ${i}`, isGroup: true, now: start - i * 1000 });
     }
-  })();
+  });
   return { phone: me.phone, token: me.token, chats };
 }
 
@@ -129,20 +129,21 @@ export async function oneChange(base: string, user: ListUser, session: MemorySto
 }
 
 /** A new user in one group of `members` people (the others inserted straight into the database). */
-export async function userInBigGroup(base: string, db: Db, members: number): Promise<ListUser> {
+export async function userInBigGroup(base: string, db: Store, members: number): Promise<ListUser> {
   const me = await signUp(base, `Member of ${members}`);
   const now = Date.now();
-  const insertUser = db.prepare(
-    'INSERT INTO users (stid, phone_nr, country_code, nickname, created_at) VALUES (?, ?, ?, ?, ?)',
-  );
-  db.transaction(() => {
+  await db.transaction(async () => {
     const ids = [me.id];
     for (let i = 1; i < members; i++) {
       const phone = `+4679${String(now % 1e5).padStart(5, '0')}${String(i).padStart(4, '0')}`;
-      ids.push(Number(insertUser.run(newStid('u'), phone, '46', `Member ${i}`, now).lastInsertRowid));
+      const row = await db.get<{ id: number }>(
+        sql`INSERT INTO users (stid, phone_nr, country_code, nickname, created_at)
+            VALUES (${newStid('u')}, ${phone}, '46', ${`Member ${i}`}, ${now}) RETURNING id`,
+      );
+      ids.push(row!.id);
     }
-    insertConversation(db, { members: ids, name: `Group of ${members}`, isGroup: true, now });
-  })();
+    await insertConversation(db, { members: ids, name: `Group of ${members}`, isGroup: true, now });
+  });
   return { phone: me.phone, token: me.token, chats: 1 };
 }
 

@@ -100,7 +100,8 @@ export async function killAndRecover(
       const shown = await waitForTexts(tab, conversationId, texts);
       tabMisses += texts.filter((t) => shown.filter((x) => x === t).length !== 1).length;
     }
-    const lostOrDuplicated = texts.filter((t) => storedCount(s, t) !== 1).length;
+    let lostOrDuplicated = 0;
+    for (const t of texts) if ((await storedCount(s, t)) !== 1) lostOrDuplicated += 1;
     return { timesMs, lostOrDuplicated, tabMisses };
   } finally {
     await context.close();

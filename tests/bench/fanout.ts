@@ -4,9 +4,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { WebSocket } from 'ws';
-import { openDatabase } from '../../server/db/database';
+import { openStore } from '../../server/db/open';
+import { sql } from '../../server/db/store';
 import { hashToken, newToken } from '../../server/http/auth';
 import { newStid } from '../../server/domain/ids';
+import { PostgresProcess, postgresBinDir } from '../../scripts/cluster/postgres';
 import { RedisProcess } from '../../scripts/cluster/processes';
 import { insertConversation } from '../support/fixtures';
 import { call } from '../support/server';
@@ -59,32 +61,36 @@ interface Seeded {
 }
 
 /** Users, tokens and groups, straight into a new database (signing a thousand users up would take minutes). */
-function seed(dataDir: string, clients: number, groups: number): Seeded {
-  const { db } = openDatabase(dataDir);
+async function seed(dataDir: string, databaseUrl: string | undefined, clients: number, groups: number): Promise<Seeded> {
+  const { store: db } = await openStore({ dataDir, databaseUrl });
   try {
     const now = Date.now();
-    const insertUser = db.prepare('INSERT INTO users (stid, phone_nr, country_code, nickname, created_at) VALUES (?, ?, ?, ?, ?)');
-    const insertToken = db.prepare('INSERT INTO tokens (hash, user_id, created_at) VALUES (?, ?, ?)');
     let n = 0;
-    const user = (nickname: string): { id: number; token: string } => {
+    const user = async (nickname: string): Promise<{ id: number; token: string }> => {
       n += 1;
-      const id = Number(insertUser.run(newStid('u'), `+4677${String(n).padStart(7, '0')}`, '46', nickname, now).lastInsertRowid);
+      const phone = `+4677${String(n).padStart(7, '0')}`;
+      const row = await db.get<{ id: number }>(
+        sql`INSERT INTO users (stid, phone_nr, country_code, nickname, created_at)
+            VALUES (${newStid('u')}, ${phone}, '46', ${nickname}, ${now}) RETURNING id`,
+      );
+      const id = row!.id;
       const token = newToken();
-      insertToken.run(hashToken(token), id, now);
+      await db.run(sql`INSERT INTO tokens (hash, user_id, created_at) VALUES (${hashToken(token)}, ${id}, ${now})`);
       return { id, token };
     };
-    return db.transaction(() => {
+    return await db.transaction(async () => {
       const result: Seeded = { groups: [] };
       for (let g = 0; g < groups; g++) {
-        const sender = user(`Sender ${g}`);
-        const receivers = Array.from({ length: Math.floor(clients / groups) }, (_, i) => user(`Reader ${g}.${i}`));
-        const { id } = insertConversation(db, { members: [sender.id, ...receivers.map((r) => r.id)], name: `Fan-out ${g}`, isGroup: true, now });
+        const sender = await user(`Sender ${g}`);
+        const receivers: { id: number; token: string }[] = [];
+        for (let i = 0; i < Math.floor(clients / groups); i++) receivers.push(await user(`Reader ${g}.${i}`));
+        const { id } = await insertConversation(db, { members: [sender.id, ...receivers.map((r) => r.id)], name: `Fan-out ${g}`, isGroup: true, now });
         result.groups.push({ conversationId: id, sender: sender.token, receivers: receivers.map((r) => r.token) });
       }
       return result;
-    })();
+    });
   } finally {
-    db.close();
+    await db.close();
   }
 }
 
@@ -104,8 +110,11 @@ function processUsage(pid: number): { ticks: number; rssKb: number; peakKb: numb
   return { ticks, rssKb: kb('VmRSS'), peakKb: kb('VmHWM'), runQueueNs };
 }
 
-async function startServer(dataDir: string, node?: { redisUrl: string; nodeId: string }): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
-  const args = node ? [dataDir, node.redisUrl, node.nodeId] : [dataDir];
+async function startServer(
+  dataDir: string,
+  node?: { redisUrl: string; nodeId: string; databaseUrl: string | undefined },
+): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+  const args = node ? [dataDir, node.redisUrl, node.nodeId, ...(node.databaseUrl ? [node.databaseUrl] : [])] : [dataDir];
   const child = fork(path.join(import.meta.dirname, 'fanoutServer.ts'), args, {
     execArgv: ['--import', 'tsx', ...(process.env.BENCH_FANOUT_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_FANOUT_PROFILE}`] : [])],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -154,10 +163,14 @@ async function connectAll(urls: string[], tokens: string[], onFrame: (frame: { a
  */
 async function runLoad(clients: number, groupCount: number, rate: number, seconds: number, nodes = 1): Promise<Load> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'messenger-fanout-'));
-  const seeded = seed(dataDir, clients, groupCount);
+  // Several nodes share a PostgreSQL (Debian's, durable settings) when it is installed, else the SQLite file.
+  const postgres = nodes > 1 && postgresBinDir() ? await PostgresProcess.start() : undefined;
+  const seeded = await seed(dataDir, postgres?.url, clients, groupCount);
   const redis = nodes > 1 ? await RedisProcess.start() : undefined;
   const servers = await Promise.all(
-    Array.from({ length: nodes }, (_, i) => startServer(dataDir, redis ? { redisUrl: redis.url, nodeId: `n${i + 1}` } : undefined)),
+    Array.from({ length: nodes }, (_, i) =>
+      startServer(dataDir, redis ? { redisUrl: redis.url, nodeId: `n${i + 1}`, databaseUrl: postgres?.url } : undefined),
+    ),
   );
   const urls = servers.map((s) => s.url);
   const total = Math.max(WINDOWS, Math.round(rate * seconds));
@@ -251,6 +264,7 @@ async function runLoad(clients: number, groupCount: number, rate: number, second
     for (const ws of sockets) ws.terminate();
     await Promise.all(servers.map((s) => s.stop()));
     await redis?.stop();
+    await postgres?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -8,10 +8,11 @@ import { testConfig } from '../../server/config';
  * its parent the URL over IPC and stops when told to.
  */
 async function main(): Promise<void> {
-  const [dataDir, redisUrl, nodeId] = process.argv.slice(2);
+  const [dataDir, redisUrl, nodeId, databaseUrl] = process.argv.slice(2);
   if (!dataDir || !process.send) throw new Error('usage: forked by tests/bench/fanout.ts with a data directory');
-  // With a Redis URL the server is one node of a cluster (issue 21): the others share the directory and Redis.
-  const cluster = redisUrl ? { redisUrl, nodeId: nodeId ?? 'node' } : {};
+  // With a Redis URL the server is one node of a cluster (issue 21): the others share Redis and the database
+  // (PostgreSQL when a URL follows, else the SQLite file in the directory).
+  const cluster = redisUrl ? { redisUrl, nodeId: nodeId ?? 'node', ...(databaseUrl ? { databaseUrl } : {}) } : {};
   const server = await buildServer(testConfig(dataDir, cluster), { logStream: false });
   const url = await server.listen();
   process.on('message', (message) => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { buildServer } from '../../server/app';
 import { testConfig } from '../../server/config';
-import type { Db } from '../../server/db/database';
+import { type Store, sql } from '../../server/db/store';
 import { DEMO_USERS } from '../../server/seed/demo';
 import { generateBigGroup, generateConversations } from '../../server/seed/history';
 import { call, TEST_PIN } from '../support/server';
@@ -67,22 +67,22 @@ async function signIn(base: string, phone: string): Promise<string> {
     .data.token;
 }
 
-const userIdOf = (db: Db, phone: string) =>
-  (db.prepare('SELECT id FROM users WHERE phone_nr = ?').get(phone) as { id: number }).id;
+const userIdOf = async (db: Store, phone: string) =>
+  (await db.get<{ id: number }>(sql`SELECT id FROM users WHERE phone_nr = ${phone}`))!.id;
 
-const chatsOf = (db: Db, userId: number) =>
-  (db.prepare('SELECT COUNT(*) AS n FROM conversation_members WHERE user_id = ?').get(userId) as { n: number }).n;
+const chatsOf = async (db: Store, userId: number) =>
+  (await db.get<{ n: number }>(sql`SELECT COUNT(*) AS n FROM conversation_members WHERE user_id = ${userId}`))!.n;
 
 /** A message id from the middle of a conversation's history. */
-function middle(db: Db, id: number): number {
-  const count = (db.prepare('SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ?').get(id) as { n: number }).n;
-  return (db.prepare('SELECT id FROM messages WHERE conversation_id = ? ORDER BY id LIMIT 1 OFFSET ?').get(id, Math.floor(count / 2)) as {
-    id: number;
-  }).id;
+async function middle(db: Store, id: number): Promise<number> {
+  const count = (await db.get<{ n: number }>(sql`SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ${id}`))!.n;
+  return (await db.get<{ id: number }>(
+    sql`SELECT id FROM messages WHERE conversation_id = ${id} ORDER BY id LIMIT 1 OFFSET ${Math.floor(count / 2)}`,
+  ))!.id;
 }
 
 /** A reference server with the demo world on a temporary data directory, for the length of `run`. */
-async function withServer<T>(run: (base: string, db: Db) => Promise<T>): Promise<T> {
+async function withServer<T>(run: (base: string, db: Store) => Promise<T>): Promise<T> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'messenger-bench-'));
   const server = await buildServer(testConfig(dataDir, { seedDemo: true }), { logStream: false });
   try {
@@ -97,12 +97,12 @@ export async function serverBench(sizes: Sizes, log: (line: string) => void): Pr
   return withServer(async (base, db) => {
     const figures: Figure[] = [];
     const now = Date.now();
-    const userId = userIdOf(db, DEMO_USERS[0].phone);
-    const friendId = userIdOf(db, DEMO_USERS[1].phone);
+    const userId = await userIdOf(db, DEMO_USERS[0].phone);
+    const friendId = await userIdOf(db, DEMO_USERS[1].phone);
     const t0 = performance.now();
-    const big = generateBigGroup(db, userId, sizes.bigGroup, now);
-    const small = generateBigGroup(db, userId, Math.min(1_000, sizes.bigGroup), now);
-    generateConversations(db, userId, Math.min(2_000, sizes.listChats), now);
+    const big = await generateBigGroup(db, userId, sizes.bigGroup, now);
+    const small = await generateBigGroup(db, userId, Math.min(1_000, sizes.bigGroup), now);
+    await generateConversations(db, userId, Math.min(2_000, sizes.listChats), now);
     log(`server: seeded ${sizes.bigGroup} + 1,000 messages and 2,000 chats in ${Math.round(performance.now() - t0)} ms`);
     const token = await signIn(base, DEMO_USERS[0].phone);
     const friend = await signIn(base, DEMO_USERS[1].phone);
@@ -123,8 +123,8 @@ export async function serverBench(sizes: Sizes, log: (line: string) => void): Pr
         calls,
       ),
     );
-    const bigMiddle = middle(db, big.conversationId);
-    const smallMiddle = middle(db, small.conversationId);
+    const bigMiddle = await middle(db, big.conversationId);
+    const smallMiddle = await middle(db, small.conversationId);
     figures.push(
       await paired(
         sizes,
@@ -150,8 +150,8 @@ export async function serverBench(sizes: Sizes, log: (line: string) => void): Pr
       ),
     );
     const list = (t: string) => call(base, 'GET', '/v2/conversations', { token: t }).then((r) => r.data);
-    const manyCount = chatsOf(db, userId);
-    const fewCount = chatsOf(db, friendId);
+    const manyCount = await chatsOf(db, userId);
+    const fewCount = await chatsOf(db, friendId);
     // A 2,000-chat list takes about a second a call: two calls a run.
     figures.push(
       await paired(

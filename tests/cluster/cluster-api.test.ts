@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BuiltServer } from '../../server/app';
+import { type Store, sql } from '../../server/db/store';
 import type { ServerFrame } from '../../src/protocol/socket';
 import { type HaproxyProcess, type InProcessCluster, type RedisProcess, startInProcessCluster } from '../support/cluster';
 import { uploadPng } from '../server/messages-support';
@@ -103,8 +103,8 @@ describe('three nodes behind HAProxy', () => {
     const [owner, member] = [await signUp(proxy.url, 'Owner', '62'), await signUp(proxy.url, 'Member', '62')];
     const db = nodes[0]?.server.ctx.db;
     if (!db) throw new Error('no node');
-    const community = insertCommunity(db, { name: 'Cluster Club', ownerId: owner.id, members: [member.id] });
-    const { general } = insertCommunityChannels(db, { communityId: community.id, ownerId: owner.id, members: [owner.id] });
+    const community = await insertCommunity(db, { name: 'Cluster Club', ownerId: owner.id, members: [member.id] });
+    const { general } = await insertCommunityChannels(db, { communityId: community.id, ownerId: owner.id, members: [owner.id] });
     const [so, sm] = [onNode(owner, 2), onNode(member, 0)];
     await Promise.all([so.loaded(), sm.loaded()]);
     await call(proxy.url, 'POST', `/v1/channels/${general.id}/join`, { token: member.token }).then((r) => r.data);
@@ -155,9 +155,14 @@ describe('three nodes behind HAProxy', () => {
         .filter((f) => f.action === 'conversation_message' && (f.data as { conversation_id: number }).conversation_id === chat)
         .map((f) => (f.data as { message: { id: number } }).message.id);
     for (const s of sockets) await expect.poll(() => messagesIn(s).length, { timeout: 10_000 }).toBe(3 * PER_USER);
-    const stored = (db: BuiltServer['ctx']['db']) =>
-      (db.prepare('SELECT id FROM messages WHERE conversation_id = ? AND type IS NOT ? ORDER BY id').all(chat, 'system') as { id: number }[]).map((r) => r.id);
-    const ids = stored(nodes[1]?.server.ctx.db as BuiltServer['ctx']['db']);
+    // Every message but the system ones, a NULL type included (PostgreSQL's IS NOT takes only NULL, TRUE or FALSE).
+    const stored = async (db: Store) =>
+      (
+        await db.all<{ id: number }>(
+          sql`SELECT id FROM messages WHERE conversation_id = ${chat} AND (type IS NULL OR type != ${'system'}) ORDER BY id`,
+        )
+      ).map((r) => r.id);
+    const ids = await stored(nodes[1]?.server.ctx.db as Store);
     expect(ids.length).toBeGreaterThanOrEqual(3 * PER_USER);
     for (const s of sockets) {
       // Once each, in the order they were stored.

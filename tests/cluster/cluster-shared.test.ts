@@ -28,7 +28,7 @@ afterAll(async () => {
 describe('limits shared by the nodes', () => {
   it('counts a user’s sends on every node against one bucket', async () => {
     const [anna, bo] = [await signUp(url(0), 'Anna'), await signUp(url(1), 'Bo')];
-    const { id } = insertConversation(cluster.nodes[0]?.server.ctx.db as never, { members: [anna.id, bo.id] });
+    const { id } = await insertConversation(cluster.nodes[0]?.server.ctx.db as never, { members: [anna.id, bo.id] });
     const send = (node: number, clientId: number) =>
       call(url(node), 'POST', `/v2/conversations/${id}/messages`, { token: anna.token, json: { client_id: clientId, message: `m${clientId}` } });
     // Alternating nodes: alone, each would let three through (six in all).
@@ -49,7 +49,7 @@ describe('presence across nodes', () => {
     const db = cluster.nodes[0]?.server.ctx.db;
     if (!db) throw new Error('no node');
     [watcher, mover] = [await signUp(url(0), 'Watcher'), await signUp(url(1), 'Mover')];
-    insertConversation(db, { members: [watcher.id, mover.id] });
+    await insertConversation(db, { members: [watcher.id, mover.id] });
   });
 
   const presenceOf = (socket: TestSocket, userId: number) =>

@@ -1,5 +1,6 @@
 import type { BrowserContext, Locator, Page } from 'playwright';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { sql } from '../../server/db/store';
 import { newStid } from '../../server/domain/ids';
 import { seriousViolations } from '../support/axe';
 import { insertConversation } from '../support/fixtures';
@@ -184,7 +185,7 @@ describe('the composer', () => {
   });
 
   it('says "This is a demo chat" instead of an input in a demo chat', async () => {
-    const demo = insertConversation(server.server.ctx.db, { members: [annaId], name: 'Demo', demo: true });
+    const demo = await insertConversation(server.server.ctx.db, { members: [annaId], name: 'Demo', demo: true });
     await anna.evaluate(() => window.engine.refreshConversations());
     await openChat(anna, demo.id);
     await expect.poll(() => anna.getByTestId('composer-blocked').textContent()).toBe('This is a demo chat');
@@ -257,11 +258,10 @@ describe('the action menu', () => {
 
   it('shows "Too old to edit", disabled, on an own message older than 45 minutes', async () => {
     const old = Date.now() - 50 * 60 * 1000;
-    server.server.ctx.db
-      .prepare(
-        'INSERT INTO messages (stid, conversation_id, user_id, type, message, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      )
-      .run(newStid('msg'), chatId, annaId, 'text', 'An old message', old, old);
+    await server.server.ctx.db.run(
+      sql`INSERT INTO messages (stid, conversation_id, user_id, type, message, created_at, updated_at)
+          VALUES (${newStid('msg')}, ${chatId}, ${annaId}, 'text', 'An old message', ${old}, ${old})`,
+    );
     await anna.reload();
     await input(anna).waitFor();
     await openMenu(anna, 'An old message');

@@ -76,7 +76,7 @@ async function expectRowStays(page: Page, conversationId: number) {
 describe('a long history, scrolled fast', () => {
   it('goes up to the first message and back down with the wheel: bounded, in one run, and nothing jumps', async () => {
     const user = await signUp(s.url, 'Reader');
-    const group = generateBigGroup(s.server.ctx.db, user.id, COUNT, Date.now());
+    const group = await generateBigGroup(s.server.ctx.db, user.id, COUNT, Date.now());
     const id = group.conversationId;
     const context = await chromium.browser.newContext({ viewport: { width: 1000, height: 800 } });
     try {

@@ -68,7 +68,7 @@ async function expectStill(page: Page, track: Track, what: string) {
 describe('the start of a long history', () => {
   it('the row read stays still once the wheel stops, down from the first message and back up', async () => {
     const user = await signUp(s.url, 'Reader');
-    const group = generateBigGroup(s.server.ctx.db, user.id, COUNT, Date.now());
+    const group = await generateBigGroup(s.server.ctx.db, user.id, COUNT, Date.now());
     const id = group.conversationId;
     const context = await chromium.context({ viewport: { width: 1000, height: 800 } });
     const page = await openAtLatest(context, s.url, user.phone, id, COUNT);

@@ -29,7 +29,7 @@ const frames = (page: Page) =>
 describe('a long history', () => {
   it('opens at the bottom, keeps the message under the pointer in place while older pages load, and stays bounded', async () => {
     const user = await signUp(s.url, 'Reader');
-    const group = generateBigGroup(s.server.ctx.db, user.id, 2_000, Date.now());
+    const group = await generateBigGroup(s.server.ctx.db, user.id, 2_000, Date.now());
     const context = await chromium.browser.newContext({ viewport: { width: 1000, height: 800 } });
     try {
       const page = await openTab(context, s.url);

@@ -56,8 +56,8 @@ describe('chat settings panel', () => {
 
     const budi = await newPerson('Budi', { country: '62' });
     const db = s.server.ctx.db;
-    const community = insertCommunity(db, { name: 'Kopi', ownerId: budi.user.id });
-    const channel = insertConversation(db, {
+    const community = await insertCommunity(db, { name: 'Kopi', ownerId: budi.user.id });
+    const channel = await insertConversation(db, {
       members: [budi.user.id],
       admins: [budi.user.id],
       name: 'Kopi talk',
@@ -65,7 +65,7 @@ describe('chat settings panel', () => {
       groupType: 'channel',
       communityId: community.id,
     });
-    const feed = insertConversation(db, {
+    const feed = await insertConversation(db, {
       members: [budi.user.id],
       admins: [budi.user.id],
       name: 'Kopi news',

@@ -1,5 +1,6 @@
 import type { Page } from 'playwright';
 import { describe, expect, it } from 'vitest';
+import { sql } from '../../server/db/store';
 import { insertConversation } from '../support/fixtures';
 import { call, signUp, useTestServer } from '../support/server';
 import { CLIENT_DIR, createChat, current, signedInPerson, useChromium } from '../support/tabs';
@@ -141,19 +142,21 @@ describe('chat view', () => {
     const bob = await person('Bob');
     const now = Date.now();
     const db = s.server.ctx.db;
-    const chatId = insertConversation(db, { members: [alice.user.id, bob.user.id], now: now - 400 * 86_400_000 }).id;
-    const insert = db.prepare(
-      `INSERT INTO messages (stid, conversation_id, user_id, message, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)`,
-    );
+    const chatId = (await insertConversation(db, { members: [alice.user.id, bob.user.id], now: now - 400 * 86_400_000 })).id;
+    const insert = async (stid: string, text: string, createdAt: number) =>
+      (await db.get<{ id: number }>(
+        sql`INSERT INTO messages (stid, conversation_id, user_id, message, created_at, updated_at)
+            VALUES (${stid}, ${chatId}, ${bob.user.id}, ${text}, ${createdAt}, ${createdAt}) RETURNING id`,
+      ))!.id;
     const at = (daysAgo: number) => {
       const d = new Date(now);
       d.setHours(12, 0, 0, 0);
       return d.getTime() - daysAgo * 86_400_000;
     };
-    insert.run('msg_days_1', chatId, bob.user.id, 'From last year', at(400), at(400));
-    insert.run('msg_days_2', chatId, bob.user.id, 'From yesterday', at(1), at(1));
-    const last = Number(insert.run('msg_days_3', chatId, bob.user.id, 'From today', now, now).lastInsertRowid);
-    db.prepare('UPDATE conversations SET last_message_id = ?, last_message_at = ? WHERE id = ?').run(last, now, chatId);
+    await insert('msg_days_1', 'From last year', at(400));
+    await insert('msg_days_2', 'From yesterday', at(1));
+    const last = await insert('msg_days_3', 'From today', now);
+    await db.run(sql`UPDATE conversations SET last_message_id = ${last}, last_message_at = ${now} WHERE id = ${chatId}`);
 
     await alice.page.goto(`${s.url}/inbox/${chatId}`);
     await expect.poll(() => log(alice.page).getByText('From today').count()).toBe(1);
@@ -185,13 +188,15 @@ describe('chat view', () => {
     const sara = await signUp(s.url, 'Sara');
     const olle = await signUp(s.url, 'Olle');
     const db = s.server.ctx.db;
-    const groupId = insertConversation(db, {
-      members: [alice.user.id, erik.id, sara.id],
-      admins: [erik.id],
-      name: 'Book club',
-      isGroup: true,
-      now: Date.now(),
-    }).id;
+    const groupId = (
+      await insertConversation(db, {
+        members: [alice.user.id, erik.id, sara.id],
+        admins: [erik.id],
+        name: 'Book club',
+        isGroup: true,
+        now: Date.now(),
+      })
+    ).id;
     const question = await sendAs(s, sara, groupId, 'What are we reading next?');
     await call(s.url, 'PUT', `/v2/conversations/${groupId}`, { token: erik.token, form: { name: 'Readers' } });
     await call(s.url, 'POST', `/v2/conversations/${groupId}/users`, {
@@ -220,12 +225,14 @@ describe('chat view', () => {
     const alice = await person('Alice');
     const bob = await person('Bob');
     // A demo chat refuses every send (spec §6 "This is a demo chat"): the outbox keeps it as failed.
-    const chatId = insertConversation(s.server.ctx.db, {
-      members: [alice.user.id, bob.user.id],
-      name: 'Demo',
-      demo: true,
-      now: Date.now(),
-    }).id;
+    const chatId = (
+      await insertConversation(s.server.ctx.db, {
+        members: [alice.user.id, bob.user.id],
+        name: 'Demo',
+        demo: true,
+        now: Date.now(),
+      })
+    ).id;
     await alice.page.goto(`${s.url}/inbox/${chatId}`);
     await expect.poll(() => alice.page.getByRole('heading', { name: 'Demo' }).count()).toBe(1);
     await alice.page.evaluate((id) => window.engine.sendMessage(id, { text: 'Are you still there?' }), chatId);

@@ -1,5 +1,6 @@
 import type { Page } from 'playwright';
 import { describe, expect, it } from 'vitest';
+import { type Query, sql } from '../../server/db/store';
 import { DEMO_USERS } from '../../server/seed/demoUsers';
 import { seriousViolations } from '../support/axe';
 import { useTestServer } from '../support/server';
@@ -26,16 +27,16 @@ async function as(name: Demo, path: string, language: 'en' | 'sv' = 'en'): Promi
   return page;
 }
 
-const idOf = (sql: string, ...args: unknown[]): number =>
-  (s.server.ctx.db.prepare(sql).get(...args) as { id: number } | undefined)?.id ?? 0;
-const kopi = () => idOf('SELECT id FROM communities WHERE name = ?', 'Kopi Nusantara');
-const channel = (name: string) => idOf('SELECT id FROM conversations WHERE name = ? AND community_id = ?', name, kopi());
+const idOf = async (query: Query<{ id: number }>): Promise<number> => (await s.server.ctx.db.get(query))?.id ?? 0;
+const kopi = () => idOf(sql`SELECT id FROM communities WHERE name = ${'Kopi Nusantara'}`);
+const channel = async (name: string) =>
+  idOf(sql`SELECT id FROM conversations WHERE name = ${name} AND community_id = ${await kopi()}`);
 /** The announcement that asks readers to register in the comments. */
-const kopdarPost = () =>
-  idOf("SELECT id FROM messages WHERE conversation_id = ? AND message LIKE 'Kopdar bulan ini%'", channel('Pengumuman'));
+const kopdarPost = async () =>
+  idOf(sql`SELECT id FROM messages WHERE conversation_id = ${await channel('Pengumuman')} AND message LIKE 'Kopdar bulan ini%'`);
 
-const commentsCount = () =>
-  (s.server.ctx.db.prepare('SELECT comments_count AS n FROM messages WHERE id = ?').get(kopdarPost()) as { n: number }).n;
+const commentsCount = async () =>
+  (await s.server.ctx.db.get<{ n: number }>(sql`SELECT comments_count AS n FROM messages WHERE id = ${await kopdarPost()}`))!.n;
 
 /** The comments control under the post with this id (its name is its count, in the page's language). */
 const commentsButton = (page: Page, postId: number) => page.locator(`[data-message-id="${postId}"] .msg-comments`);
@@ -48,7 +49,7 @@ describe('communities (issue 8)', () => {
     await agus.getByRole('searchbox', { name: 'Search communities' }).fill('kopi');
     await agus.getByRole('heading', { name: 'Search results' }).waitFor();
     await agus.getByRole('link', { name: /^Kopi Nusantara/ }).click();
-    await agus.waitForURL(`${s.url}/explore/${kopi()}`);
+    await agus.waitForURL(`${s.url}/explore/${await kopi()}`);
     await agus.getByRole('heading', { name: 'Channels' }).waitFor();
     expect(await seriousViolations(agus)).toEqual([]);
     // A member who may leave has the button; Resep & Tips is read-only and not joined yet.
@@ -56,30 +57,30 @@ describe('communities (issue 8)', () => {
     const recipes = agus.getByRole('link', { name: /^Resep & Tips/ });
     expect(await recipes.textContent()).toContain('Read-only · Not joined');
     await recipes.click();
-    await agus.waitForURL(`${s.url}/explore/${kopi()}/channels/${channel('Resep & Tips')}`);
+    await agus.waitForURL(`${s.url}/explore/${await kopi()}/channels/${await channel('Resep & Tips')}`);
     await agus.getByText('Only community admins post here.').waitFor();
     expect(await seriousViolations(agus)).toEqual([]);
     await agus.getByRole('button', { name: 'Join channel' }).click();
 
     // It opens in the chat view and is in the chats list, named with its community.
-    await agus.waitForURL(`${s.url}/inbox/${channel('Resep & Tips')}`);
-    const row = agus.locator(`.inbox-row[data-conversation-id="${channel('Resep & Tips')}"]`);
+    await agus.waitForURL(`${s.url}/inbox/${await channel('Resep & Tips')}`);
+    const row = agus.locator(`.inbox-row[data-conversation-id="${await channel('Resep & Tips')}"]`);
     await expect.poll(() => row.textContent()).toContain('Kopi Nusantara');
     await agus.getByRole('heading', { name: 'Resep & Tips', level: 2 }).waitFor();
     await agus.getByText('Only community admins can send messages.').waitFor();
 
     // Not an admin: the announcements channel shows the notice instead of the input.
-    await agus.goto(`${s.url}/inbox/${channel('Pengumuman')}`);
+    await agus.goto(`${s.url}/inbox/${await channel('Pengumuman')}`);
     await agus.getByText('Only community admins can send announcements.').waitFor();
     expect(await agus.getByRole('textbox', { name: 'Message' }).count()).toBe(0);
     await agus.getByText('Kopi Nusantara · Announcements').waitFor();
   });
 
   it('a comment and a reply reach a member with the same thread open, live; the post counts them', async () => {
-    const post = kopdarPost();
-    const before = commentsCount();
-    const dewi = await as('Dewi', `/inbox/${channel('Pengumuman')}`);
-    const putri = await as('Putri', `/inbox/${channel('Pengumuman')}`);
+    const post = await kopdarPost();
+    const before = await commentsCount();
+    const dewi = await as('Dewi', `/inbox/${await channel('Pengumuman')}`);
+    const putri = await as('Putri', `/inbox/${await channel('Pengumuman')}`);
     for (const page of [dewi, putri]) {
       await expect.poll(() => commentsButton(page, post).textContent()).toContain(`${before} comments`);
       await commentsButton(page, post).click();
@@ -115,9 +116,9 @@ describe('communities (issue 8)', () => {
   });
 
   it('a reaction to a post shows its count to the others', async () => {
-    const post = kopdarPost();
-    const putri = await as('Putri', `/inbox/${channel('Pengumuman')}`);
-    const dewi = await as('Dewi', `/inbox/${channel('Pengumuman')}`);
+    const post = await kopdarPost();
+    const putri = await as('Putri', `/inbox/${await channel('Pengumuman')}`);
+    const dewi = await as('Dewi', `/inbox/${await channel('Pengumuman')}`);
     await putri.locator(`[data-actions-for="${post}"]`).getByRole('button', { name: 'Message actions' }).click();
     await putri.getByRole('menuitemcheckbox', { name: 'React with party' }).click();
     await expect.poll(() => dewi.getByRole('button', { name: '🎉 1 reaction' }).count()).toBe(1);
@@ -128,7 +129,7 @@ describe('communities (issue 8)', () => {
   });
 
   it('a community admin has no Leave button; an unknown community says so, and Go Back returns to /explore', async () => {
-    const sari = await as('Sari', `/explore/${kopi()}`);
+    const sari = await as('Sari', `/explore/${await kopi()}`);
     await sari.getByText('You are an admin of this community.').waitFor();
     expect(await sari.getByRole('button', { name: 'Leave community' }).count()).toBe(0);
 
@@ -140,11 +141,12 @@ describe('communities (issue 8)', () => {
   });
 
   it('in Swedish: the explore list, the community and the comments control', async () => {
-    const dewi = await as('Dewi', `/explore/${kopi()}`, 'sv');
+    const dewi = await as('Dewi', `/explore/${await kopi()}`, 'sv');
     await dewi.getByRole('heading', { name: 'Kanaler' }).waitFor();
     await dewi.getByRole('button', { name: 'Lämna gemenskapen' }).waitFor();
-    await dewi.goto(`${s.url}/inbox/${channel('Pengumuman')}`);
-    await expect.poll(() => commentsButton(dewi, kopdarPost()).textContent()).toMatch(/\d+ kommentarer/);
+    await dewi.goto(`${s.url}/inbox/${await channel('Pengumuman')}`);
+    const post = await kopdarPost();
+    await expect.poll(() => commentsButton(dewi, post).textContent()).toMatch(/\d+ kommentarer/);
     await dewi.getByText('Bara gemenskapens administratörer kan skicka tillkännagivanden.').waitFor();
   });
 
@@ -154,7 +156,7 @@ describe('communities (issue 8)', () => {
     expect(await anna.getByRole('navigation').getByRole('link', { name: 'Communities' }).count()).toBe(0);
     await anna.goto(`${s.url}/explore`);
     await anna.waitForURL(`${s.url}/inbox`);
-    await anna.goto(`${s.url}/explore/${kopi()}`);
+    await anna.goto(`${s.url}/explore/${await kopi()}`);
     await anna.waitForURL(`${s.url}/inbox`);
   });
 });

@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from '../../server/db/store';
 import { seriousViolations } from '../support/axe';
 import { buildClientInTemp } from '../support/buildClient';
 import { nextPhone, startTestServer, type TestServer } from '../support/server';
@@ -42,8 +43,8 @@ async function withContext(body: (context: BrowserContext) => Promise<void>): Pr
   }
 }
 
-const pinRequests = (s: TestServer, phone: string): number =>
-  (s.server.ctx.db.prepare('SELECT COUNT(*) AS n FROM pin_requests WHERE phone_nr = ?').get(phone) as { n: number }).n;
+const pinRequests = async (s: TestServer, phone: string): Promise<number> =>
+  (await s.server.ctx.db.get<{ n: number }>(sql`SELECT COUNT(*) AS n FROM pin_requests WHERE phone_nr = ${phone}`))!.n;
 
 /** Asks for a PIN through the tab's engine: 'sent', or the message it failed with. */
 const requestPin = (page: Page, phone: string): Promise<string> =>
@@ -122,12 +123,12 @@ describe('the debug screen', () => {
       // The engine now sends its calls under /elsewhere, where no API lives: nothing reaches the PIN route.
       const phone = nextPhone();
       expect(await requestPin(page, phone)).not.toBe('sent');
-      expect(pinRequests(locked, phone)).toBe(0);
+      expect(await pinRequests(locked, phone)).toBe(0);
 
       await page.getByRole('button', { name: 'Reset to default' }).click();
       await page.getByText('Reset: the app talks to this site again.').waitFor();
       expect(await requestPin(page, phone)).toBe('sent');
-      expect(pinRequests(locked, phone)).toBe(1);
+      expect(await pinRequests(locked, phone)).toBe(1);
     });
   });
 

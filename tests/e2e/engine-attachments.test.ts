@@ -1,5 +1,6 @@
 import type { Page } from 'playwright';
 import { afterEach, describe, expect, it } from 'vitest';
+import { sql } from '../../server/db/store';
 import { startTestServer, type TestServer } from '../support/server';
 import {
   CLIENT_DIR,
@@ -36,15 +37,13 @@ function sendPng(page: Page, conversationId: number, size: number, text = '') {
   );
 }
 
-const attachmentMessages = (server: TestServer, conversationId: number) =>
-  (
-    server.server.ctx.db
-      .prepare("SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ? AND attachment IS NOT NULL AND type = 'text'")
-      .get(conversationId) as { n: number }
-  ).n;
+const attachmentMessages = async (server: TestServer, conversationId: number) =>
+  (await server.server.ctx.db.get<{ n: number }>(
+    sql`SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ${conversationId} AND attachment IS NOT NULL AND type = 'text'`,
+  ))!.n;
 
-const uploadedFiles = (server: TestServer) =>
-  (server.server.ctx.db.prepare("SELECT COUNT(*) AS n FROM files WHERE purpose = 'attachment'").get() as { n: number }).n;
+const uploadedFiles = async (server: TestServer) =>
+  (await server.server.ctx.db.get<{ n: number }>(sql`SELECT COUNT(*) AS n FROM files WHERE purpose = 'attachment'`))!.n;
 
 describe('attachments through the shared engine in Chromium', () => {
   it('uploads with XMLHttpRequest from the worker, reporting progress step by step, then sends', async () => {
@@ -75,7 +74,7 @@ describe('attachments through the shared engine in Chromium', () => {
       const view = await current(page, 'messages', conversationId);
       expect(view.messages.filter((m) => m.message === 'a big one')).toHaveLength(1);
       expect(view.messages.find((m) => m.message === 'a big one')?.attachment).toMatchObject({ type: 'image', size: 12_000_000 });
-      expect(attachmentMessages(plain, conversationId)).toBe(1);
+      expect(await attachmentMessages(plain, conversationId)).toBe(1);
     } finally {
       await context.close();
       await proxy.close();
@@ -107,8 +106,8 @@ describe('attachments through the shared engine in Chromium', () => {
 
     const back = await s.restart();
     await expect.poll(async () => (await current(page, 'outbox')).length, { timeout: 30_000 }).toBe(0);
-    expect(attachmentMessages(back, conversationId)).toBe(1);
-    expect(uploadedFiles(back)).toBe(1);
+    expect(await attachmentMessages(back, conversationId)).toBe(1);
+    expect(await uploadedFiles(back)).toBe(1);
     await page.evaluate((id) => window.engine.openConversation(id), conversationId);
     const view = await current(page, 'messages', conversationId);
     expect(view.messages.filter((m) => m.attachment?.type === 'image')).toHaveLength(1);

@@ -66,7 +66,7 @@ describe.each(ENGINE_MODES)('a new build deployed while tabs are open (%s)', (_m
 
     for (const tab of tabs) await expect.poll(() => messageTexts(tab, conversationId)).toEqual(['queued across the deploy']);
     await expect.poll(async () => (await current(newTab, 'outbox')).length).toBe(0);
-    expect(storedCount(s.server, 'queued across the deploy')).toBe(1);
+    expect(await storedCount(s.server, 'queued across the deploy')).toBe(1);
 
     await call(s.url, 'POST', `/v2/conversations/${conversationId}/messages`, {
       token: friend.token,

@@ -69,8 +69,8 @@ describe('the leader-election fallback (no SharedWorker)', () => {
         .poll(() => messageTexts(tab, conversationId))
         .toEqual(['from a follower', 'after the leader left', 'from b', 'from c']);
     }
-    expect(storedCount(s, 'from b')).toBe(1);
-    expect(storedCount(s, 'from c')).toBe(1);
+    expect(await storedCount(s, 'from b')).toBe(1);
+    expect(await storedCount(s, 'from c')).toBe(1);
     expect(s.server.hub.connectionCount(me.userId)).toBe(1);
   });
 });

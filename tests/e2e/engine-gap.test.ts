@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from '../../server/db/store';
 import { call, signUp, useTestServer } from '../support/server';
 import { socketProxy, type SocketProxy } from '../support/socketProxy';
 import { CLIENT_DIR, current, ENGINE_MODES, engineProfile, messageTexts, openTab, signInThrough, useChromium } from '../support/tabs';
@@ -11,8 +12,8 @@ beforeAll(async () => {
 });
 afterAll(() => proxy.close());
 
-const eventPosition = (userId: number): number =>
-  (s.server.ctx.db.prepare('SELECT event_seq AS n FROM users WHERE id = ?').get(userId) as { n: number }).n;
+const eventPosition = async (userId: number): Promise<number> =>
+  (await s.server.ctx.db.get<{ n: number }>(sql`SELECT event_seq AS n FROM users WHERE id = ${userId}`))!.n;
 
 describe.each(ENGINE_MODES)('a first connection’s gap (%s)', (_mode, fallback) => {
   it('a message sent while the socket of a freshly signed-in engine was down shows once it is back, once', async () => {
@@ -22,7 +23,7 @@ describe.each(ENGINE_MODES)('a first connection’s gap (%s)', (_mode, fallback)
     await expect.poll(() => current(page, 'connection')).toBe('online');
     await expect.poll(() => proxy.websocketCount).toBe(1);
     // No event has reached this user yet: the server told the engine position 0.
-    expect(eventPosition(me.userId)).toBe(0);
+    expect(await eventPosition(me.userId)).toBe(0);
 
     proxy.holdWebsockets(true);
     await expect.poll(() => current(page, 'connection')).not.toBe('online');
@@ -35,7 +36,7 @@ describe.each(ENGINE_MODES)('a first connection’s gap (%s)', (_mode, fallback)
       token: friend.token,
       json: { client_id: 5, message: 'sent while you were away' },
     }).then((r) => r.data);
-    expect(eventPosition(me.userId)).toBeGreaterThan(0);
+    expect(await eventPosition(me.userId)).toBeGreaterThan(0);
 
     proxy.holdWebsockets(false);
     await expect.poll(() => current(page, 'connection')).toBe('online');

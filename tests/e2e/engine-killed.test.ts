@@ -77,7 +77,7 @@ describe.each(ENGINE_MODES)('a killed engine worker (%s)', (_mode, fallback) => 
       await expect.poll(() => messageTexts(tab, conversationId)).toEqual(['queued before the kill']);
     }
     await expect.poll(async () => (await current(first, 'outbox')).length).toBe(0);
-    expect(storedCount(s.server, 'queued before the kill')).toBe(1);
+    expect(await storedCount(s.server, 'queued before the kill')).toBe(1);
 
     // The new engine's socket delivers live to every tab, and every tab sends through it.
     await call(s.url, 'POST', `/v2/conversations/${conversationId}/messages`, {
@@ -91,7 +91,7 @@ describe.each(ENGINE_MODES)('a killed engine worker (%s)', (_mode, fallback) => 
         .toEqual(['queued before the kill', 'after the crash', 'from the third tab']);
       expect(await stillMarked(tab)).toBe(true);
     }
-    expect(storedCount(s.server, 'from the third tab')).toBe(1);
+    expect(await storedCount(s.server, 'from the third tab')).toBe(1);
     expect(s.server.server.hub.connectionCount()).toBe(1);
   });
 });

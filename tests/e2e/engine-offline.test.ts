@@ -81,7 +81,7 @@ describe('the engine offline (SharedWorker)', () => {
       await expect.poll(async () => (await current(tab, 'outbox')).length, { timeout: 20_000 }).toBe(0);
     }
     for (const tab of [a, b]) await expect.poll(() => messageTexts(tab, conversationId)).toEqual(['written offline']);
-    expect(storedCount(back, 'written offline')).toBe(1);
+    expect(await storedCount(back, 'written offline')).toBe(1);
   });
 
   it('sends it exactly once also when every tab was closed and one is reopened', async () => {
@@ -106,6 +106,6 @@ describe('the engine offline (SharedWorker)', () => {
     await expect.poll(() => storedCount(back, 'sent after closing')).toBe(1);
     await reopened.evaluate((id) => window.engine.openConversation(id), conversationId);
     await expect.poll(() => messageTexts(reopened, conversationId)).toEqual(['sent after closing']);
-    expect(storedCount(back, 'sent after closing')).toBe(1);
+    expect(await storedCount(back, 'sent after closing')).toBe(1);
   });
 });

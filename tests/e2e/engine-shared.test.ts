@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HEARTBEAT_INTERVAL_MS, SILENT_AFTER_MS } from '../../src/worker/liveness';
+import { sql } from '../../server/db/store';
 import { call, signUp, useTestServer } from '../support/server';
 import {
   CLIENT_DIR,
@@ -49,7 +50,7 @@ describe('one engine for every tab (SharedWorker)', () => {
       await expect.poll(() => messageTexts(tab, conversationId)).toEqual(['sent from the third tab']);
     }
     await expect.poll(async () => (await current(a, 'outbox')).length).toBe(0);
-    expect(storedCount(s, 'sent from the third tab')).toBe(1);
+    expect(await storedCount(s, 'sent from the third tab')).toBe(1);
 
     // Another user's message reaches every tab live, through the one socket.
     await call(s.url, 'POST', `/v2/conversations/${conversationId}/messages`, {
@@ -85,10 +86,10 @@ describe('one engine for every tab (SharedWorker)', () => {
         token: friend.token,
         json: { client_id: 3, message: text },
       }).then((r) => r.data.message.id);
-    const receipts = (messageId: number) =>
-      (s.server.ctx.db.prepare('SELECT type FROM receipts WHERE message_id = ? ORDER BY type').all(messageId) as {
-        type: string;
-      }[]).map((r) => r.type);
+    const receipts = async (messageId: number) =>
+      (await s.server.ctx.db.all<{ type: string }>(sql`SELECT type FROM receipts WHERE message_id = ${messageId} ORDER BY type`)).map(
+        (r) => r.type,
+      );
     const unread = async () => (await current(survivor, 'conversation', conversationId))?.unreadCount;
 
     const seen = await friendSends('while the tab lives');
@@ -107,7 +108,7 @@ describe('one engine for every tab (SharedWorker)', () => {
     const unseen = await friendSends('after the tab died');
     await expect.poll(() => unread()).toBe(1);
     await new Promise((r) => setTimeout(r, 1_000));
-    expect(receipts(unseen)).not.toContain('read');
+    expect(await receipts(unseen)).not.toContain('read');
   }, 60_000);
 
   it('a 401 signs every tab out', async () => {
@@ -117,7 +118,7 @@ describe('one engine for every tab (SharedWorker)', () => {
     for (const tab of tabs) await expect.poll(() => sessionStatus(tab)).toBe('ready');
     await expect.poll(() => s.server.hub.connectionCount(me.userId)).toBe(1);
 
-    s.server.ctx.db.prepare('DELETE FROM tokens WHERE user_id = ?').run(me.userId);
+    await s.server.ctx.db.run(sql`DELETE FROM tokens WHERE user_id = ${me.userId}`);
     const refused = await tabs[1]!.evaluate(() =>
       window.engine.refreshConversations().then(
         () => null,

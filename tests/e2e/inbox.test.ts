@@ -151,8 +151,8 @@ describe('the chats list', () => {
       await search.fill('nothing like this');
       await expect.poll(() => page.getByText('No communities found matching your search.').isVisible()).toBe(true);
       const owner = await signUp(s.url, 'Owner', '62');
-      insertCommunity(s.server.ctx.db, { name: 'Kopi Klub', ownerId: owner.id });
-      insertCommunity(s.server.ctx.db, { name: 'Batik Lovers', ownerId: owner.id });
+      await insertCommunity(s.server.ctx.db, { name: 'Kopi Klub', ownerId: owner.id });
+      await insertCommunity(s.server.ctx.db, { name: 'Batik Lovers', ownerId: owner.id });
       // An empty query clears the search: the whole list again.
       await search.fill('');
       await expect.poll(() => page.locator('.community-row__name').allTextContents()).toEqual(
@@ -195,11 +195,11 @@ describe('the chats list', () => {
       const me = await signInThrough(page, 'Busy');
       const db = s.server.ctx.db;
       const base = Date.now() - 10_000_000;
-      db.transaction(() => {
+      await db.transaction(async () => {
         for (let i = 0; i < 5000; i += 1) {
-          insertConversation(db, { members: [me.userId, friend.id], name: `Chat ${i}`, isGroup: true, now: base - i * 1000 });
+          await insertConversation(db, { members: [me.userId, friend.id], name: `Chat ${i}`, isGroup: true, now: base - i * 1000 });
         }
-      })();
+      });
       await page.goto(`${s.url}/inbox`);
       // The engine fetches 5,000 conversations (about 5 MB, one value across the port) before the list shows them.
       await expect.poll(() => rowNames(page), { timeout: 30_000 }).toContain('Chat 0');

@@ -114,6 +114,6 @@ describe('the offline shell', () => {
     const back = await s.restart();
     await expect.poll(async () => (await current(page, 'outbox')).length, { timeout: 20_000 }).toBe(0);
     await expect.poll(() => current(page, 'connection')).toBe('online');
-    expect(storedCount(back, 'typed offline')).toBe(1);
+    expect(await storedCount(back, 'typed offline')).toBe(1);
   });
 });

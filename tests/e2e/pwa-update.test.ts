@@ -72,7 +72,7 @@ describe.each(ENGINE_MODES)('a new build deployed while two tabs are open (%s)',
       await expect.poll(() => messageTexts(tab, conversationId), { timeout: 15_000 }).toEqual(['queued across the update']);
     }
     expect((await current(tabs[0], 'outbox')).length).toBe(0);
-    expect(storedCount(s.server, 'queued across the update')).toBe(1);
+    expect(await storedCount(s.server, 'queued across the update')).toBe(1);
   });
 });
 

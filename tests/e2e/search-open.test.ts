@@ -1,6 +1,7 @@
 import type { Page } from 'playwright';
 import { describe, expect, it } from 'vitest';
 import { generateBigGroup } from '../../server/seed/history';
+import { sql } from '../../server/db/store';
 import { signUp, TEST_PIN, useTestServer } from '../support/server';
 import { CLIENT_DIR, openTab, useChromium } from '../support/tabs';
 import { expectNumberRun, loadedNumbers, signInAs } from './chat-view-support';
@@ -56,15 +57,15 @@ describe('a search hit far back in a big group', () => {
   it('opens the chat at the message, highlighted; Jump to latest and scrolling down reach the latest', async () => {
     const user = await signUp(s.url, 'Finder');
     const db = s.server.ctx.db;
-    const group = generateBigGroup(db, user.id, COUNT, Date.now());
+    const group = await generateBigGroup(db, user.id, COUNT, Date.now());
     const id = group.conversationId;
     // Two messages get words nothing else in the group has.
-    const idOf = (n: number) =>
-      (db.prepare('SELECT id FROM messages WHERE conversation_id = ? AND message LIKE ?').get(id, `#${n} %`) as { id: number }).id;
-    const far = idOf(FAR);
-    const near = idOf(NEAR);
-    db.prepare('UPDATE messages SET message = ? WHERE id = ?').run(`#${FAR} Meet at the Zanzibar kafé at noon`, far);
-    db.prepare('UPDATE messages SET message = ? WHERE id = ?').run(`#${NEAR} The quokka plan is on`, near);
+    const idOf = async (n: number) =>
+      (await db.get<{ id: number }>(sql`SELECT id FROM messages WHERE conversation_id = ${id} AND message LIKE ${`#${n} %`}`))!.id;
+    const far = await idOf(FAR);
+    const near = await idOf(NEAR);
+    await db.run(sql`UPDATE messages SET message = ${`#${FAR} Meet at the Zanzibar kafé at noon`} WHERE id = ${far}`);
+    await db.run(sql`UPDATE messages SET message = ${`#${NEAR} The quokka plan is on`} WHERE id = ${near}`);
 
     const context = await chromium.browser.newContext({ viewport: { width: 1000, height: 800 } });
     try {

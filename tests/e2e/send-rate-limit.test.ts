@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { sql } from '../../server/db/store';
 import { useTestServer } from '../support/server';
 import { CLIENT_DIR, current, openTab, signedInWithFriend, useChromium, waitFor } from '../support/tabs';
 
@@ -38,9 +39,9 @@ describe('sending faster than the server’s rate', () => {
       .toBe(0);
     expect(refusedOnce).toBe(true);
 
-    const stored = s.server.ctx.db
-      .prepare('SELECT message FROM messages WHERE conversation_id = ? ORDER BY id')
-      .all(conversationId) as { message: string }[];
+    const stored = await s.server.ctx.db.all<{ message: string }>(
+      sql`SELECT message FROM messages WHERE conversation_id = ${conversationId} ORDER BY id`,
+    );
     expect(stored.map((r) => r.message)).toEqual(texts);
     // The tab shows each once, in order: no pending row left beside its message, no message twice.
     await waitFor(page, 'messages', [conversationId], (view) => expect(view.messages.map((m) => m.message)).toEqual(texts));

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { sql } from '../../server/db/store';
 import { nextPhone, useTestServer } from '../support/server';
 import { CLIENT_DIR, useChromium } from '../support/tabs';
 
@@ -11,8 +12,8 @@ import { CLIENT_DIR, useChromium } from '../support/tabs';
 const server = useTestServer({ clientDir: CLIENT_DIR });
 const chromium = useChromium();
 
-const pinRequests = (phone: string) =>
-  (server.server.ctx.db.prepare('SELECT COUNT(*) AS n FROM pin_requests WHERE phone_nr = ?').get(phone) as { n: number }).n;
+const pinRequests = async (phone: string) =>
+  (await server.server.ctx.db.get<{ n: number }>(sql`SELECT COUNT(*) AS n FROM pin_requests WHERE phone_nr = ${phone}`))!.n;
 
 describe('server texts in the chosen language', () => {
   it('shows the server’s Swedish "Too many PIN requests…" on the login screen', async () => {
@@ -28,7 +29,7 @@ describe('server texts in the chosen language', () => {
     await page.getByRole('textbox', { name: 'Telefonnummer' }).fill(`0${phone.slice(3, 5)}-${phone.slice(5)}`);
     await page.getByRole('button', { name: 'Skicka kod' }).click();
     await page.getByRole('textbox', { name: 'PIN-siffra 1 av 4' }).waitFor();
-    expect(pinRequests(phone)).toBe(1);
+    expect(await pinRequests(phone)).toBe(1);
 
     // Four more codes are sent; the sixth request for the number in 15 minutes is refused (docs/server.md).
     const resend = page.getByRole('button', { name: 'Skicka en ny kod' });
@@ -41,6 +42,6 @@ describe('server texts in the chosen language', () => {
     await expect
       .poll(() => alert.textContent())
       .toBe('För många begäranden om PIN-kod för det här numret. Vänta några minuter.');
-    expect(pinRequests(phone)).toBe(5);
+    expect(await pinRequests(phone)).toBe(5);
   });
 });

@@ -50,7 +50,7 @@ describe.each(ENGINE_MODES)('every tab closed with a full outbox (%s)', (mode, f
 
     const again = await openTab(context, s.url);
     await expect.poll(async () => (await current(again, 'outbox')).length).toBe(0);
-    const onServer = delivery(texts, storedTexts(s.server.server.ctx.db, conversationId));
+    const onServer = delivery(texts, await storedTexts(s.server.server.ctx.db, conversationId));
     const shown = delivery(texts, await shownTexts(again, conversationId));
     record({
       scenario: `all tabs closed, full outbox (${mode})`,

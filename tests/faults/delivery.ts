@@ -1,4 +1,5 @@
 import type { Page } from 'playwright';
+import { type Store, sql } from '../../server/db/store';
 import { current } from '../support/tabs';
 
 /** What a fault scenario checks at its end: which of the messages sent arrived, how often, in what order. */
@@ -35,10 +36,10 @@ export function worst(all: readonly Delivery[]): Delivery {
 }
 
 /** The texts of a chat's text messages as the server holds them, in the order it stored them. */
-export function storedTexts(db: { prepare(sql: string): { all(...args: unknown[]): unknown[] } }, conversationId: number): string[] {
-  const rows = db
-    .prepare("SELECT message FROM messages WHERE conversation_id = ? AND type = 'text' ORDER BY id")
-    .all(conversationId) as { message: string }[];
+export async function storedTexts(db: Store, conversationId: number): Promise<string[]> {
+  const rows = await db.all<{ message: string }>(
+    sql`SELECT message FROM messages WHERE conversation_id = ${conversationId} AND type = 'text' ORDER BY id`,
+  );
   return rows.map((r) => r.message);
 }
 

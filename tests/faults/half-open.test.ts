@@ -81,7 +81,7 @@ it(`notices a half-open socket within ping + ${PING_GRACE_MS / 1000} s, replaces
     await expect.poll(() => shownTexts(page, conversationId)).toEqual(texts);
   }
 
-  const onServer = delivery(texts, storedTexts(s.server.ctx.db, conversationId));
+  const onServer = delivery(texts, await storedTexts(s.server.ctx.db, conversationId));
   const shown = delivery(texts, await shownTexts(page, conversationId));
   const all = worst([onServer, shown]);
   record({

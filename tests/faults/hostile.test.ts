@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { sql } from '../../server/db/store';
 import { listenOnLoopback } from '../support/loopback';
 import { call, signUp, upgradeStatus, useTestServer } from '../support/server';
 import { CLIENT_DIR, createChat, openTab, signInThrough, useChromium } from '../support/tabs';
@@ -39,8 +40,8 @@ it('lets none of the replayed attacks in', async () => {
   const conversationId = await createChat(page, 'Friend', friend.phone);
   const token = friend.token;
   const socketUrl = `${s.url.replace(/^http/, 'ws')}/ws?token=${encodeURIComponent(token)}&last_message_id=0&protocol=7&deviceType=webclient`;
-  const stored = () => (s.server.ctx.db.prepare('SELECT COUNT(*) AS n FROM messages').get() as { n: number }).n;
-  const storedBefore = stored();
+  const stored = async () => (await s.server.ctx.db.get<{ n: number }>(sql`SELECT COUNT(*) AS n FROM messages`))!.n;
+  const storedBefore = await stored();
   const outcomes: { attack: string; letIn: boolean }[] = [];
 
   for (const origin of ['https://evil.example', `http://127.0.0.1:1`, 'null', 'chrome-extension://abcdef', foreign.url]) {
@@ -81,7 +82,7 @@ it('lets none of the replayed attacks in', async () => {
   );
   outcomes.push({ attack: 'websocket from a page of another site', letIn: fromPage.opened });
   outcomes.push({ attack: 'API read from a page of another site', letIn: fromPage.read });
-  outcomes.push({ attack: 'form post from a page of another site', letIn: stored() !== storedBefore });
+  outcomes.push({ attack: 'form post from a page of another site', letIn: (await stored()) !== storedBefore });
 
   for (const value of HOSTILE_CLIENT_IDS) {
     const { status } = await call(s.url, 'POST', `/v2/conversations/${conversationId}/messages`, {
@@ -100,7 +101,7 @@ it('lets none of the replayed attacks in', async () => {
     const page = await call(s.url, 'GET', `/v2/conversations/${conversationId}/messages`, { token, headers: { Before: value } });
     outcomes.push({ attack: `Before ${value}: ${page.status}`, letIn: page.status < 400 || page.status >= 500 });
   }
-  outcomes.push({ attack: 'a message stored by any of them', letIn: stored() !== storedBefore });
+  outcomes.push({ attack: 'a message stored by any of them', letIn: (await stored()) !== storedBefore });
 
   // Controls: what the attacks were refused is open to the right origin and the right input.
   expect(await upgradeStatus(socketUrl, { Origin: s.url })).toBe(101);

@@ -65,7 +65,7 @@ it(`stores and shows a send once when its answer is lost ${SIZE.cutAnswers} time
     await expect.poll(async () => (await current(page, 'outbox')).length).toBe(0);
   }
 
-  const onServer = delivery(texts, storedTexts(s.server.ctx.db, conversationId));
+  const onServer = delivery(texts, await storedTexts(s.server.ctx.db, conversationId));
   const shown = [];
   for (const tab of tabs) {
     await expect.poll(async () => (await shownTexts(tab, conversationId)).length).toBeGreaterThanOrEqual(texts.length);

@@ -3,7 +3,7 @@ import { WebSocket } from 'ws';
 import { RECONNECT_DELAY_MS } from '../../src/protocol/constants';
 import { type EngineClock, realClock } from '../../src/engine/clock';
 import { RECONNECT_JITTER_MS, SocketConnection } from '../../src/engine/socket';
-import { openDatabase } from '../../server/db/database';
+import { openStore } from '../../server/db/open';
 import { insertSignedInUsers } from './herd-users';
 import { KillableServer } from './serverProcess';
 import { SHORT } from './size';
@@ -41,9 +41,12 @@ describe(`${CLIENTS} socket clients through a server restart`, () => {
   beforeAll(async () => {
     server = await KillableServer.start();
     // Beside the running server (SQLite's WAL allows it): it reads tokens from the database at each connect.
-    const { db } = openDatabase(server.dataDir);
-    tokens = insertSignedInUsers(db, CLIENTS);
-    db.close();
+    const { store } = await openStore({ dataDir: server.dataDir });
+    try {
+      tokens = await insertSignedInUsers(store, CLIENTS);
+    } finally {
+      await store.close();
+    }
   });
 
   afterAll(async () => {

@@ -75,7 +75,7 @@ it(`keeps every message exactly once, in order, through ${SIZE.kills} SIGKILLs o
   // The last restart stands: every send drains and every tab catches up.
   for (const tab of tabs) await expect.poll(() => current(tab, 'connection'), { timeout: 60_000 }).toBe('online');
   await expect.poll(async () => (await current(first, 'outbox')).length, { timeout: 120_000 }).toBe(0);
-  const stored = s.read((db) => storedTexts(db, conversationId));
+  const stored = await s.read((db) => storedTexts(db, conversationId));
   const onServer = delivery(texts, stored);
   const shown = [];
   for (const tab of tabs) {

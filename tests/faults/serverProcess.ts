@@ -2,9 +2,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import type { Store } from '../../server/db/store';
 import type { CspReport } from '../../server/http/cspReports';
 import { recordCspReport } from '../support/cspReports';
+import { readStore } from '../support/readOnlyStore';
 import { CLIENT_DIR } from '../support/tabs';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -58,13 +59,8 @@ export class KillableServer {
   }
 
   /** Reads the server's database (its own file, read-only, beside the running server: SQLite's WAL allows it). */
-  read<T>(query: (db: Database.Database) => T): T {
-    const db = new Database(path.join(this.dataDir, 'messenger.db'), { readonly: true, fileMustExist: true });
-    try {
-      return query(db);
-    } finally {
-      db.close();
-    }
+  read<T>(query: (db: Store) => Promise<T>): Promise<T> {
+    return readStore({ dataDir: this.dataDir }, query);
   }
 
   async dispose(): Promise<void> {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Attachment, Conversation } from '../../src/protocol/entities';
+import { sql } from '../../server/db/store';
 import { insertCommunity, insertConversation } from '../support/fixtures';
 import {
   call,
@@ -59,7 +60,7 @@ describe('login', () => {
 
   it('stores only a hash of the token', async () => {
     const user = await signUp(s.url, 'Hash');
-    const rows = s.server.ctx.db.prepare('SELECT hash FROM tokens').all() as { hash: string }[];
+    const rows = await s.server.ctx.db.all<{ hash: string }>(sql`SELECT hash FROM tokens`);
     expect(rows.some((r) => r.hash === user.token)).toBe(false);
     expect(rows.every((r) => /^[0-9a-f]{64}$/.test(r.hash))).toBe(true);
   });
@@ -142,11 +143,11 @@ describe('PIN limits', () => {
 });
 
 describe('profile changes', () => {
-  const systemEvents = (conversationId: number) =>
+  const systemEvents = async (conversationId: number) =>
     (
-      s.server.ctx.db
-        .prepare("SELECT user_id, attachment FROM messages WHERE conversation_id = ? AND type = 'system' ORDER BY id")
-        .all(conversationId) as { user_id: number; attachment: string }[]
+      await s.server.ctx.db.all<{ user_id: number; attachment: string }>(
+        sql`SELECT user_id, attachment FROM messages WHERE conversation_id = ${conversationId} AND type = 'system' ORDER BY id`,
+      )
     ).map((r) => ({ user_id: r.user_id, ...(JSON.parse(r.attachment) as Attachment) }));
   const oneToOne = async (a: TestUser, phone: string) =>
     (await call<{ conversation: Conversation }>(s.url, 'POST', '/v2/conversations', { token: a.token, form: { 'member[0][value]': phone } }))
@@ -163,8 +164,8 @@ describe('profile changes', () => {
     const mine = await createGroup(s.url, rita, [fred, olga]);
     const theirs = await createGroup(s.url, fred, [rita]);
     const chat = await oneToOne(rita, fred.phone);
-    const community = insertCommunity(s.server.ctx.db, { name: 'Club', ownerId: fred.id, members: [rita.id] });
-    const channel = insertConversation(s.server.ctx.db, {
+    const community = await insertCommunity(s.server.ctx.db, { name: 'Club', ownerId: fred.id, members: [rita.id] });
+    const channel = await insertConversation(s.server.ctx.db, {
       members: [fred.id, rita.id],
       admins: [fred.id],
       name: 'Lobby',
@@ -179,10 +180,10 @@ describe('profile changes', () => {
       const res = await putMe(rita, { nickname: '  Rita B  ' });
       expect(res.data.account.nickname).toBe('Rita B');
       const renamed = { type: 'event', event_type: 'user_renamed', event: { user_id: rita.id, old_nickname: 'Rita', new_nickname: 'Rita B' } };
-      expect(systemEvents(mine.id).filter((e) => e.event_type === 'user_renamed')).toEqual([{ user_id: rita.id, ...renamed }]);
-      expect(systemEvents(theirs.id).filter((e) => e.event_type === 'user_renamed')).toEqual([{ user_id: rita.id, ...renamed }]);
-      expect(systemEvents(chat.id)).toEqual([]);
-      expect(systemEvents(channel.id)).toEqual([]);
+      expect((await systemEvents(mine.id)).filter((e) => e.event_type === 'user_renamed')).toEqual([{ user_id: rita.id, ...renamed }]);
+      expect((await systemEvents(theirs.id)).filter((e) => e.event_type === 'user_renamed')).toEqual([{ user_id: rita.id, ...renamed }]);
+      expect(await systemEvents(chat.id)).toEqual([]);
+      expect(await systemEvents(channel.id)).toEqual([]);
 
       for (const g of [mine, theirs]) {
         expect((await waitFor(fredSock, 'conversation_message', g.id)).data.message.attachment).toEqual(renamed);
@@ -199,13 +200,13 @@ describe('profile changes', () => {
 
       // Registering again is a rename too; the same name again changes nothing.
       await call(s.url, 'POST', '/v2/me/register', { token: rita.token, json: { name: 'Rita C' } }).then((r) => r.data);
-      expect(systemEvents(mine.id).filter((e) => e.event_type === 'user_renamed').map((e) => e.event)).toEqual([
+      expect((await systemEvents(mine.id)).filter((e) => e.event_type === 'user_renamed').map((e) => e.event)).toEqual([
         renamed.event,
         { user_id: rita.id, old_nickname: 'Rita B', new_nickname: 'Rita C' },
       ]);
       await putMe(rita, { nickname: 'Rita C' }).then((r) => r.data);
       await call(s.url, 'POST', '/v2/me/register', { token: rita.token, json: { name: 'Rita C' } }).then((r) => r.data);
-      expect(systemEvents(mine.id)).toHaveLength(2);
+      expect(await systemEvents(mine.id)).toHaveLength(2);
       // Frames reach Fred in order: once the edit of a later real rename is in, any from the no-ops would be too.
       await putMe(rita, { nickname: 'Rita D' }).then((r) => r.data);
       await fredSock.next((f) => f.action === 'conversation_edit' && f.data.conversation.name === 'Rita D');
@@ -235,7 +236,7 @@ describe('profile changes', () => {
       ).data;
       await call(s.url, 'POST', '/v2/me/register', { token, json: { name: 'Newbie' } }).then((r) => r.data);
       expect((await waitFor(annaSock, 'conversation_edit', chat.id)).data.conversation.name).toBe('Newbie');
-      expect(systemEvents(group.id).filter((e) => e.event_type === 'user_renamed')).toEqual([]);
+      expect((await systemEvents(group.id)).filter((e) => e.event_type === 'user_renamed')).toEqual([]);
       expect(framesAbout(annaSock, 'conversation_message', group.id)).toEqual([]);
     } finally {
       annaSock.close();
@@ -256,7 +257,7 @@ describe('profile changes', () => {
     const outSock = new TestSocket(s.url, outsider.token);
     await Promise.all([fredSock.loaded(), outSock.loaded()]);
     try {
-      const messagesBefore = [systemEvents(group.id).length, systemEvents(chat.id).length];
+      const messagesBefore = [(await systemEvents(group.id)).length, (await systemEvents(chat.id)).length];
       expect((await putMe(pia, { image_id: image.id })).data.account.image.meta.url).toBe(image.url);
       for (const c of [group, chat]) {
         const edit = await waitFor(fredSock, 'conversation_edit', c.id);
@@ -265,7 +266,7 @@ describe('profile changes', () => {
           is_default: false,
         });
       }
-      expect([systemEvents(group.id).length, systemEvents(chat.id).length]).toEqual(messagesBefore);
+      expect([(await systemEvents(group.id)).length, (await systemEvents(chat.id)).length]).toEqual(messagesBefore);
       await expectNothingAbout(s.url, outsider, outSock, group.id);
       // The one-to-one chat shows Pia's picture to Fred (it is named after her too); the group keeps its own.
       const shown = (await waitFor(fredSock, 'conversation_edit', chat.id)).data.conversation;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChannelAnswer, CommunityAnswer, PostsAnswer } from '../../src/protocol/api';
 import type { Message } from '../../src/protocol/entities';
+import { list, sql } from '../../server/db/store';
 import { insertConversation } from '../support/fixtures';
 import { call, startTestServer, type TestServer, TestSocket } from '../support/server';
 import { makeWorld, post } from './communities-support';
@@ -13,10 +14,10 @@ beforeAll(async () => {
 });
 afterAll(() => s.close());
 
-const isMember = (channelId: number, userId: number) =>
-  s.server.ctx.db
-    .prepare('SELECT 1 FROM conversation_members WHERE conversation_id = ? AND user_id = ?')
-    .get(channelId, userId) !== undefined;
+const isMember = async (channelId: number, userId: number) =>
+  (await s.server.ctx.db.get(
+    sql`SELECT 1 FROM conversation_members WHERE conversation_id = ${channelId} AND user_id = ${userId}`,
+  )) !== undefined;
 
 describe('channel details, join and leave', () => {
   it('shows a channel of a visible community by id or stid, and nothing else', async () => {
@@ -47,7 +48,7 @@ describe('channel details, join and leave', () => {
       notFound,
     );
     // An ordinary group is not a channel, even for its members.
-    const group = insertConversation(s.server.ctx.db, { members: [w.member.id, w.owner.id, w.admin.id], name: 'Group' });
+    const group = await insertConversation(s.server.ctx.db, { members: [w.member.id, w.owner.id, w.admin.id], name: 'Group' });
     expect((await call(s.url, 'GET', `/v1/channels/${group.id}`, { token: w.member.token })).body).toEqual(notFound);
     expect((await call(s.url, 'GET', '/v1/channels/x%20y', { token: w.member.token })).body).toEqual({
       success: false,
@@ -64,7 +65,7 @@ describe('channel details, join and leave', () => {
       status: 403,
       message: 'Join the community before joining its channels',
     });
-    expect(isMember(w.general.id, w.outsider.id)).toBe(false);
+    expect(await isMember(w.general.id, w.outsider.id)).toBe(false);
 
     await call(s.url, 'POST', `/v1/communities/${w.community.id}/join`, { token: w.outsider.token }).then((r) => r.data);
     const joiner = new TestSocket(s.url, w.outsider.token);
@@ -93,11 +94,11 @@ describe('channel details, join and leave', () => {
   it('makes a community admin a channel admin when they join', async () => {
     const w = await makeWorld(s, 'cadm');
     await call(s.url, 'POST', `/v1/channels/${w.general.id}/leave`, { token: w.admin.token }).then((r) => r.data);
-    expect(isMember(w.general.id, w.admin.id)).toBe(false);
+    expect(await isMember(w.general.id, w.admin.id)).toBe(false);
     await call(s.url, 'POST', `/v1/channels/${w.general.id}/join`, { token: w.admin.token }).then((r) => r.data);
-    const row = s.server.ctx.db
-      .prepare('SELECT is_admin, can_create_posts FROM conversation_members WHERE conversation_id = ? AND user_id = ?')
-      .get(w.general.id, w.admin.id);
+    const row = await s.server.ctx.db.get(
+      sql`SELECT is_admin, can_create_posts FROM conversation_members WHERE conversation_id = ${w.general.id} AND user_id = ${w.admin.id}`,
+    );
     expect(row).toEqual({ is_admin: 1, can_create_posts: 1 });
   });
 
@@ -114,7 +115,7 @@ describe('channel details, join and leave', () => {
     expect(await stayer.next((f) => f.action === 'conversation_removed_user')).toMatchObject(expected);
     expect(outsider.actions()).toEqual([]);
     // Still in the community and its other channels.
-    expect(isMember(w.announcements.id, w.member.id)).toBe(true);
+    expect(await isMember(w.announcements.id, w.member.id)).toBe(true);
     const again = await call(s.url, 'POST', `/v1/channels/${w.general.id}/leave`, { token: w.member.token });
     expect(again.body).toEqual({ success: false, status: 400, message: 'You are not a member of this channel' });
     leaver.close();
@@ -128,7 +129,7 @@ describe('channel details, join and leave', () => {
       token: w.member.token,
     });
     expect(left.data.channel).toMatchObject({ is_member: false });
-    for (const channel of [w.announcements, w.general, w.readOnly]) expect(isMember(channel.id, w.member.id)).toBe(false);
+    for (const channel of [w.announcements, w.general, w.readOnly]) expect(await isMember(channel.id, w.member.id)).toBe(false);
     const community = await call<CommunityAnswer>(s.url, 'GET', `/v1/communities/${w.community.id}`, {
       token: w.member.token,
     });
@@ -136,7 +137,7 @@ describe('channel details, join and leave', () => {
 
     const admin = await call(s.url, 'POST', `/v1/channels/${w.announcements.id}/leave`, { token: w.admin.token });
     expect(admin.body).toEqual({ success: false, status: 403, message: 'Community admins cannot leave the community' });
-    expect(isMember(w.announcements.id, w.admin.id)).toBe(true);
+    expect(await isMember(w.announcements.id, w.admin.id)).toBe(true);
   });
 });
 
@@ -186,7 +187,7 @@ describe('posts', () => {
       json: body,
     });
     expect(retry.data.post.id).toBe(first.data.post.id);
-    const count = s.server.ctx.db.prepare('SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ?').get(w.general.id);
+    const count = await s.server.ctx.db.get(sql`SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ${w.general.id}`);
     expect(count).toEqual({ n: 1 });
   });
 
@@ -216,9 +217,9 @@ describe('posts', () => {
     // A community admin without the create_posts permission may not announce (spec §6).
     const noPermission = await send(w.admin.token, w.announcements.id, { message: 'Rules updated' });
     expect(noPermission.body).toMatchObject({ status: 403, message: 'Only community admins can send announcements.' });
-    s.server.ctx.db
-      .prepare('UPDATE conversation_members SET can_create_posts = 1 WHERE conversation_id = ? AND user_id = ?')
-      .run(w.announcements.id, w.admin.id);
+    await s.server.ctx.db.run(
+      sql`UPDATE conversation_members SET can_create_posts = 1 WHERE conversation_id = ${w.announcements.id} AND user_id = ${w.admin.id}`,
+    );
     expect((await send(w.admin.token, w.announcements.id, { message: 'Rules updated' })).status).toBe(200);
 
     const readOnly = await send(w.member.token, w.readOnly.id, { message: 'May I?' });
@@ -231,10 +232,11 @@ describe('posts', () => {
     const adminReply = await send(w.admin.token, w.general.id, { message: 'Yes', quoted_message_id: open.data.post.id });
     expect(adminReply.data.post.quoted).toBe(open.data.post.id);
 
-    const stored = s.server.ctx.db
-      .prepare('SELECT message FROM messages WHERE conversation_id IN (?, ?, ?) ORDER BY id')
-      .all(w.announcements.id, w.readOnly.id, w.general.id)
-      .map((r) => (r as { message: string }).message);
+    const stored = (
+      await s.server.ctx.db.all<{ message: string }>(
+        sql`SELECT message FROM messages WHERE conversation_id IN ${list([w.announcements.id, w.readOnly.id, w.general.id])} ORDER BY id`,
+      )
+    ).map((r) => r.message);
     expect(stored).toEqual(['Welcome', 'Rules updated', 'Rule 1', 'Anyone here?', 'Yes']);
   });
 
@@ -258,7 +260,7 @@ describe('posts', () => {
 
     const secret = await call(s.url, 'GET', `/v1/channels/${w.secretAnnouncements.id}/posts`, { token: w.outsider.token });
     expect(secret.body).toEqual({ success: false, status: 404, message: 'No channel data available' });
-    const count = s.server.ctx.db.prepare('SELECT COUNT(*) AS n FROM messages WHERE user_id = ?').get(w.outsider.id);
+    const count = await s.server.ctx.db.get(sql`SELECT COUNT(*) AS n FROM messages WHERE user_id = ${w.outsider.id}`);
     expect(count).toEqual({ n: 0 });
   });
 
@@ -323,7 +325,7 @@ describe('posts', () => {
       headers: { 'Content-Type': 'application/json' },
     });
     expect(malformed.status).toBe(400);
-    const count = s.server.ctx.db.prepare('SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ?').get(w.general.id);
+    const count = await s.server.ctx.db.get(sql`SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ${w.general.id}`);
     expect(count).toEqual({ n: 0 });
   });
 });

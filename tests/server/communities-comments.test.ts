@@ -4,6 +4,7 @@ import type { Message } from '../../src/protocol/entities';
 import type { ServerFrame } from '../../src/protocol/socket';
 import { call, startTestServer, type TestServer, TestSocket } from '../support/server';
 import { REACTIONS_PER_USER_MAX } from '../../server/domain/reactions';
+import { list, sql } from '../../server/db/store';
 import { makeWorld, post } from './communities-support';
 
 let s: TestServer;
@@ -15,7 +16,7 @@ afterAll(() => s.close());
 const comment = (token: string, channelId: number, json: unknown) =>
   call<CommentAnswer>(s.url, 'POST', `/v1/channels/${channelId}/post_comments`, { token, json });
 
-const commentCount = () => (s.server.ctx.db.prepare('SELECT COUNT(*) AS n FROM comments').get() as { n: number }).n;
+const commentCount = async () => (await s.server.ctx.db.get<{ n: number }>(sql`SELECT COUNT(*) AS n FROM comments`))!.n;
 
 /** The number rule's refusal of an id field (docs/server.md "Numbers"). */
 const badId = (field: string) => ({
@@ -74,7 +75,7 @@ describe('post comments', () => {
   it('names a participant without a nickname with an empty name, never their phone number', async () => {
     const w = await makeWorld(s, 'cnick');
     const postId = await post(s, w.owner.token, w.general.id, 'Who are you?');
-    s.server.ctx.db.prepare("UPDATE users SET nickname = '' WHERE id = ?").run(w.member.id);
+    await s.server.ctx.db.run(sql`UPDATE users SET nickname = '' WHERE id = ${w.member.id}`);
     const added = await comment(w.member.token, w.general.id, { post_id: postId, message: 'Nobody' });
     expect(added.status).toBe(200);
     const listed = await call<CommentsAnswer>(s.url, 'GET', `/v1/channels/${w.general.id}/post_comments?post_id=${postId}`, {
@@ -89,8 +90,8 @@ describe('post comments', () => {
     const postId = await post(s, w.owner.token, w.general.id, 'Retry me');
     const owner = new TestSocket(s.url, w.owner.token);
     await owner.loaded();
-    const comments = () =>
-      (s.server.ctx.db.prepare('SELECT COUNT(*) AS n FROM comments WHERE post_id = ?').get(postId) as { n: number }).n;
+    const comments = async () =>
+      (await s.server.ctx.db.get<{ n: number }>(sql`SELECT COUNT(*) AS n FROM comments WHERE post_id = ${postId}`))!.n;
     const json = { post_id: postId, message: 'Only once', client_id: 42 };
     const first = await comment(w.member.token, w.general.id, json);
     const retry = await comment(w.member.token, w.general.id, json);
@@ -98,7 +99,7 @@ describe('post comments', () => {
     expect(retry.data.comment).toEqual(first.data.comment);
     // The sender's client_id comes back, so its pending comment can be matched to it.
     expect(first.data.comment.client_id).toBe(42);
-    expect(comments()).toBe(1);
+    expect(await comments()).toBe(1);
     // Another parent, other text or no client_id at all: new comments.
     const reply = { ...json, parent_comment_id: first.data.comment.comment_id };
     expect((await comment(w.member.token, w.general.id, reply)).data.comment.comment_id).not.toBe(
@@ -107,7 +108,7 @@ describe('post comments', () => {
     await comment(w.member.token, w.general.id, { ...json, message: 'Another' });
     await comment(w.member.token, w.general.id, { post_id: postId, message: 'Only once' });
     await comment(w.member.token, w.general.id, { post_id: postId, message: 'Only once' });
-    expect(comments()).toBe(5);
+    expect(await comments()).toBe(5);
     const invalid = await comment(w.member.token, w.general.id, { ...json, client_id: 0 });
     expect(invalid.body).toEqual({ success: false, status: 400, message: 'client_id must be a whole number from 1 to 10000' });
 
@@ -185,7 +186,7 @@ describe('post comments', () => {
     const w = await makeWorld(s, 'cout');
     const postId = await post(s, w.owner.token, w.general.id, 'Secret plans');
     await comment(w.member.token, w.general.id, { post_id: postId, message: 'hush' }).then((r) => r.data);
-    const before = commentCount();
+    const before = await commentCount();
     const notMember = { success: false, status: 403, message: 'You are not a member of this channel' };
     const read = await call(s.url, 'GET', `/v1/channels/${w.general.id}/post_comments?post_id=${postId}`, {
       token: w.outsider.token,
@@ -194,7 +195,7 @@ describe('post comments', () => {
     expect((await comment(w.outsider.token, w.general.id, { post_id: postId, message: 'hi' })).body).toEqual(notMember);
     const swede = await comment(w.swede.token, w.general.id, { post_id: postId, message: 'hej' });
     expect(swede.status).toBe(403);
-    expect(commentCount()).toBe(before);
+    expect(await commentCount()).toBe(before);
   });
 
   it('answers bad comment input with the spec’s texts and stores nothing', async () => {
@@ -202,7 +203,7 @@ describe('post comments', () => {
     const postId = await post(s, w.owner.token, w.general.id, 'Post');
     const otherPost = await post(s, w.owner.token, w.readOnly.id, 'Elsewhere');
     const parent = (await comment(w.member.token, w.general.id, { post_id: postId, message: 'p' })).data.comment;
-    const before = commentCount();
+    const before = await commentCount();
     const invalidMessage = { success: false, status: 400, message: 'Invalid message provided' };
     const invalid = { success: false, status: 400, message: 'Invalid parameters provided' };
     const t = w.member.token;
@@ -230,7 +231,7 @@ describe('post comments', () => {
       status: 404,
       message: 'Comment not found',
     });
-    expect(commentCount()).toBe(before);
+    expect(await commentCount()).toBe(before);
     // The listing's query is checked the same way.
     const path = `/v1/channels/${w.general.id}/post_comments`;
     const badLimit = { success: false, status: 400, message: 'limit must be a whole number from 1 to 100' };
@@ -344,10 +345,11 @@ describe('post and comment reactions', () => {
       // Re-adding one already there is still fine.
       expect((await r(route, { ...target, reaction: emoji[0] })).status).toBe(200);
     }
-    const mine = (table: string, key: string, id: number) =>
-      (s.server.ctx.db.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE ${key} = ?`).get(id) as { n: number }).n;
-    expect(mine('reactions', 'message_id', postId)).toBe(REACTIONS_PER_USER_MAX);
-    expect(mine('comment_reactions', 'comment_id', c.comment_id)).toBe(REACTIONS_PER_USER_MAX);
+    const mine = async (table: string, key: string, id: number) =>
+      (await s.server.ctx.db.get<{ n: number }>(sql`SELECT COUNT(*) AS n FROM ${sql.table(table)} WHERE ${sql.ref(key)} = ${id}`))!
+        .n;
+    expect(await mine('reactions', 'message_id', postId)).toBe(REACTIONS_PER_USER_MAX);
+    expect(await mine('comment_reactions', 'comment_id', c.comment_id)).toBe(REACTIONS_PER_USER_MAX);
   });
 
   it('refuses reactions from non-members, on unknown posts and comments, and with bad parameters', async () => {
@@ -399,12 +401,10 @@ describe('post and comment reactions', () => {
     });
     const foreign = await r('add_comment_reaction', w.member.token, { ...onComment, comment_id: other.comment_id });
     expect(foreign.body).toMatchObject({ status: 404, message: 'Comment not found' });
-    const rows = s.server.ctx.db
-      .prepare(
-        `SELECT (SELECT COUNT(*) FROM reactions WHERE message_id IN (?, ?))
-           + (SELECT COUNT(*) FROM comment_reactions WHERE comment_id IN (?, ?)) AS n`,
-      )
-      .get(postId, otherPost, c.comment_id, other.comment_id);
+    const rows = await s.server.ctx.db.get(
+      sql`SELECT (SELECT COUNT(*) FROM reactions WHERE message_id IN ${list([postId, otherPost])})
+            + (SELECT COUNT(*) FROM comment_reactions WHERE comment_id IN ${list([c.comment_id, other.comment_id])}) AS n`,
+    );
     expect(rows).toEqual({ n: 0 });
   });
 });

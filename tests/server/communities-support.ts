@@ -1,3 +1,4 @@
+import { sql } from '../../server/db/store';
 import { insertCommunity, insertCommunityChannels, insertConversation } from '../support/fixtures';
 import { call, signUp, type TestServer, type TestUser } from '../support/server';
 
@@ -32,21 +33,21 @@ export async function makeWorld(s: TestServer, tag: string): Promise<CommunityWo
     signUp(s.url, `Swede ${tag}`, '46'),
   ]);
   const everyone = [owner.id, admin.id, member.id];
-  const community = insertCommunity(db, {
+  const community = await insertCommunity(db, {
     name: `Jakarta Makers ${tag}`,
     ownerId: owner.id,
     admins: [admin.id],
     members: [member.id],
   });
   // The owner may post announcements; the community admin is an admin without create_posts.
-  const { announcements, general, readOnly } = insertCommunityChannels(db, {
+  const { announcements, general, readOnly } = await insertCommunityChannels(db, {
     communityId: community.id,
     ownerId: owner.id,
     members: everyone,
   });
-  const secret = insertCommunity(db, { name: `Secret Club ${tag}`, ownerId: owner.id });
-  db.prepare('UPDATE communities SET is_private = 1, description = ? WHERE id = ?').run('Invitation only', secret.id);
-  const secretAnnouncements = insertConversation(db, {
+  const secret = await insertCommunity(db, { name: `Secret Club ${tag}`, ownerId: owner.id });
+  await db.run(sql`UPDATE communities SET is_private = 1, description = ${'Invitation only'} WHERE id = ${secret.id}`);
+  const secretAnnouncements = await insertConversation(db, {
     name: 'Secret announcements',
     members: [owner.id],
     admins: [owner.id],

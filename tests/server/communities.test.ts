@@ -5,6 +5,7 @@ import type {
   CommunityAnswer,
   CommunitySearchAnswer,
 } from '../../src/protocol/api';
+import { sql } from '../../server/db/store';
 import { call, startTestServer, type TestServer, TestSocket } from '../support/server';
 import { makeWorld } from './communities-support';
 
@@ -173,9 +174,9 @@ describe('joining and leaving a community', () => {
       status: 403,
       message: 'This community is private. Only invited members can join.',
     });
-    const count = s.server.ctx.db
-      .prepare('SELECT COUNT(*) AS n FROM community_members WHERE community_id = ?')
-      .get(w.secret.id) as { n: number };
+    const count = (await s.server.ctx.db.get<{ n: number }>(
+      sql`SELECT COUNT(*) AS n FROM community_members WHERE community_id = ${w.secret.id}`,
+    ))!;
     expect(count.n).toBe(1);
     // Its channels stay out of reach too.
     const channel = await call(s.url, 'GET', `/v1/channels/${w.secretAnnouncements.id}`, { token: w.outsider.token });
@@ -203,12 +204,10 @@ describe('joining and leaving a community', () => {
       );
       expect(seen).toMatchObject({ data: expected });
     }
-    const memberships = s.server.ctx.db
-      .prepare(
-        `SELECT COUNT(*) AS n FROM conversation_members cm JOIN conversations c ON c.id = cm.conversation_id
-         WHERE c.community_id = ? AND cm.user_id = ?`,
-      )
-      .get(w.community.id, w.member.id) as { n: number };
+    const memberships = (await s.server.ctx.db.get<{ n: number }>(
+      sql`SELECT COUNT(*) AS n FROM conversation_members cm JOIN conversations c ON c.id = cm.conversation_id
+          WHERE c.community_id = ${w.community.id} AND cm.user_id = ${w.member.id}`,
+    ))!;
     expect(memberships.n).toBe(0);
     expect(outsider.actions()).toEqual([]);
 
@@ -269,9 +268,9 @@ describe('gating and bad input', () => {
     const w = await makeWorld(s, 'se');
     const join = await call(s.url, 'POST', `/v1/communities/${w.community.id}/join`, { token: w.swede.token });
     expect(join.status).toBe(403);
-    const count = s.server.ctx.db
-      .prepare('SELECT COUNT(*) AS n FROM community_members WHERE user_id = ?')
-      .get(w.swede.id) as { n: number };
+    const count = (await s.server.ctx.db.get<{ n: number }>(
+      sql`SELECT COUNT(*) AS n FROM community_members WHERE user_id = ${w.swede.id}`,
+    ))!;
     expect(count.n).toBe(0);
   });
 

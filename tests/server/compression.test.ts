@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { precompressDir, precompressible } from '../../scripts/precompress';
 import { COMPRESS_THRESHOLD_BYTES } from '../../server/http/compression';
+import { sql } from '../../server/db/store';
 import { conversation, sent } from './messages-support';
 import { decodedBody, type RawAnswer, rawGet } from '../support/rawGet';
 import { upgradeStatus, useTestServer, useUsers } from '../support/server';
@@ -165,7 +166,7 @@ describe('the API’s answers', () => {
   const headers = () => ({ 'Auth-Token': anna.token, 'Client-Version': '1', 'x-features': '15' });
   let chat = 0;
   beforeAll(async () => {
-    chat = conversation(s, { members: [anna.id, bo.id] });
+    chat = await conversation(s, { members: [anna.id, bo.id] });
     for (let i = 1; i <= 20; i++) await sent(s, i % 2 ? anna : bo, chat, `Message ${i}: a text long enough to count.`);
   });
 
@@ -202,12 +203,10 @@ describe('the API’s answers', () => {
     const name = `${'ab'.repeat(16)}.svg`;
     const svg = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg">${'<rect width="1" height="1"/>'.repeat(200)}</svg>`);
     writeFileSync(path.join(s.dataDir, 'files', name), svg);
-    s.server.ctx.db
-      .prepare(
-        `INSERT INTO files (name, owner_id, purpose, mime, kind, size, original_name, created_at)
-         VALUES (?, ?, 'attachment', 'image/svg+xml', 'image', ?, 'mark.svg', ?)`,
-      )
-      .run(name, anna.id, svg.length, s.server.ctx.clock.now());
+    await s.server.ctx.db.run(
+      sql`INSERT INTO files (name, owner_id, purpose, mime, kind, size, original_name, created_at)
+          VALUES (${name}, ${anna.id}, 'attachment', 'image/svg+xml', 'image', ${svg.length}, 'mark.svg', ${s.server.ctx.clock.now()})`,
+    );
     const answer = await get(`/files/${name}`, { 'Accept-Encoding': 'gzip, deflate, br' });
     expect(answer.status).toBe(200);
     expect(answer.headers['content-type']).toBe('image/svg+xml');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Conversation } from '../../src/protocol/entities';
+import { sql } from '../../server/db/store';
 import { call, nextPhone, signUp, TEST_PIN, TestSocket, type TestUser, useTestServer, useUsers } from '../support/server';
 import { createGroup, expectNothingAbout, type Form, memberForm, memberIdsOf, waitFor } from './conversations-support';
 
@@ -8,10 +9,10 @@ const [alice, bob, carol] = useUsers(s, 'Alice', 'Bob', 'Carol');
 
 type Created = { conversation: Conversation; created: boolean };
 const create = (user: TestUser, form: Form) => call<Created>(s.url, 'POST', '/v2/conversations', { token: user.token, form });
-const count = (table: 'conversations' | 'users' | 'conversation_members' | 'events') =>
-  (s.server.ctx.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
-const stidOf = (user: TestUser) =>
-  (s.server.ctx.db.prepare('SELECT stid FROM users WHERE id = ?').get(user.id) as { stid: string }).stid;
+const count = async (table: 'conversations' | 'users' | 'conversation_members' | 'events') =>
+  (await s.server.ctx.db.get<{ n: number }>(sql`SELECT COUNT(*) AS n FROM ${sql.table(table)}`))!.n;
+const stidOf = async (user: TestUser) =>
+  (await s.server.ctx.db.get<{ stid: string }>(sql`SELECT stid FROM users WHERE id = ${user.id}`))!.stid;
 
 describe('one-to-one chats', () => {
   it('creates a one-to-one chat named after the other person, and reuses it from either side', async () => {
@@ -27,10 +28,10 @@ describe('one-to-one chats', () => {
 
     const again = await create(alice, { 'member[0][value]': dave.phone });
     expect(again.data).toMatchObject({ created: false, conversation: { id: chat.id } });
-    const fromDave = await create(dave, { 'member[0][type]': 'stid', 'member[0][value]': stidOf(alice) });
+    const fromDave = await create(dave, { 'member[0][type]': 'stid', 'member[0][value]': await stidOf(alice) });
     expect(fromDave.data.created).toBe(false);
     expect(fromDave.data.conversation).toMatchObject({ id: chat.id, name: 'Alice' });
-    expect((s.server.ctx.db.prepare('SELECT COUNT(*) AS n FROM conversation_members WHERE conversation_id = ?').get(chat.id) as { n: number }).n).toBe(2);
+    expect((await s.server.ctx.db.get<{ n: number }>(sql`SELECT COUNT(*) AS n FROM conversation_members WHERE conversation_id = ${chat.id}`))!.n).toBe(2);
   });
 
   it('makes a group of one member when force_group or broadcast is set', async () => {
@@ -69,7 +70,7 @@ describe('groups', () => {
   it('accepts the same fields as JSON', async () => {
     const res = await call<Created>(s.url, 'POST', '/v2/conversations', {
       token: alice.token,
-      json: { name: 'Json group', member: [{ value: bob.phone }, { type: 'stid', value: stidOf(carol), is_admin: true }] },
+      json: { name: 'Json group', member: [{ value: bob.phone }, { type: 'stid', value: await stidOf(carol), is_admin: true }] },
     });
     expect(res.data.conversation.admins.sort()).toEqual([alice.id, carol.id].sort());
   });
@@ -91,9 +92,9 @@ describe('groups', () => {
 
   it('creates a user for a number that has not signed up, who finds the chat on first sign-in', async () => {
     const phone = nextPhone();
-    const usersBefore = count('users');
+    const usersBefore = await count('users');
     const group = await createGroup(s.url, alice, [bob, phone]);
-    expect(count('users')).toBe(usersBefore + 1);
+    expect(await count('users')).toBe(usersBefore + 1);
     const newcomer = group.users.find((u) => u.user.phone_nr === phone);
     expect(newcomer?.user.nickname).toBe('');
 
@@ -108,10 +109,10 @@ describe('groups', () => {
 
   it('accepts 256 members and refuses 257', async () => {
     const phones = Array.from({ length: 257 }, () => nextPhone());
-    const before = count('conversations');
+    const before = await count('conversations');
     const tooMany = await create(alice, { name: 'Crowd', ...memberForm(phones) });
     expect(tooMany.body).toMatchObject({ status: 400, message: 'At most 256 members can be added at a time' });
-    expect(count('conversations')).toBe(before);
+    expect(await count('conversations')).toBe(before);
     const crowd = await create(alice, { name: 'Crowd', ...memberForm(phones.slice(0, 256)) });
     expect(crowd.data.conversation.member_count).toBe(257);
   });
@@ -136,12 +137,12 @@ describe('bad input', () => {
   ];
   for (const [what, form, message] of cases) {
     it(`refuses ${what} and writes nothing`, async () => {
-      const before = [count('conversations'), count('users'), count('conversation_members'), count('events')];
+      const before = [await count('conversations'), await count('users'), await count('conversation_members'), await count('events')];
       const res = await create(alice, form);
       expect(res.status).toBe(400);
       expect(res.body.success).toBe(false);
       if (!res.body.success) expect(res.body.message).toMatch(message);
-      expect([count('conversations'), count('users'), count('conversation_members'), count('events')]).toEqual(before);
+      expect([await count('conversations'), await count('users'), await count('conversation_members'), await count('events')]).toEqual(before);
     });
   }
 
@@ -151,10 +152,10 @@ describe('bad input', () => {
   });
 
   it('creates nothing when one member of many is bad, not even the users of the good numbers', async () => {
-    const before = [count('conversations'), count('users')];
+    const before = [await count('conversations'), await count('users')];
     const res = await create(alice, { name: 'Half', ...memberForm([nextPhone(), nextPhone(), 'not a phone']) });
     expect(res.body).toMatchObject({ status: 400, message: 'Invalid phone number (member 3)' });
-    expect([count('conversations'), count('users')]).toEqual(before);
+    expect([await count('conversations'), await count('users')]).toEqual(before);
   });
 
   it('answers a malformed JSON body and a wrong JSON type with 400', async () => {
@@ -205,10 +206,10 @@ describe('websocket', () => {
     const sock = new TestSocket(s.url, erin.token);
     await sock.loaded();
     try {
-      const eventsBefore = count('events');
+      const eventsBefore = await count('events');
       const again = await create(alice, { 'member[0][value]': erin.phone });
       expect(again.data.conversation.id).toBe(first.data.conversation.id);
-      expect(count('events')).toBe(eventsBefore);
+      expect(await count('events')).toBe(eventsBefore);
     } finally {
       sock.close();
     }

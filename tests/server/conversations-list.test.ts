@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Conversation } from '../../src/protocol/entities';
+import { sql } from '../../server/db/store';
 import { newStid } from '../../server/domain/ids';
 import type { ConversationRow } from '../../server/domain/rows';
 import { serializeConversation } from '../../server/domain/serialize';
@@ -19,19 +20,19 @@ beforeAll(async () => {
 });
 afterAll(() => s.close());
 
-const userId = (phone: string) =>
-  (s.server.ctx.db.prepare('SELECT id FROM users WHERE phone_nr = ?').get(phone) as { id: number }).id;
+const userId = async (phone: string) =>
+  (await s.server.ctx.db.get<{ id: number }>(sql`SELECT id FROM users WHERE phone_nr = ${phone}`))!.id;
 
 /** The list as the route built it before: one serializer call per conversation. */
-function perConversation(viewerId: number, count: number): Conversation[] {
-  const rows = s.server.ctx.db
-    .prepare<[number], ConversationRow>(
-      `SELECT c.* FROM conversations c
-       JOIN conversation_members cm ON cm.conversation_id = c.id AND cm.user_id = ?
-       ORDER BY CASE WHEN c.last_message_at > 0 THEN c.last_message_at ELSE c.created_at END DESC, c.id DESC`,
-    )
-    .all(viewerId);
-  return rows.map((row) => serializeConversation(s.server.ctx.db, row, viewerId, count));
+async function perConversation(viewerId: number, count: number): Promise<Conversation[]> {
+  const rows = await s.server.ctx.db.all<ConversationRow>(
+    sql`SELECT c.* FROM conversations c
+        JOIN conversation_members cm ON cm.conversation_id = c.id AND cm.user_id = ${viewerId}
+        ORDER BY CASE WHEN c.last_message_at > 0 THEN c.last_message_at ELSE c.created_at END DESC, c.id DESC`,
+  );
+  const out: Conversation[] = [];
+  for (const row of rows) out.push(await serializeConversation(s.server.ctx.db, row, viewerId, count));
+  return out;
 }
 
 async function listed(phone: string, count: number): Promise<Conversation[]> {
@@ -49,48 +50,51 @@ async function listed(phone: string, count: number): Promise<Conversation[]> {
 describe('GET /v2/conversations built set-based', () => {
   it('equals the per-conversation answers for every demo user and message count', async () => {
     const db = s.server.ctx.db;
-    const anna = userId(DEMO_USERS[0].phone);
-    const erik = userId(DEMO_USERS[1].phone);
+    const anna = await userId(DEMO_USERS[0].phone);
+    const erik = await userId(DEMO_USERS[1].phone);
     const now = Date.now();
-    generateBigGroup(db, anna, 2_000, now);
-    generateConversations(db, anna, 30, now);
+    await generateBigGroup(db, anna, 2_000, now);
+    await generateConversations(db, anna, 30, now);
     // A group of 600 (past the member list limit) with a picture on some members and the conversation.
-    const file = Number(
-      db
-        .prepare(
-          `INSERT INTO files (name, owner_id, purpose, mime, kind, size, original_name, created_at)
-           VALUES ('pic.png', ?, 'avatar', 'image/png', 'image', 1, 'pic.png', ?)`,
-        )
-        .run(anna, now)
-        .lastInsertRowid,
-    );
+    const file = (await db.get<{ id: number }>(
+      sql`INSERT INTO files (name, owner_id, purpose, mime, kind, size, original_name, created_at)
+          VALUES ('pic.png', ${anna}, 'avatar', 'image/png', 'image', 1, 'pic.png', ${now}) RETURNING id`,
+    ))!.id;
     const many: number[] = [];
-    const insertUser = db.prepare('INSERT INTO users (stid, phone_nr, country_code, nickname, image_file_id, created_at) VALUES (?, ?, ?, ?, ?, ?)');
-    for (let i = 0; i < 600; i++) {
-      many.push(Number(insertUser.run(newStid('u'), `+4676800${String(i).padStart(4, '0')}`, '46', `Crowd ${i}`, i % 3 === 0 ? file : null, now).lastInsertRowid));
-    }
-    const crowd = insertConversation(db, { members: [erik, ...many, anna], admins: [erik, many[5] as number], name: 'Crowd', isGroup: true, now });
-    db.prepare('UPDATE conversations SET image_file_id = ? WHERE id = ?').run(file, crowd.id);
+    // One transaction: not a commit per user.
+    await db.transaction(async () => {
+      for (let i = 0; i < 600; i++) {
+        const row = await db.get<{ id: number }>(
+          sql`INSERT INTO users (stid, phone_nr, country_code, nickname, image_file_id, created_at)
+              VALUES (${newStid('u')}, ${`+4676800${String(i).padStart(4, '0')}`}, '46', ${`Crowd ${i}`}, ${i % 3 === 0 ? file : null}, ${now})
+              RETURNING id`,
+        );
+        many.push(row!.id);
+      }
+    });
+    const crowd = await insertConversation(db, { members: [erik, ...many, anna], admins: [erik, many[5] as number], name: 'Crowd', isGroup: true, now });
+    await db.run(sql`UPDATE conversations SET image_file_id = ${file} WHERE id = ${crowd.id}`);
     // Messages: one Anna hid, a broadcast reply only admins see, unread ones from others, and before
     // them a system event (a rename by Erik), which is not counted as unread (issue 10).
-    db.prepare(
-      `INSERT INTO messages (stid, conversation_id, user_id, type, message, attachment, created_at, updated_at)
-       VALUES (?, ?, ?, 'system', '', ?, ?, ?)`,
-    ).run(newStid('msg'), crowd.id, erik, JSON.stringify({ type: 'event', event_type: 'conversation_renamed', event: { name: 'Crowd' } }), now, now);
-    const insertMessage = db.prepare(
-      'INSERT INTO messages (stid, conversation_id, user_id, message, audience, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    const renamed = JSON.stringify({ type: 'event', event_type: 'conversation_renamed', event: { name: 'Crowd' } });
+    await db.run(
+      sql`INSERT INTO messages (stid, conversation_id, user_id, type, message, attachment, created_at, updated_at)
+          VALUES (${newStid('msg')}, ${crowd.id}, ${erik}, 'system', '', ${renamed}, ${now}, ${now})`,
     );
-    const say = (author: number, text: string, audience: string | null = null) =>
-      Number(insertMessage.run(newStid('msg'), crowd.id, author, text, audience, now, now).lastInsertRowid);
-    say(erik, 'one');
-    const hidden = say(many[1] as number, 'hidden by Anna');
-    say(many[2] as number, 'to the admins only', 'admins');
-    db.prepare('INSERT INTO hidden_messages (user_id, message_id) VALUES (?, ?)').run(anna, hidden);
-    db.prepare('UPDATE conversations SET last_message_at = ? WHERE id = ?').run(now, crowd.id);
+    const say = async (author: number, text: string, audience: string | null = null) =>
+      (await db.get<{ id: number }>(
+        sql`INSERT INTO messages (stid, conversation_id, user_id, message, audience, created_at, updated_at)
+            VALUES (${newStid('msg')}, ${crowd.id}, ${author}, ${text}, ${audience}, ${now}, ${now}) RETURNING id`,
+      ))!.id;
+    await say(erik, 'one');
+    const hidden = await say(many[1] as number, 'hidden by Anna');
+    await say(many[2] as number, 'to the admins only', 'admins');
+    await db.run(sql`INSERT INTO hidden_messages (user_id, message_id) VALUES (${anna}, ${hidden})`);
+    await db.run(sql`UPDATE conversations SET last_message_at = ${now} WHERE id = ${crowd.id}`);
 
     for (const user of DEMO_USERS) {
       for (const count of [0, 1, 3]) {
-        const expected = perConversation(userId(user.phone), count);
+        const expected = await perConversation(await userId(user.phone), count);
         expect(await listed(user.phone, count)).toEqual(expected);
       }
     }

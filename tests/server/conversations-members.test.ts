@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Conversation } from '../../src/protocol/entities';
+import { sql } from '../../server/db/store';
 import { insertCommunity, insertConversation } from '../support/fixtures';
 import { call, nextPhone, signUp, TestSocket, type TestUser, useTestServer, useUsers } from '../support/server';
 import {
@@ -27,16 +28,15 @@ const setAdmin = (user: TestUser, id: number, target: number | string, form: For
 const deleteGroup = (user: TestUser, id: number) => call(s.url, 'DELETE', `/v1/conversations/${id}`, { token: user.token });
 
 const db = () => s.server.ctx.db;
-const members = (id: number) =>
-  (db().prepare('SELECT user_id FROM conversation_members WHERE conversation_id = ? ORDER BY user_id').all(id) as { user_id: number }[]).map(
+const members = async (id: number) =>
+  (await db().all<{ user_id: number }>(sql`SELECT user_id FROM conversation_members WHERE conversation_id = ${id} ORDER BY user_id`)).map(
     (r) => r.user_id,
   );
-const adminFlag = (id: number, userId: number) =>
-  (db().prepare('SELECT is_admin FROM conversation_members WHERE conversation_id = ? AND user_id = ?').get(id, userId) as
-    | { is_admin: number }
-    | undefined)?.is_admin;
-const eventMessages = (id: number) =>
-  (db().prepare("SELECT attachment FROM messages WHERE conversation_id = ? AND type = 'system' ORDER BY id").all(id) as { attachment: string }[]).map(
+const adminFlag = async (id: number, userId: number) =>
+  (await db().get<{ is_admin: number }>(sql`SELECT is_admin FROM conversation_members WHERE conversation_id = ${id} AND user_id = ${userId}`))
+    ?.is_admin;
+const eventMessages = async (id: number) =>
+  (await db().all<{ attachment: string }>(sql`SELECT attachment FROM messages WHERE conversation_id = ${id} AND type = 'system' ORDER BY id`)).map(
     (r) => JSON.parse(r.attachment) as { event_type: string; event: { user_id: number; user_ids?: number[] } },
   );
 const sorted = (ids: number[]) => [...ids].sort((a, b) => a - b);
@@ -45,8 +45,8 @@ async function oneToOne(a: TestUser, b: TestUser) {
   return (await call<{ conversation: Conversation }>(s.url, 'POST', '/v2/conversations', { token: a.token, form: { 'member[0][value]': b.phone } }))
     .data.conversation;
 }
-function channel() {
-  const community = insertCommunity(db(), { name: 'Club', ownerId: alice.id, members: [bob.id] });
+async function channel() {
+  const community = await insertCommunity(db(), { name: 'Club', ownerId: alice.id, members: [bob.id] });
   return insertConversation(db(), {
     members: [alice.id, bob.id],
     admins: [alice.id],
@@ -64,13 +64,11 @@ describe('POST /v2/conversations/{id}/users', () => {
     const res = await add(bob, g.id, memberForm([carol, alice, newcomer]));
     expect(res.status).toBe(200);
     // Bob is no admin, so the group does not show him numbers: find the newcomer's account in the database.
-    const newcomerId = (
-      s.server.ctx.db.prepare('SELECT id FROM users WHERE phone_nr = ?').get(newcomer) as { id: number }
-    ).id;
+    const newcomerId = (await s.server.ctx.db.get<{ id: number }>(sql`SELECT id FROM users WHERE phone_nr = ${newcomer}`))!.id;
     expect(res.data.conversation.users.find((u) => u.user.id === newcomerId)?.user.phone_nr).toBe('');
     expect(sorted(res.data.added_user_ids)).toEqual(sorted([carol.id, newcomerId]));
     expect(res.data.conversation.member_count).toBe(4);
-    expect(eventMessages(g.id)).toEqual([
+    expect(await eventMessages(g.id)).toEqual([
       {
         type: 'event',
         event_type: 'user_added',
@@ -79,7 +77,7 @@ describe('POST /v2/conversations/{id}/users', () => {
     ]);
     const again = await add(bob, g.id, memberForm([carol]));
     expect(again.data.added_user_ids).toEqual([]);
-    expect(eventMessages(g.id)).toHaveLength(1);
+    expect(await eventMessages(g.id)).toHaveLength(1);
   });
 
   it('tells old and new members with conversation_add_user, and not an outsider', async () => {
@@ -110,7 +108,7 @@ describe('POST /v2/conversations/{id}/users', () => {
       status: 403,
       message: 'Members cannot be added to a one-to-one chat',
     });
-    expect((await add(alice, channel().id, memberForm([carol]))).status).toBe(403);
+    expect((await add(alice, (await channel()).id, memberForm([carol]))).status).toBe(403);
     const closed = await createGroup(s.url, alice, [bob], { 'settings[all_invite]': 0 });
     expect((await add(bob, closed.id, memberForm([carol]))).body).toMatchObject({
       status: 403,
@@ -120,13 +118,13 @@ describe('POST /v2/conversations/{id}/users', () => {
     const open = await createGroup(s.url, alice, [bob]);
     const grant = await add(bob, open.id, { ...memberForm([carol]), 'member[0][is_admin]': 1 });
     expect(grant.body).toMatchObject({ status: 403, message: 'Only admins can make other members admins' });
-    expect(members(chat.id)).toHaveLength(2);
-    expect(members(open.id)).toEqual(sorted([alice.id, bob.id]));
+    expect(await members(chat.id)).toHaveLength(2);
+    expect(await members(open.id)).toEqual(sorted([alice.id, bob.id]));
   });
 
   it('gives a non-member 404 and bad input 400, adding nobody', async () => {
     const g = await createGroup(s.url, alice, [bob]);
-    const usersBefore = (db().prepare('SELECT COUNT(*) AS n FROM users').get() as { n: number }).n;
+    const usersBefore = (await db().get<{ n: number }>(sql`SELECT COUNT(*) AS n FROM users`))!.n;
     expect((await add(outsider, g.id, memberForm([carol]))).body).toEqual({ success: false, status: 404, message: 'Conversation not found' });
     const cases: Form[] = [
       {},
@@ -145,8 +143,8 @@ describe('POST /v2/conversations/{id}/users', () => {
       headers: { 'Content-Type': 'application/json' },
     });
     expect(malformed.status).toBe(400);
-    expect(members(g.id)).toEqual(sorted([alice.id, bob.id]));
-    expect((db().prepare('SELECT COUNT(*) AS n FROM users').get() as { n: number }).n).toBe(usersBefore);
+    expect(await members(g.id)).toEqual(sorted([alice.id, bob.id]));
+    expect((await db().get<{ n: number }>(sql`SELECT COUNT(*) AS n FROM users`))!.n).toBe(usersBefore);
   });
 });
 
@@ -156,7 +154,7 @@ describe('DELETE /v1/conversations/{id}/users/{userId}', () => {
     const res = await remove(alice, g.id, bob.id);
     expect(res.data).toMatchObject({ conversation_id: g.id, user_id: bob.id });
     expect(memberIdsOf(res.data.conversation as Conversation)).toEqual(sorted([alice.id, carol.id]));
-    expect(eventMessages(g.id).at(-1)).toMatchObject({ event_type: 'user_removed', event: { user_id: bob.id } });
+    expect((await eventMessages(g.id)).at(-1)).toMatchObject({ event_type: 'user_removed', event: { user_id: bob.id } });
     expect((await call(s.url, 'GET', `/v2/conversations/${g.id}`, { token: bob.token })).status).toBe(404);
   });
 
@@ -184,31 +182,31 @@ describe('DELETE /v1/conversations/{id}/users/{userId}', () => {
     const chat = await oneToOne(alice, carol);
     expect((await remove(alice, chat.id, carol.id)).status).toBe(403);
     expect((await remove(alice, chat.id, alice.id)).body).toMatchObject({ status: 403, message: 'You cannot leave a one-to-one chat' });
-    expect((await remove(alice, channel().id, bob.id)).status).toBe(403);
-    expect(members(g.id)).toHaveLength(3);
+    expect((await remove(alice, (await channel()).id, bob.id)).status).toBe(403);
+    expect(await members(g.id)).toHaveLength(3);
   });
 
   it('lets a member leave; the only admin must promote someone first', async () => {
     const g = await createGroup(s.url, alice, [bob, carol]);
     const bobLeaves = await remove(bob, g.id, bob.id);
     expect(bobLeaves.data).toEqual({ conversation_id: g.id, user_id: bob.id, conversation: null });
-    expect(eventMessages(g.id).at(-1)).toMatchObject({ event_type: 'user_removed', event: { user_id: bob.id } });
+    expect((await eventMessages(g.id)).at(-1)).toMatchObject({ event_type: 'user_removed', event: { user_id: bob.id } });
 
     const refused = await remove(alice, g.id, alice.id);
     expect(refused.status).toBe(403);
     if (!refused.body.success) expect(refused.body.message).toMatch(/only admin.*Make another member an admin/);
-    expect(members(g.id)).toContain(alice.id);
+    expect(await members(g.id)).toContain(alice.id);
 
     await setAdmin(alice, g.id, carol.id, { is_admin: 1 }).then((r) => r.data);
     expect((await remove(alice, g.id, alice.id)).status).toBe(200);
-    expect(members(g.id)).toEqual([carol.id]);
+    expect(await members(g.id)).toEqual([carol.id]);
   });
 
   it('deletes a group its last member leaves', async () => {
     const g = await createGroup(s.url, alice, [bob]);
     await remove(alice, g.id, bob.id).then((r) => r.data);
     expect((await remove(alice, g.id, alice.id)).status).toBe(200);
-    expect(db().prepare('SELECT id FROM conversations WHERE id = ?').get(g.id)).toBeUndefined();
+    expect(await db().get(sql`SELECT id FROM conversations WHERE id = ${g.id}`)).toBeUndefined();
   });
 
   it('gives a non-member 404, an unknown target 404 and a bad target 400', async () => {
@@ -218,7 +216,7 @@ describe('DELETE /v1/conversations/{id}/users/{userId}', () => {
     expect((await remove(alice, g.id, carol.id)).body).toMatchObject({ status: 404, message: 'This user is not a member of the conversation' });
     expect((await remove(alice, g.id, 'u_nobodyhere')).status).toBe(404);
     expect((await remove(alice, g.id, 'bad!id')).body).toMatchObject({ status: 400, message: 'Invalid user ID provided' });
-    expect(members(g.id)).toEqual(sorted([alice.id, bob.id]));
+    expect(await members(g.id)).toEqual(sorted([alice.id, bob.id]));
   });
 });
 
@@ -257,9 +255,9 @@ describe('PUT /v1/conversations/{id}/users/{userId}', () => {
     });
     const chat = await oneToOne(alice, bob);
     expect((await setAdmin(alice, chat.id, bob.id, { is_admin: 1 })).status).toBe(403);
-    expect((await setAdmin(alice, channel().id, bob.id, { is_admin: 1 })).status).toBe(403);
-    expect(adminFlag(g.id, alice.id)).toBe(1);
-    expect(adminFlag(g.id, bob.id)).toBe(0);
+    expect((await setAdmin(alice, (await channel()).id, bob.id, { is_admin: 1 })).status).toBe(403);
+    expect(await adminFlag(g.id, alice.id)).toBe(1);
+    expect(await adminFlag(g.id, bob.id)).toBe(0);
   });
 
   it('gives a non-member 404 and refuses bad input', async () => {
@@ -269,7 +267,7 @@ describe('PUT /v1/conversations/{id}/users/{userId}', () => {
     for (const form of [{}, { is_admin: 'maybe' }, { is_admin: '' }, { is_admin: 2 }] as Form[]) {
       expect((await setAdmin(alice, g.id, bob.id, form)).status, JSON.stringify(form)).toBe(400);
     }
-    expect(adminFlag(g.id, bob.id)).toBe(0);
+    expect(await adminFlag(g.id, bob.id)).toBe(0);
     expect((await call(s.url, 'PUT', `/v1/conversations/${g.id}/users/${bob.id}`, { form: { is_admin: 1 } })).status).toBe(401);
   });
 });
@@ -291,8 +289,8 @@ describe('DELETE /v1/conversations/{id}', () => {
     } finally {
       [...socks, outSock].forEach((x) => x.close());
     }
-    expect(members(g.id)).toEqual([]);
-    expect(eventMessages(g.id)).toEqual([]);
+    expect(await members(g.id)).toEqual([]);
+    expect(await eventMessages(g.id)).toEqual([]);
     expect((await call(s.url, 'GET', `/v2/conversations/${g.id}`, { token: alice.token })).status).toBe(404);
   });
 
@@ -302,10 +300,10 @@ describe('DELETE /v1/conversations/{id}', () => {
     expect((await deleteGroup(outsider, g.id)).body).toEqual({ success: false, status: 404, message: 'Conversation not found' });
     const chat = await oneToOne(alice, bob);
     expect((await deleteGroup(alice, chat.id)).status).toBe(403);
-    expect((await deleteGroup(alice, channel().id)).status).toBe(403);
+    expect((await deleteGroup(alice, (await channel()).id)).status).toBe(403);
     expect((await call(s.url, 'DELETE', `/v1/conversations/${g.id}`)).status).toBe(401);
-    expect(members(g.id)).toHaveLength(2);
-    expect(members(chat.id)).toHaveLength(2);
+    expect(await members(g.id)).toHaveLength(2);
+    expect(await members(chat.id)).toHaveLength(2);
   });
 });
 
@@ -347,6 +345,6 @@ describe('every route', () => {
       expect(res.body, `${method} ${path}`).toEqual({ success: false, status: 404, message: 'Conversation not found' });
     }
     expect((await getConversation(s.url, alice, g.id)).name).toBe('Test group');
-    expect(members(g.id)).toEqual(sorted([alice.id, bob.id]));
+    expect(await members(g.id)).toEqual(sorted([alice.id, bob.id]));
   });
 });

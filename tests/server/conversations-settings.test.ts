@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Conversation } from '../../src/protocol/entities';
 import { ManualClock } from '../../server/clock';
+import { sql } from '../../server/db/store';
 import { insertCommunity, insertConversation } from '../support/fixtures';
 import { call, TestSocket, type TestUser, useTestServer, useUsers } from '../support/server';
 import { createGroup, expectNothingAbout, type Form, framesAbout, waitFor } from './conversations-support';
@@ -19,17 +20,15 @@ async function uploadAvatar(user: TestUser): Promise<{ id: number; url: string }
 
 const edit = (user: TestUser, id: number | string, form: Form) =>
   call<{ conversation: Conversation }>(s.url, 'PUT', `/v2/conversations/${id}`, { token: user.token, form });
-const messageCount = (id: number) =>
-  (s.server.ctx.db.prepare('SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ?').get(id) as { n: number }).n;
-const row = (id: number) =>
-  s.server.ctx.db.prepare('SELECT name, description, image_file_id FROM conversations WHERE id = ?').get(id) as {
-    name: string;
-    description: string;
-    image_file_id: number | null;
-  };
+const messageCount = async (id: number) =>
+  (await s.server.ctx.db.get<{ n: number }>(sql`SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ${id}`))!.n;
+const row = async (id: number) =>
+  (await s.server.ctx.db.get<{ name: string; description: string; image_file_id: number | null }>(
+    sql`SELECT name, description, image_file_id FROM conversations WHERE id = ${id}`,
+  ))!;
 
-function channel() {
-  const community = insertCommunity(s.server.ctx.db, { name: 'Club', ownerId: alice.id, members: [bob.id] });
+async function channel() {
+  const community = await insertCommunity(s.server.ctx.db, { name: 'Club', ownerId: alice.id, members: [bob.id] });
   return insertConversation(s.server.ctx.db, {
     members: [alice.id, bob.id],
     admins: [alice.id],
@@ -55,34 +54,34 @@ describe('PUT /v2/conversations/{id}', () => {
     const pictured = await edit(alice, g.id, { image_id: image.id, name: 'After' });
     expect(pictured.data.conversation.image.meta).toMatchObject({ url: image.url, is_default: false });
     expect(pictured.data.conversation.last_message?.attachment?.event_type).toBe('conversation_picture_change');
-    expect(messageCount(g.id)).toBe(3);
+    expect(await messageCount(g.id)).toBe(3);
 
     const cleared = await edit(alice, g.id, { image_id: 0 });
     expect(cleared.data.conversation.image.meta.is_default).toBe(true);
-    expect(messageCount(g.id)).toBe(4);
+    expect(await messageCount(g.id)).toBe(4);
   });
 
   it('treats unchanged values as no-ops: no message, no event', async () => {
     const g = await createGroup(s.url, alice, [bob], { name: 'Same', description: 'Same' });
-    const events = (s.server.ctx.db.prepare('SELECT COUNT(*) AS n FROM events').get() as { n: number }).n;
+    const events = (await s.server.ctx.db.get<{ n: number }>(sql`SELECT COUNT(*) AS n FROM events`))!.n;
     const res = await edit(alice, g.id, { name: ' Same ', description: 'Same' });
     expect(res.status).toBe(200);
-    expect(messageCount(g.id)).toBe(0);
-    expect((s.server.ctx.db.prepare('SELECT COUNT(*) AS n FROM events').get() as { n: number }).n).toBe(events);
+    expect(await messageCount(g.id)).toBe(0);
+    expect((await s.server.ctx.db.get<{ n: number }>(sql`SELECT COUNT(*) AS n FROM events`))!.n).toBe(events);
   });
 
   it('refuses non-admins, one-to-one chats and community channels with 403', async () => {
     const g = await createGroup(s.url, alice, [bob], { name: 'Admins rule' });
     const byMember = await edit(bob, g.id, { name: 'Mine now' });
     expect(byMember.body).toEqual({ success: false, status: 403, message: 'Only admins can change group settings' });
-    expect(row(g.id).name).toBe('Admins rule');
+    expect((await row(g.id)).name).toBe('Admins rule');
 
     const oneToOne = (await call<{ conversation: Conversation }>(s.url, 'POST', '/v2/conversations', {
       token: alice.token,
       form: { 'member[0][value]': bob.phone },
     })).data.conversation;
     expect((await edit(alice, oneToOne.id, { name: 'Us' })).status).toBe(403);
-    expect((await edit(alice, channel().id, { name: 'Renamed channel' })).body).toMatchObject({
+    expect((await edit(alice, (await channel()).id, { name: 'Renamed channel' })).body).toMatchObject({
       status: 403,
       message: 'Community channels are managed by their community',
     });
@@ -92,7 +91,7 @@ describe('PUT /v2/conversations/{id}', () => {
     const g = await createGroup(s.url, alice, [bob], { name: 'Closed' });
     const res = await edit(outsider, g.id, { name: 'Hijacked' });
     expect(res.body).toEqual({ success: false, status: 404, message: 'Conversation not found' });
-    expect(row(g.id).name).toBe('Closed');
+    expect((await row(g.id)).name).toBe('Closed');
   });
 
   it('refuses bad input and writes nothing', async () => {
@@ -117,8 +116,8 @@ describe('PUT /v2/conversations/{id}', () => {
       expect(res.status, JSON.stringify(form)).toBe(400);
       if (!res.body.success) expect(res.body.message).toMatch(message);
     }
-    expect(row(g.id)).toEqual({ name: 'Strict', description: '', image_file_id: null });
-    expect(messageCount(g.id)).toBe(0);
+    expect(await row(g.id)).toEqual({ name: 'Strict', description: '', image_file_id: null });
+    expect(await messageCount(g.id)).toBe(0);
   });
 
   it('emits conversation_edit and the system message to members only', async () => {
@@ -153,18 +152,18 @@ describe('PUT /v2/conversations/{id}/mute', () => {
       `/v2/conversations/${id}/mute`,
       { token: user.token, json },
     );
-  const stored = (id: number, userId: number) =>
-    (s.server.ctx.db.prepare('SELECT mute FROM conversation_members WHERE conversation_id = ? AND user_id = ?').get(id, userId) as {
-      mute: string | null;
-    }).mute;
+  const stored = async (id: number, userId: number) =>
+    (await s.server.ctx.db.get<{ mute: string | null }>(
+      sql`SELECT mute FROM conversation_members WHERE conversation_id = ${id} AND user_id = ${userId}`,
+    ))!.mute;
 
   it('mutes for a duration or for ever, and unmutes', async () => {
     const g = await createGroup(s.url, alice, [bob], { name: 'Noisy' });
     const now = Math.floor(clock.now() / 1000);
     const hour = await mute(bob, g.id, { type: '8h', time_zone: 'Europe/Stockholm' });
     expect(hour.data.mute).toEqual({ type: '8h', time_zone: 'Europe/Stockholm', until: String(now + 8 * 3600), muted: true });
-    expect(JSON.parse(stored(g.id, bob.id) ?? 'null')).toMatchObject({ type: '8h', time_zone: 'Europe/Stockholm' });
-    expect(stored(g.id, alice.id)).toBeNull();
+    expect(JSON.parse((await stored(g.id, bob.id)) ?? 'null')).toMatchObject({ type: '8h', time_zone: 'Europe/Stockholm' });
+    expect(await stored(g.id, alice.id)).toBeNull();
 
     clock.advance(9 * 3_600_000);
     const forever = await mute(bob, g.id, { type: 'forever' });
@@ -182,7 +181,7 @@ describe('PUT /v2/conversations/{id}/mute', () => {
     await Promise.all([device.loaded(), aliceSocket.loaded()]);
     const unmuted = await mute(bob, g.id, { type: 'unmute', time_zone: 'Asia/Jakarta' });
     expect(unmuted.data.mute).toBeNull();
-    expect(stored(g.id, bob.id)).toBeNull();
+    expect(await stored(g.id, bob.id)).toBeNull();
     const edit = await device.next((f) => f.action === 'conversation_edit');
     expect(edit).toMatchObject({ data: { conversation_id: g.id, conversation: { member: { mute: null } } } });
     expect(aliceSocket.actions()).not.toContain('conversation_edit');
@@ -196,7 +195,7 @@ describe('PUT /v2/conversations/{id}/mute', () => {
     expect((await mute(bob, g.id, {})).status).toBe(400);
     expect((await mute(bob, g.id, { type: 7 })).status).toBe(400);
     expect((await mute(bob, g.id, { type: '1h', time_zone: 'Mars/Olympus' })).body).toMatchObject({ status: 400, message: 'Unknown time zone' });
-    expect(stored(g.id, bob.id)).toBeNull();
+    expect(await stored(g.id, bob.id)).toBeNull();
     expect((await mute(outsider, g.id, { type: '1h' })).body).toEqual({ success: false, status: 404, message: 'Conversation not found' });
     const malformed = await call(s.url, 'PUT', `/v2/conversations/${g.id}/mute`, {
       token: bob.token,
@@ -208,7 +207,7 @@ describe('PUT /v2/conversations/{id}/mute', () => {
   });
 
   it('lets a member mute a community channel', async () => {
-    const res = await mute(bob, channel().id, { type: '1w' });
+    const res = await mute(bob, (await channel()).id, { type: '1w' });
     expect(res.data.mute?.type).toBe('1w');
   });
 });
@@ -221,10 +220,10 @@ describe('POST /v2/conversations/{id}/delivery_settings', () => {
       `/v2/conversations/${id}/delivery_settings`,
       { token: user.token, json },
     );
-  const stored = (id: number, userId: number) =>
-    (s.server.ctx.db
-      .prepare('SELECT delivery_settings AS d FROM conversation_members WHERE conversation_id = ? AND user_id = ?')
-      .get(id, userId) as { d: string | null }).d;
+  const stored = async (id: number, userId: number) =>
+    (await s.server.ctx.db.get<{ d: string | null }>(
+      sql`SELECT delivery_settings AS d FROM conversation_members WHERE conversation_id = ${id} AND user_id = ${userId}`,
+    ))!.d;
 
   it('stores each mode, smart with its interval', async () => {
     const g = await createGroup(s.url, alice, [bob], { name: 'Deliveries' });
@@ -236,8 +235,8 @@ describe('POST /v2/conversations/{id}/delivery_settings', () => {
     expect(smartDefault.data.delivery_settings).toEqual({ mode: 'smart', smart_mode_options: { interval_minutes: 5 } });
     const smart = await deliver(bob, g.id, { mode: 'smart', smart_mode_options: { interval_minutes: 30 } });
     expect(smart.data.delivery_settings.smart_mode_options).toEqual({ interval_minutes: 30 });
-    expect(JSON.parse(stored(g.id, bob.id) ?? 'null')).toEqual({ mode: 'smart', smart_mode_options: { interval_minutes: 30 } });
-    expect(stored(g.id, alice.id)).toBeNull();
+    expect(JSON.parse((await stored(g.id, bob.id)) ?? 'null')).toEqual({ mode: 'smart', smart_mode_options: { interval_minutes: 30 } });
+    expect(await stored(g.id, alice.id)).toBeNull();
   });
 
   it('refuses bad modes and options, and non-members, writing nothing', async () => {
@@ -256,7 +255,7 @@ describe('POST /v2/conversations/{id}/delivery_settings', () => {
       expect(res.status, JSON.stringify(json)).toBe(400);
       expect(res.body.success).toBe(false);
     }
-    expect(stored(g.id, bob.id)).toBeNull();
+    expect(await stored(g.id, bob.id)).toBeNull();
     expect((await deliver(outsider, g.id, { mode: 'all' })).status).toBe(404);
     expect((await call(s.url, 'POST', `/v2/conversations/${g.id}/delivery_settings`, { json: { mode: 'all' } })).status).toBe(401);
   });

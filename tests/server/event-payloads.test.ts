@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../server/db/database';
+import { openStore } from '../../server/db/open';
 import { MIGRATIONS } from '../../server/db/schema';
+import { type Query, sql } from '../../server/db/store';
 import { EventLog } from '../../server/realtime/events';
 import { insertConversation } from '../support/fixtures';
 import { call, signUp, startTestServer, type TestServer, TestSocket, type TestUser } from '../support/server';
@@ -20,7 +22,7 @@ const send = (base: string, user: TestUser, conversationId: number, text: string
 describe('stored events', () => {
   let s: TestServer;
   let users: TestUser[];
-  const count = (sql: string) => (s.server.ctx.db.prepare(sql).get() as { n: number }).n;
+  const count = async (query: Query<{ n: number }>) => (await s.server.ctx.db.get(query))!.n;
   beforeAll(async () => {
     s = await startTestServer({ eventRetention: 3 });
     users = [];
@@ -29,30 +31,30 @@ describe('stored events', () => {
   afterAll(() => s.close());
 
   it('keeps a message’s data once for a group of four, with a row per receiver', async () => {
-    const group = insertConversation(s.server.ctx.db, { members: users.map((u) => u.id), name: 'Four', isGroup: true }).id;
-    const payloads = count('SELECT COUNT(*) AS n FROM event_payloads');
-    const events = count('SELECT COUNT(*) AS n FROM events');
+    const group = (await insertConversation(s.server.ctx.db, { members: users.map((u) => u.id), name: 'Four', isGroup: true })).id;
+    const payloads = await count(sql`SELECT COUNT(*) AS n FROM event_payloads`);
+    const events = await count(sql`SELECT COUNT(*) AS n FROM events`);
     await send(s.url, users[0] as TestUser, group, 'to four', 1);
-    expect(count('SELECT COUNT(*) AS n FROM event_payloads')).toBe(payloads + 1);
-    expect(count('SELECT COUNT(*) AS n FROM events')).toBe(events + 4);
+    expect(await count(sql`SELECT COUNT(*) AS n FROM event_payloads`)).toBe(payloads + 1);
+    expect(await count(sql`SELECT COUNT(*) AS n FROM events`)).toBe(events + 4);
   });
 
   it('keeps a payload until the last receiver prunes its row', async () => {
     const [anna, erik, nina] = users as [TestUser, TestUser, TestUser];
     const db = s.server.ctx.db;
-    const chat = insertConversation(db, { members: [anna.id, erik.id] }).id;
-    const annaNina = insertConversation(db, { members: [anna.id, nina.id] }).id;
-    const erikNina = insertConversation(db, { members: [erik.id, nina.id] }).id;
+    const chat = (await insertConversation(db, { members: [anna.id, erik.id] })).id;
+    const annaNina = (await insertConversation(db, { members: [anna.id, nina.id] })).id;
+    const erikNina = (await insertConversation(db, { members: [erik.id, nina.id] })).id;
     const probe = new TestSocket(s.url, erik.token);
     const before = (await probe.loaded()) as { data: { last_message_id: number; epoch: string } };
     probe.close();
-    const shared = () => count(`SELECT COUNT(*) AS n FROM event_payloads WHERE data LIKE '%"message":"shared"%'`);
+    const shared = () => count(sql`SELECT COUNT(*) AS n FROM event_payloads WHERE data LIKE '%"message":"shared"%'`);
 
     await send(s.url, anna, chat, 'shared', 30);
-    expect(shared()).toBe(1);
+    expect(await shared()).toBe(1);
     // Anna's retention (3) passes the shared event; Erik still has it.
     for (let i = 0; i < 3; i++) await send(s.url, nina, annaNina, `to anna ${i}`, 40 + i);
-    expect(shared()).toBe(1);
+    expect(await shared()).toBe(1);
     const again = new TestSocket(s.url, erik.token, before.data.last_message_id, {}, before.data.epoch);
     expect(await again.loaded()).toMatchObject({ data: { need_sync: false } });
     expect(again.frames.flatMap((f) => (f.action === 'conversation_message' ? [f.data.message.message] : []))).toEqual([
@@ -61,9 +63,9 @@ describe('stored events', () => {
     again.close();
     // Now Erik's passes it too: nobody can be replayed it, so its data goes.
     for (let i = 0; i < 3; i++) await send(s.url, nina, erikNina, `to erik ${i}`, 50 + i);
-    expect(shared()).toBe(0);
-    expect(count('SELECT COUNT(*) AS n FROM event_payloads WHERE id NOT IN (SELECT payload_id FROM events)')).toBe(0);
-    expect(count(`SELECT COUNT(*) AS n FROM events WHERE user_id = ${erik.id}`)).toBe(3);
+    expect(await shared()).toBe(0);
+    expect(await count(sql`SELECT COUNT(*) AS n FROM event_payloads WHERE id NOT IN (SELECT payload_id FROM events)`)).toBe(0);
+    expect(await count(sql`SELECT COUNT(*) AS n FROM events WHERE user_id = ${erik.id}`)).toBe(3);
   });
 });
 
@@ -74,7 +76,7 @@ describe('migration 4', () => {
   });
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it('moves the events of a version 3 database to payloads, keeping their ids and replay', () => {
+  it('moves the events of a version 3 database to payloads, keeping their ids and replay', async () => {
     const old = new Database(path.join(dataDir, 'messenger.db'));
     old.pragma('journal_mode = WAL');
     for (const sql of MIGRATIONS.slice(0, 3)) old.exec(sql);
@@ -90,10 +92,16 @@ describe('migration 4', () => {
     const epoch = (old.prepare("SELECT value FROM server_meta WHERE key = 'epoch'").get() as { value: string }).value;
     old.close();
 
-    const { db } = openDatabase(dataDir);
+    // Migrated by opening the SQLite file; then read back through the store and event log the server uses.
+    const { db: migrated } = openDatabase(dataDir);
     try {
-      expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
-      const replay = new EventLog(db, 100, () => 0).replay(id, 0, epoch);
+      expect(migrated.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+    } finally {
+      migrated.close();
+    }
+    const { store: db } = await openStore({ dataDir });
+    try {
+      const replay = await (await EventLog.open(db, 100, () => 0)).replay(id, 0, epoch);
       expect(replay).toEqual({
         needSync: false,
         current: 2,
@@ -103,7 +111,7 @@ describe('migration 4', () => {
         ],
       });
     } finally {
-      db.close();
+      await db.close();
     }
   });
 });

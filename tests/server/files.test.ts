@@ -2,6 +2,7 @@ import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sniffMime } from '../../server/files/sniff';
+import { sql } from '../../server/db/store';
 import { call, signUp, type TestServer, useTestServer, useUsers } from '../support/server';
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex');
@@ -79,14 +80,14 @@ describe('attachments', () => {
 
   it('cuts off an upload over 50 MB while streaming and keeps nothing', async () => {
     const before = storedFiles(s).length;
-    const rowsBefore = s.server.ctx.db.prepare('SELECT COUNT(*) AS n FROM files').get() as { n: number };
+    const rowsBefore = await s.server.ctx.db.get<{ n: number }>(sql`SELECT COUNT(*) AS n FROM files`);
     const big = Buffer.alloc(52_428_800 + 1, 0);
     PNG.copy(big);
     const res = await call(s.url, 'POST', '/v2/filestorage/file', { token: user.token, body: form('file', big, 'big.png') });
     expect(res.status).toBe(413);
     expect(res.body).toMatchObject({ message: 'File size too large. Please select a file under 50MB' });
     expect(storedFiles(s).length).toBe(before);
-    expect(s.server.ctx.db.prepare('SELECT COUNT(*) AS n FROM files').get()).toEqual(rowsBefore);
+    expect(await s.server.ctx.db.get(sql`SELECT COUNT(*) AS n FROM files`)).toEqual(rowsBefore);
   });
 
   it('accepts a file of exactly 50 MB', async () => {
@@ -188,10 +189,10 @@ describe('file names (issue 12)', () => {
     const controls = '\u0001\u0008\u001B\u007F\u0085\u009B';
     const mixed = await upload(`a${marks}b${controls}c \u0645\u0631\u062D\u0628\u0627 😀.png`);
     expect(mixed.name).toBe('abc مرحبا 😀.png');
-    const stored = s.server.ctx.db.prepare('SELECT original_name FROM files WHERE name = ?').get(mixed.url.slice(7)) as {
-      original_name: string;
-    };
-    expect(stored.original_name).toBe('abc مرحبا 😀.png');
+    const stored = await s.server.ctx.db.get<{ original_name: string }>(
+      sql`SELECT original_name FROM files WHERE name = ${mixed.url.slice(7)}`,
+    );
+    expect(stored?.original_name).toBe('abc مرحبا 😀.png');
     expect(await disposition(mixed.url)).toBe(`inline; filename*=UTF-8''${encodeURIComponent('abc مرحبا 😀.png')}`);
   });
 
@@ -203,9 +204,9 @@ describe('file names (issue 12)', () => {
 
   it('are cleaned on the way out too, for names stored before the rule', async () => {
     const file = await upload('old.png');
-    s.server.ctx.db
-      .prepare('UPDATE files SET original_name = ? WHERE name = ?')
-      .run('photo\u202Egnp.js\u0007', file.url.slice(7));
+    await s.server.ctx.db.run(
+      sql`UPDATE files SET original_name = ${'photo\u202Egnp.js\u0007'} WHERE name = ${file.url.slice(7)}`,
+    );
     expect(await disposition(file.url)).toBe(`inline; filename*=UTF-8''photognp.js`);
   });
 });

@@ -6,8 +6,10 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer, type BuiltServer } from '../../server/app';
 import { testConfig } from '../../server/config';
+import { sql } from '../../server/db/store';
 import { type RouteEntry, routeTable } from '../../server/http/routeTable';
 import { snapshotter } from '../support/dbSnapshot';
+import { testDatabaseUrl } from '../support/postgresSchema';
 import { call } from '../support/server';
 import { encode, FUZZ_RUNS, FUZZ_SEED, type FuzzBody, type FuzzRequest, fuzzArbitraries, pathParams } from './fuzz-support';
 import { type FuzzWorld, seedFuzzWorld } from './fuzz-world';
@@ -48,14 +50,19 @@ beforeAll(async () => {
       done();
     },
   });
-  server = await buildServer(testConfig(dataDir), { logStream, announcePin: () => undefined });
+  // PostgreSQL under the server-postgres project (a schema of its own), SQLite otherwise.
+  const databaseUrl = await testDatabaseUrl(dataDir);
+  server = await buildServer(testConfig(dataDir, databaseUrl ? { databaseUrl } : {}), {
+    logStream,
+    announcePin: () => undefined,
+  });
   // Durability is not what is fuzzed here: without a disk sync per commit the run takes a fraction of the time.
-  server.ctx.db.pragma('synchronous = OFF');
+  if (server.ctx.db.dialect === 'sqlite') await server.ctx.db.run(sql`PRAGMA synchronous = OFF`);
   server.app.addHook('onResponse', async (request) => {
     if (request.routeOptions.url !== undefined) reached.add(`${request.method} ${request.routeOptions.url}`);
   });
   base = await server.listen();
-  const uploader = seedFuzzWorld(server.ctx, []).member;
+  const uploader = (await seedFuzzWorld(server.ctx, [])).member;
   const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex');
   const upload = new FormData();
   upload.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'fuzz.png');
@@ -130,16 +137,16 @@ describe('fuzzing every route', () => {
     ]);
     const db = server.ctx.db;
     for (const [index, route] of routes.entries()) {
-      const world = seedFuzzWorld(server.ctx, files);
+      const world = await seedFuzzWorld(server.ctx, files);
       const { request } = fuzzArbitraries(world.pool);
       const routeKey = `${route.method} ${route.url}`;
       const snapshot = snapshotter(db, REFUSALS_THAT_WRITE[routeKey]);
       await fc.assert(
         fc.asyncProperty(request({ params: pathParams(route.url), schema: route.schema }), async (fuzzed) => {
-          const before = snapshot();
+          const before = await snapshot();
           const answer = await send(world, route, fuzzed);
           expect(answer.status, answer.text.slice(0, 300)).toBeLessThan(500);
-          if (answer.status >= 400) expect(snapshot()).toEqual(before);
+          if (answer.status >= 400) expect(await snapshot()).toEqual(before);
           expect(errorLines).toEqual([]);
         }),
         // Each route its own seed, so the routes do not all get the same requests.

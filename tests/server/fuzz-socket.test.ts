@@ -18,7 +18,7 @@ let watcher: TestSocket;
 
 beforeAll(async () => {
   const members = [attacker.id, observer.id, friend.id];
-  group = insertConversation(s.server.ctx.db, { members, isGroup: true, name: 'Socket fuzz' }).id;
+  group = (await insertConversation(s.server.ctx.db, { members, isGroup: true, name: 'Socket fuzz' })).id;
   watcher = new TestSocket(s.url, observer.token);
   await watcher.loaded();
 });

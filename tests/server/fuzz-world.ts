@@ -1,4 +1,5 @@
 import type { ServerContext } from '../../server/context';
+import { sql } from '../../server/db/store';
 import { findConversation, loadMember } from '../../server/domain/access';
 import { addComment } from '../../server/domain/comments';
 import { newStid } from '../../server/domain/ids';
@@ -21,50 +22,49 @@ export interface FuzzWorld {
 
 let people = 0;
 
-function person(ctx: ServerContext, nickname: string): { id: number; token: string; phone: string } {
+async function person(ctx: ServerContext, nickname: string): Promise<{ id: number; token: string; phone: string }> {
   const now = ctx.clock.now();
   people += 1;
   // Valid Indonesian mobile numbers (communities are open in Indonesia), one per person of the run.
   const phone = `+6281${String(process.pid % 1000).padStart(3, '0')}${String(people).padStart(5, '0')}`;
-  const id = Number(
-    ctx.db
-      .prepare('INSERT INTO users (stid, phone_nr, country_code, nickname, created_at) VALUES (?, ?, ?, ?, ?)')
-      .run(newStid('u'), phone, '62', nickname, now).lastInsertRowid,
-  );
+  const { id } = (await ctx.db.get<{ id: number }>(
+    sql`INSERT INTO users (stid, phone_nr, country_code, nickname, created_at)
+        VALUES (${newStid('u')}, ${phone}, ${'62'}, ${nickname}, ${now}) RETURNING id`,
+  ))!;
   const token = newToken();
-  ctx.db.prepare('INSERT INTO tokens (hash, user_id, created_at) VALUES (?, ?, ?)').run(hashToken(token), id, now);
+  await ctx.db.run(sql`INSERT INTO tokens (hash, user_id, created_at) VALUES (${hashToken(token)}, ${id}, ${now})`);
   return { id, token, phone };
 }
 
-function membership(
+async function membership(
   ctx: ServerContext,
   conversationId: number,
   userId: number,
-): { conversation: ConversationRow; member: MemberRow } {
-  const conversation = findConversation(ctx.db, String(conversationId)) as ConversationRow;
-  return { conversation, member: loadMember(ctx.db, conversationId, userId) as MemberRow };
+): Promise<{ conversation: ConversationRow; member: MemberRow }> {
+  const conversation = (await findConversation(ctx.db, String(conversationId))) as ConversationRow;
+  return { conversation, member: (await loadMember(ctx.db, conversationId, userId)) as MemberRow };
 }
 
 /** A fresh world; `files` are names of stored files a path may name. */
-export function seedFuzzWorld(ctx: ServerContext, files: readonly string[]): FuzzWorld {
+export function seedFuzzWorld(ctx: ServerContext, files: readonly string[]): Promise<FuzzWorld> {
   // One transaction: the server's database syncs every commit to disk.
-  return ctx.db.transaction(() => seed(ctx, files))();
+  return ctx.db.transaction(() => seed(ctx, files));
 }
 
-function seed(ctx: ServerContext, files: readonly string[]): FuzzWorld {
+async function seed(ctx: ServerContext, files: readonly string[]): Promise<FuzzWorld> {
   const { db } = ctx;
-  const owner = person(ctx, 'Owner');
-  const member = person(ctx, 'Member');
-  const outsider = person(ctx, 'Outsider');
-  const community = insertCommunity(db, { name: 'Fuzz makers', ownerId: owner.id, members: [member.id] });
-  const { announcements, general, readOnly } = insertCommunityChannels(db, {
+  const owner = await person(ctx, 'Owner');
+  const member = await person(ctx, 'Member');
+  const outsider = await person(ctx, 'Outsider');
+  const community = await insertCommunity(db, { name: 'Fuzz makers', ownerId: owner.id, members: [member.id] });
+  const { announcements, general, readOnly } = await insertCommunityChannels(db, {
     communityId: community.id,
     ownerId: owner.id,
     members: [owner.id, member.id],
   });
-  const secret = insertCommunity(db, { name: 'Fuzz secret', ownerId: owner.id });
-  db.prepare('UPDATE communities SET is_private = 1 WHERE id = ?').run(secret.id);
-  const hidden = insertConversation(db, {
+  const secret = await insertCommunity(db, { name: 'Fuzz secret', ownerId: owner.id });
+  await db.run(sql`UPDATE communities SET is_private = 1 WHERE id = ${secret.id}`);
+  const hidden = await insertConversation(db, {
     name: 'Hidden',
     members: [owner.id],
     admins: [owner.id],
@@ -73,16 +73,16 @@ function seed(ctx: ServerContext, files: readonly string[]): FuzzWorld {
     communityId: secret.id,
     announcements: true,
   });
-  const group = insertConversation(db, { members: [member.id, owner.id], admins: [member.id], isGroup: true, name: 'Fuzz' });
+  const group = await insertConversation(db, { members: [member.id, owner.id], admins: [member.id], isGroup: true, name: 'Fuzz' });
 
-  const send = (conversationId: number, userId: number, text: string) => {
+  const send = async (conversationId: number, userId: number, text: string) => {
     const input = { clientId: null, text, attachment: null, quotedId: null, idempotencyKey: null };
-    return sendMessage(ctx, { ...membership(ctx, conversationId, userId), ...input }).message;
+    return (await sendMessage(ctx, { ...(await membership(ctx, conversationId, userId)), ...input })).message;
   };
-  const message = send(group.id, owner.id, 'Fuzz me');
-  const postId = send(general.id, owner.id, 'Fuzz post').id;
-  const { conversation: generalRow, member: commenter } = membership(ctx, general.id, member.id);
-  const comment = addComment(ctx, {
+  const message = await send(group.id, owner.id, 'Fuzz me');
+  const postId = (await send(general.id, owner.id, 'Fuzz post')).id;
+  const { conversation: generalRow, member: commenter } = await membership(ctx, general.id, member.id);
+  const { comment } = await addComment(ctx, {
     channel: generalRow,
     member: commenter,
     postId,
@@ -90,7 +90,7 @@ function seed(ctx: ServerContext, files: readonly string[]): FuzzWorld {
     text: 'Fuzz comment',
     clientId: null,
     idempotencyKey: null,
-  }).comment;
+  });
 
   const ids = (...rows: { id: number; stid: string }[]) => rows.flatMap((r) => [String(r.id), r.stid]);
   return {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer, type BuiltServer } from '../../server/app';
 import { testConfig } from '../../server/config';
 import { MAX_PAIRS, parseForm } from '../../server/http/form';
+import { testDatabaseUrl } from '../support/postgresSchema';
 import { call, nextPhone, signUp, TestSocket } from '../support/server';
 
 /** Sends raw bytes and resolves with the status line of the answer (or '' when the connection just closes). */
@@ -36,7 +37,12 @@ beforeAll(async () => {
       done();
     },
   });
-  server = await buildServer(testConfig(dataDir), { logStream, announcePin: () => undefined });
+  // PostgreSQL under the server-postgres project (a schema of its own), SQLite otherwise.
+  const databaseUrl = await testDatabaseUrl(dataDir);
+  server = await buildServer(testConfig(dataDir, databaseUrl ? { databaseUrl } : {}), {
+    logStream,
+    announcePin: () => undefined,
+  });
   base = await server.listen();
 });
 afterAll(async () => {

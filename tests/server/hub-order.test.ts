@@ -4,8 +4,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BuiltServer, buildServer } from '../../server/app';
 import { testConfig } from '../../server/config';
+import { sql } from '../../server/db/store';
 import type { BusNote, EventBus } from '../../server/realtime/bus';
 import { EventLog } from '../../server/realtime/events';
+import { testDatabaseUrl } from '../support/postgresSchema';
 import { signUp, TestSocket, type TestUser } from '../support/server';
 
 /**
@@ -52,9 +54,12 @@ let bo: TestUser;
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), 'messenger-hub-order-'));
   // A sweep that never comes during the test: only notes (and the reconnect) deliver what the other node stored.
-  server = await buildServer(testConfig(dataDir, { busSweepMs: SWEEP_MS }), { logStream: false, bus });
+  // PostgreSQL under the server-postgres project (a schema of its own), SQLite otherwise.
+  const databaseUrl = await testDatabaseUrl(dataDir);
+  const config = testConfig(dataDir, { busSweepMs: SWEEP_MS, ...(databaseUrl ? { databaseUrl } : {}) });
+  server = await buildServer(config, { logStream: false, bus });
   base = await server.listen();
-  otherNode = new EventLog(server.ctx.db, 1_000, () => Date.now());
+  otherNode = await EventLog.open(server.ctx.db, 1_000, () => Date.now());
   bo = await signUp(base, 'Bo');
 });
 
@@ -64,12 +69,15 @@ afterAll(async () => {
 });
 
 /** Stores an event for Bo as the other node would (no delivery here) and answers its id and data. */
-function storeElsewhere(text: string): { seq: number; payload: string } {
+async function storeElsewhere(text: string): Promise<{ seq: number; payload: string }> {
   const data = { conversation_id: 1, message_id: text.length, type: 'read' as const };
-  otherNode.emit([bo.id], 'self_dlr_sync', data);
-  const seq = (server.ctx.db.prepare('SELECT event_seq AS n FROM users WHERE id = ?').get(bo.id) as { n: number }).n;
-  return { seq, payload: JSON.stringify(data) };
+  await otherNode.emit([bo.id], 'self_dlr_sync', data);
+  return { seq: await eventSeq(), payload: JSON.stringify(data) };
 }
+
+/** Bo's newest event id. */
+const eventSeq = async () =>
+  (await server.ctx.db.get<{ n: number }>(sql`SELECT event_seq AS n FROM users WHERE id = ${bo.id}`))!.n;
 
 const note = (event: { seq: number; payload: string }): BusNote => ({
   kind: 'events',
@@ -84,8 +92,8 @@ describe('one socket’s events from other nodes', () => {
     const socket = new TestSocket(base, bo.token);
     await socket.loaded();
     const start = eventIds(socket).at(-1) ?? 0;
-    const first = storeElsewhere('one');
-    const second = storeElsewhere('two');
+    const first = await storeElsewhere('one');
+    const second = await storeElsewhere('two');
 
     // The second's note comes first: the first comes along, from the database, before it.
     bus.hear(note(second));
@@ -97,7 +105,7 @@ describe('one socket’s events from other nodes', () => {
     expect(eventIds(socket)).toEqual([first.seq, second.seq]);
 
     // A third whose note is lost: the sweep after the bus comes back sends it.
-    const third = storeElsewhere('three');
+    const third = await storeElsewhere('three');
     await settle();
     expect(eventIds(socket)).toEqual([first.seq, second.seq]);
     bus.comeBack();
@@ -107,8 +115,8 @@ describe('one socket’s events from other nodes', () => {
 
   it('publishes what this node stores, once per event with every receiver', async () => {
     bus.published.length = 0;
-    const before = (server.ctx.db.prepare('SELECT event_seq AS n FROM users WHERE id = ?').get(bo.id) as { n: number }).n;
-    server.ctx.events.emit([bo.id], 'self_dlr_sync', { conversation_id: 1, message_id: 9, type: 'read' });
+    const before = await eventSeq();
+    await server.ctx.events.emit([bo.id], 'self_dlr_sync', { conversation_id: 1, message_id: 9, type: 'read' });
     expect(bus.published).toEqual([
       { kind: 'events', events: [{ action: 'self_dlr_sync', payload: expect.any(String), users: [[bo.id, before + 1]] }] },
     ]);

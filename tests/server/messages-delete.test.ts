@@ -2,6 +2,7 @@ import { existsSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { MessagesAnswer, WarningsAnswer } from '../../src/protocol/api';
+import { sql } from '../../server/db/store';
 import { call, type TestUser, useTestServer, useUsers } from '../support/server';
 import { actionsOf, conversation, count, received, sent, settle, socket, uploadPng } from './messages-support';
 
@@ -15,11 +16,11 @@ const del = (user: TestUser, conversationId: number, json: unknown) =>
   });
 const hide = (user: TestUser, conversationId: number, json: unknown) =>
   call<WarningsAnswer>(s.url, 'POST', `/v2/conversations/${conversationId}/hide_messages`, { token: user.token, json });
-const exists = (id: number) => count(s, 'SELECT COUNT(*) AS n FROM messages WHERE id = ?', id) === 1;
-const lastMessageId = (id: number) =>
-  (s.server.ctx.db.prepare('SELECT last_message_id FROM conversations WHERE id = ?').get(id) as {
-    last_message_id: number | null;
-  }).last_message_id;
+const exists = async (id: number) => (await count(s, sql`SELECT COUNT(*) AS n FROM messages WHERE id = ${id}`)) === 1;
+const lastMessageId = async (id: number) =>
+  (await s.server.ctx.db.get<{ last_message_id: number | null }>(
+    sql`SELECT last_message_id FROM conversations WHERE id = ${id}`,
+  ))!.last_message_id;
 async function visibleTo(user: TestUser, id: number): Promise<number[]> {
   const r = await call<MessagesAnswer>(s.url, 'GET', `/v2/conversations/${id}/messages`, { token: user.token });
   return r.data.messages.map((m) => m.id);
@@ -27,7 +28,7 @@ async function visibleTo(user: TestUser, id: number): Promise<number[]> {
 
 describe('POST /v2/conversations/{id}/delete/messages', () => {
   it('lets the owner delete for everybody in a one-to-one chat, and nobody else', async () => {
-    const id = conversation(s, { members: [anna.id, bo.id] });
+    const id = await conversation(s, { members: [anna.id, bo.id] });
     const first = await sent(s, anna, id, 'first');
     const second = await sent(s, anna, id, 'second');
     await call(s.url, 'POST', `/v2/conversations/${id}/messages/${second}/reactions`, {
@@ -42,15 +43,15 @@ describe('POST /v2/conversations/{id}/delete/messages', () => {
 
     const refused = await del(bo, id, { message_ids: [second] });
     expect(refused.body).toEqual({ success: false, status: 403, message: 'You can only delete your own messages' });
-    expect(exists(second)).toBe(true);
+    expect(await exists(second)).toBe(true);
 
     const r = await del(anna, id, { message_ids: [second] });
     expect(r.status).toBe(200);
     expect(r.data).toEqual({ message_ids: [second], warnings: [] });
-    expect(exists(second)).toBe(false);
-    expect(count(s, 'SELECT COUNT(*) AS n FROM reactions WHERE message_id = ?', second)).toBe(0);
-    expect(count(s, 'SELECT COUNT(*) AS n FROM receipts WHERE message_id = ?', second)).toBe(0);
-    expect(lastMessageId(id)).toBe(first);
+    expect(await exists(second)).toBe(false);
+    expect(await count(s, sql`SELECT COUNT(*) AS n FROM reactions WHERE message_id = ${second}`)).toBe(0);
+    expect(await count(s, sql`SELECT COUNT(*) AS n FROM receipts WHERE message_id = ${second}`)).toBe(0);
+    expect(await lastMessageId(id)).toBe(first);
     expect(await visibleTo(bo, id)).toEqual([first]);
 
     await settle(s, [sa, anna], [sb, bo], [so, out]);
@@ -63,12 +64,12 @@ describe('POST /v2/conversations/{id}/delete/messages', () => {
     expect(actionsOf(so)).toEqual([]);
 
     expect((await del(anna, id, { message_ids: [first] })).status).toBe(200);
-    expect(lastMessageId(id)).toBeNull();
+    expect(await lastMessageId(id)).toBeNull();
     for (const sock of [sa, sb, so]) sock.close();
   });
 
   it("lets group admins delete others' messages and reports what it could not do", async () => {
-    const id = conversation(s, { members: [anna.id, bo.id, cay.id], admins: [anna.id] });
+    const id = await conversation(s, { members: [anna.id, bo.id, cay.id], admins: [anna.id] });
     const byBo = await sent(s, bo, id, 'bo');
     const byCay = await sent(s, cay, id, 'cay');
     const byAnna = await sent(s, anna, id, 'anna');
@@ -82,27 +83,23 @@ describe('POST /v2/conversations/{id}/delete/messages', () => {
         { message_id: 999_999, reason: 'Message not found' },
       ],
     });
-    expect([exists(byBo), exists(byCay), exists(byAnna)]).toEqual([false, true, true]);
+    expect([await exists(byBo), await exists(byCay), await exists(byAnna)]).toEqual([false, true, true]);
 
     const admin = await del(anna, id, { message_ids: [byCay] });
     expect(admin.data).toEqual({ message_ids: [byCay], warnings: [] });
-    expect(exists(byCay)).toBe(false);
-    expect(lastMessageId(id)).toBe(byAnna);
+    expect(await exists(byCay)).toBe(false);
+    expect(await lastMessageId(id)).toBe(byAnna);
   });
 
   it('refuses system messages, unknown ids and bad bodies without changing anything', async () => {
-    const id = conversation(s, { members: [anna.id, bo.id, cay.id], admins: [anna.id] });
-    const other = conversation(s, { members: [cay.id, bo.id] });
+    const id = await conversation(s, { members: [anna.id, bo.id, cay.id], admins: [anna.id] });
+    const other = await conversation(s, { members: [cay.id, bo.id] });
     const keep = await sent(s, anna, id, 'keep');
     const elsewhere = await sent(s, cay, other, 'elsewhere');
-    const system = Number(
-      s.server.ctx.db
-        .prepare(
-          `INSERT INTO messages (stid, conversation_id, user_id, type, message, attachment, created_at, updated_at)
-           VALUES ('msg_systemdel1', ?, ?, 'system', '', '{"type":"event"}', 1, 1)`,
-        )
-        .run(id, anna.id).lastInsertRowid,
-    );
+    const system = (await s.server.ctx.db.get<{ id: number }>(
+      sql`INSERT INTO messages (stid, conversation_id, user_id, type, message, attachment, created_at, updated_at)
+          VALUES ('msg_systemdel1', ${id}, ${anna.id}, 'system', '', '{"type":"event"}', 1, 1) RETURNING id`,
+    ))!.id;
     expect((await del(anna, id, { message_ids: [system] })).body).toMatchObject({
       status: 403,
       message: 'System messages cannot be deleted',
@@ -132,11 +129,11 @@ describe('POST /v2/conversations/{id}/delete/messages', () => {
       headers: { 'Content-Type': 'application/json' },
     });
     expect(malformed.status).toBe(400);
-    expect([exists(keep), exists(elsewhere), exists(system)]).toEqual([true, true, true]);
+    expect([await exists(keep), await exists(elsewhere), await exists(system)]).toEqual([true, true, true]);
   });
 
   it('tells only the sender and admins about a deleted broadcast reply', async () => {
-    const id = conversation(s, { members: [anna.id, bo.id, cay.id], admins: [anna.id], broadcast: true });
+    const id = await conversation(s, { members: [anna.id, bo.id, cay.id], admins: [anna.id], broadcast: true });
     const post = await sent(s, anna, id, 'news');
     const reply = await sent(s, bo, id, 'reply', { quoted_message_id: post });
     const [sa, sb, sc] = [await socket(s, anna), await socket(s, bo), await socket(s, cay)];
@@ -153,7 +150,7 @@ describe('POST /v2/conversations/{id}/delete/messages', () => {
 
 describe('attachments of messages deleted for everybody', () => {
   it('removes the file (row and disk) once no remaining message uses it', async () => {
-    const id = conversation(s, { members: [anna.id, bo.id] });
+    const id = await conversation(s, { members: [anna.id, bo.id] });
     const fileId = await uploadPng(s, anna);
     const onDisk = path.join(s.dataDir, 'files', fileId);
     const attachment = { type: 'image', files: [{ id: fileId }] };
@@ -173,33 +170,33 @@ describe('attachments of messages deleted for everybody', () => {
 
     expect((await del(anna, id, { message_ids: [second] })).status).toBe(200);
     expect(await download()).toBe(404);
-    expect(count(s, 'SELECT COUNT(*) AS n FROM files WHERE name = ?', fileId)).toBe(0);
+    expect(await count(s, sql`SELECT COUNT(*) AS n FROM files WHERE name = ${fileId}`)).toBe(0);
     expect(existsSync(onDisk)).toBe(false);
   });
 
   it('answers the delete even when the file is already gone from disk', async () => {
-    const id = conversation(s, { members: [anna.id, bo.id] });
+    const id = await conversation(s, { members: [anna.id, bo.id] });
     const fileId = await uploadPng(s, anna);
     const msg = await sent(s, anna, id, '', { attachment: { type: 'image', files: [{ id: fileId }] } });
     unlinkSync(path.join(s.dataDir, 'files', fileId));
     const r = await del(anna, id, { message_ids: [msg] });
     expect(r.status).toBe(200);
     expect(r.data.message_ids).toEqual([msg]);
-    expect(count(s, 'SELECT COUNT(*) AS n FROM files WHERE name = ?', fileId)).toBe(0);
+    expect(await count(s, sql`SELECT COUNT(*) AS n FROM files WHERE name = ${fileId}`)).toBe(0);
   });
 
   it('keeps the file when the message is only hidden for the caller', async () => {
-    const id = conversation(s, { members: [anna.id, bo.id] });
+    const id = await conversation(s, { members: [anna.id, bo.id] });
     const fileId = await uploadPng(s, anna);
     const msg = await sent(s, anna, id, '', { attachment: { type: 'image', files: [{ id: fileId }] } });
     expect((await hide(anna, id, { message_ids: [msg] })).status).toBe(200);
-    expect(count(s, 'SELECT COUNT(*) AS n FROM files WHERE name = ?', fileId)).toBe(1);
+    expect(await count(s, sql`SELECT COUNT(*) AS n FROM files WHERE name = ${fileId}`)).toBe(1);
   });
 });
 
 describe('POST /v2/conversations/{id}/hide_messages', () => {
   it('hides messages for the caller alone and tells only the caller', async () => {
-    const id = conversation(s, { members: [anna.id, bo.id] });
+    const id = await conversation(s, { members: [anna.id, bo.id] });
     const mine = await sent(s, bo, id, 'mine');
     const theirs = await sent(s, anna, id, 'theirs');
     const [sa, sb] = [await socket(s, anna), await socket(s, bo)];
@@ -220,16 +217,16 @@ describe('POST /v2/conversations/{id}/hide_messages', () => {
     // Hidden already: nothing left to hide.
     const again = await hide(bo, id, { message_ids: [mine] });
     expect(again.body).toMatchObject({ status: 404, message: 'Message not found' });
-    expect(count(s, 'SELECT COUNT(*) AS n FROM hidden_messages WHERE user_id = ?', bo.id)).toBe(2);
+    expect(await count(s, sql`SELECT COUNT(*) AS n FROM hidden_messages WHERE user_id = ${bo.id}`)).toBe(2);
     sa.close();
     sb.close();
   });
 
   it('keeps pinned messages, with a warning', async () => {
-    const id = conversation(s, { members: [anna.id, bo.id] });
+    const id = await conversation(s, { members: [anna.id, bo.id] });
     const pinned = await sent(s, anna, id, 'pinned');
     const plain = await sent(s, anna, id, 'plain');
-    s.server.ctx.db.prepare('UPDATE messages SET pinned = 1 WHERE id = ?').run(pinned);
+    await s.server.ctx.db.run(sql`UPDATE messages SET pinned = 1 WHERE id = ${pinned}`);
     const r = await hide(bo, id, { message_ids: [pinned, plain, 999_999] });
     expect(r.data).toEqual({
       message_ids: [plain],
@@ -247,11 +244,11 @@ describe('POST /v2/conversations/{id}/hide_messages', () => {
   });
 
   it('refuses bad bodies', async () => {
-    const id = conversation(s, { members: [anna.id, bo.id] });
+    const id = await conversation(s, { members: [anna.id, bo.id] });
     const msg = await sent(s, anna, id, 'x');
     for (const json of [{}, { message_ids: [] }, { message_ids: 'all' }, { message_ids: [-1] }, null]) {
       expect((await hide(bo, id, json)).status, JSON.stringify(json)).toBe(400);
     }
-    expect(count(s, 'SELECT COUNT(*) AS n FROM hidden_messages WHERE message_id = ?', msg)).toBe(0);
+    expect(await count(s, sql`SELECT COUNT(*) AS n FROM hidden_messages WHERE message_id = ${msg}`)).toBe(0);
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { MessageAnswer } from '../../src/protocol/api';
 import { isValidReaction } from '../../src/protocol/reactions';
 import { REACTIONS_PER_USER_MAX } from '../../server/domain/reactions';
+import { sql } from '../../server/db/store';
 import { call, type TestUser, useTestServer, useUsers } from '../support/server';
 import { actionsOf, conversation, count, received, sent, settle, socket } from './messages-support';
 
@@ -13,7 +14,7 @@ const react = (method: 'POST' | 'DELETE', user: TestUser, conversationId: number
     token: user.token,
     json,
   });
-const reactionsIn = () => count(s, 'SELECT COUNT(*) AS n FROM reactions');
+const reactionsIn = () => count(s, sql`SELECT COUNT(*) AS n FROM reactions`);
 
 describe('reaction validation', () => {
   it('takes one emoji, flags and keycaps included', () => {
@@ -30,9 +31,9 @@ describe('reaction validation', () => {
 
 describe('POST and DELETE /v2/conversations/{id}/messages/{msgId}/reactions', () => {
   it('adds and removes idempotently, telling members only on a real change', async () => {
-    const id = conversation(s, { members: [anna.id, bo.id] });
+    const id = await conversation(s, { members: [anna.id, bo.id] });
     const msg = await sent(s, anna, id, 'react to me');
-    const stid = (s.server.ctx.db.prepare('SELECT stid FROM messages WHERE id = ?').get(msg) as { stid: string }).stid;
+    const stid = (await s.server.ctx.db.get<{ stid: string }>(sql`SELECT stid FROM messages WHERE id = ${msg}`))!.stid;
     const [sa, so] = [await socket(s, anna), await socket(s, out)];
 
     const added = await react('POST', bo, id, msg, { reaction: '👍' });
@@ -44,13 +45,13 @@ describe('POST and DELETE /v2/conversations/{id}/messages/{msgId}/reactions', ()
       added.data.message.reactions,
     );
     await react('POST', anna, id, msg, { reaction: '👍' });
-    expect(reactionsIn()).toBe(2);
+    expect(await reactionsIn()).toBe(2);
     const removed = await react('DELETE', bo, id, msg, { reaction: '👍' });
     expect(removed.data.message.reactions).toEqual([
       { reaction: '👍', users: [{ user_id: anna.id, set_at: expect.any(String) }] },
     ]);
     await react('DELETE', bo, id, msg, { reaction: '👍' });
-    expect(reactionsIn()).toBe(1);
+    expect(await reactionsIn()).toBe(1);
 
     await settle(s, [sa, anna], [so, out]);
     const events = received(sa, 'reactions_changed');
@@ -68,11 +69,11 @@ describe('POST and DELETE /v2/conversations/{id}/messages/{msgId}/reactions', ()
   });
 
   it('refuses anything but one emoji with the spec text, and unknown messages with 404', async () => {
-    const id = conversation(s, { members: [anna.id, bo.id] });
-    const other = conversation(s, { members: [cay.id, bo.id] });
+    const id = await conversation(s, { members: [anna.id, bo.id] });
+    const other = await conversation(s, { members: [cay.id, bo.id] });
     const msg = await sent(s, anna, id, 'x');
     const elsewhere = await sent(s, cay, other, 'y');
-    const before = reactionsIn();
+    const before = await reactionsIn();
     const invalid: unknown[] = [
       { reaction: '' },
       { reaction: 'lol' },
@@ -102,11 +103,11 @@ describe('POST and DELETE /v2/conversations/{id}/messages/{msgId}/reactions', ()
       headers: { 'Content-Type': 'application/json' },
     });
     expect(malformed.status).toBe(400);
-    expect(reactionsIn()).toBe(before);
+    expect(await reactionsIn()).toBe(before);
   });
 
   it(`allows at most ${REACTIONS_PER_USER_MAX} different reactions per user on a message`, async () => {
-    const id = conversation(s, { members: [anna.id, bo.id] });
+    const id = await conversation(s, { members: [anna.id, bo.id] });
     const msg = await sent(s, anna, id, 'popular');
     const emoji = ['😀', '😁', '😂', '🤣', '😃', '😄', '😅', '😆', '😉', '😊', '😋'];
     for (const e of emoji.slice(0, REACTIONS_PER_USER_MAX)) {
@@ -116,11 +117,11 @@ describe('POST and DELETE /v2/conversations/{id}/messages/{msgId}/reactions', ()
     expect(over.status).toBe(400);
     // Re-adding one already there is still fine.
     expect((await react('POST', bo, id, msg, { reaction: emoji[0] })).status).toBe(200);
-    expect(count(s, 'SELECT COUNT(*) AS n FROM reactions WHERE message_id = ?', msg)).toBe(REACTIONS_PER_USER_MAX);
+    expect(await count(s, sql`SELECT COUNT(*) AS n FROM reactions WHERE message_id = ${msg}`)).toBe(REACTIONS_PER_USER_MAX);
   });
 
   it('tells only the sender and admins about reactions on a broadcast reply', async () => {
-    const id = conversation(s, { members: [anna.id, bo.id, cay.id], admins: [anna.id], broadcast: true });
+    const id = await conversation(s, { members: [anna.id, bo.id, cay.id], admins: [anna.id], broadcast: true });
     const post = await sent(s, anna, id, 'news');
     const reply = await sent(s, bo, id, 'a reply', { quoted_message_id: post });
     const [sa, sb, sc] = [await socket(s, anna), await socket(s, bo), await socket(s, cay)];

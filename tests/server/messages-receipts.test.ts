@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ConversationAnswer, DlrsAnswer } from '../../src/protocol/api';
+import { sql } from '../../server/db/store';
 import { call, type TestUser, useTestServer, useUsers } from '../support/server';
 import { actionsOf, conversation, count, received, sent, settle, socket } from './messages-support';
 
@@ -13,18 +14,16 @@ const receipt = (user: TestUser, conversationId: number, messageId: number | str
   });
 const dlrs = (user: TestUser, conversationId: number) =>
   call<DlrsAnswer>(s.url, 'GET', `/v2/conversations/${conversationId}/dlrs`, { token: user.token });
-const receiptsIn = () => count(s, 'SELECT COUNT(*) AS n FROM receipts');
+const receiptsIn = () => count(s, sql`SELECT COUNT(*) AS n FROM receipts`);
 const readMarker = (conversationId: number, user: TestUser) =>
   count(
     s,
-    'SELECT last_read_message_id AS n FROM conversation_members WHERE conversation_id = ? AND user_id = ?',
-    conversationId,
-    user.id,
+    sql`SELECT last_read_message_id AS n FROM conversation_members WHERE conversation_id = ${conversationId} AND user_id = ${user.id}`,
   );
 
 describe('POST /v1/conversations/{id}/messages/{msgId}', () => {
   it('records delivered then read once each, telling the sender and the reader’s other devices', async () => {
-    const id = conversation(s, { members: [anna.id, bo.id, cay.id] });
+    const id = await conversation(s, { members: [anna.id, bo.id, cay.id] });
     const msg = await sent(s, anna, id, 'hello');
     const [sa, sb, sc, so] = [await socket(s, anna), await socket(s, bo), await socket(s, cay), await socket(s, out)];
 
@@ -52,12 +51,12 @@ describe('POST /v1/conversations/{id}/messages/{msgId}', () => {
     expect(actionsOf(sb)).toEqual(['self_dlr_sync', 'self_dlr_sync']);
     expect(actionsOf(sc)).toEqual([]);
     expect(actionsOf(so)).toEqual([]);
-    expect(receiptsIn()).toBe(2);
+    expect(await receiptsIn()).toBe(2);
     for (const sock of [sa, sb, sc, so]) sock.close();
   });
 
   it('takes a read as delivered too, and accepts the message stid', async () => {
-    const id = conversation(s, { members: [anna.id, bo.id] });
+    const id = await conversation(s, { members: [anna.id, bo.id] });
     const stid = (await call<{ message: { stid: string } }>(s.url, 'POST', `/v2/conversations/${id}/messages`, {
       token: anna.token,
       json: { client_id: 1, message: 'hi' },
@@ -67,7 +66,7 @@ describe('POST /v1/conversations/{id}/messages/{msgId}', () => {
   });
 
   it('drops the unread count once the last message is read', async () => {
-    const id = conversation(s, { members: [anna.id, bo.id] });
+    const id = await conversation(s, { members: [anna.id, bo.id] });
     await sent(s, anna, id, 'one');
     const last = await sent(s, anna, id, 'two');
     const unread = async () =>
@@ -78,19 +77,19 @@ describe('POST /v1/conversations/{id}/messages/{msgId}', () => {
     expect(await unread()).toBe(2);
     await receipt(bo, id, last, 'true');
     expect(await unread()).toBe(0);
-    expect(readMarker(id, bo)).toBe(last);
+    expect(await readMarker(id, bo)).toBe(last);
     // Reading an older message never moves the marker back.
     const first = last - 1;
     await receipt(bo, id, first, 'true');
-    expect(readMarker(id, bo)).toBe(last);
+    expect(await readMarker(id, bo)).toBe(last);
   });
 
   it('refuses receipts for own messages, unknown messages and bad bodies', async () => {
-    const id = conversation(s, { members: [anna.id, bo.id] });
-    const other = conversation(s, { members: [bo.id, cay.id] });
+    const id = await conversation(s, { members: [anna.id, bo.id] });
+    const other = await conversation(s, { members: [bo.id, cay.id] });
     const msg = await sent(s, anna, id, 'mine');
     const elsewhere = await sent(s, cay, other, 'not here');
-    const before = receiptsIn();
+    const before = await receiptsIn();
     expect((await receipt(anna, id, msg, 'true')).body).toEqual({
       success: false,
       status: 400,
@@ -108,14 +107,14 @@ describe('POST /v1/conversations/{id}/messages/{msgId}', () => {
       headers: { 'Content-Type': 'application/json' },
     });
     expect(malformed.status).toBe(400);
-    expect(receiptsIn()).toBe(before);
-    expect(readMarker(id, bo)).toBe(0);
+    expect(await receiptsIn()).toBe(before);
+    expect(await readMarker(id, bo)).toBe(0);
   });
 });
 
 describe('GET /v2/conversations/{id}/dlrs', () => {
   it("lists receipts on the caller's own messages only", async () => {
-    const id = conversation(s, { members: [anna.id, bo.id, cay.id] });
+    const id = await conversation(s, { members: [anna.id, bo.id, cay.id] });
     const a1 = await sent(s, anna, id, 'a1');
     const b1 = await sent(s, bo, id, 'b1');
     await receipt(bo, id, a1, 'true');

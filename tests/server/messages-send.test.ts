@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MessageAnswer } from '../../src/protocol/api';
 import type { Comment, Participant } from '../../src/protocol/entities';
+import { sql } from '../../server/db/store';
 import { insertCommunity } from '../support/fixtures';
 import { call, type TestUser, useTestServer, useUsers } from '../support/server';
 import { actionsOf, conversation, count, received, send, sent, settle, socket, uploadPng } from './messages-support';
@@ -8,7 +9,7 @@ import { actionsOf, conversation, count, received, send, sent, settle, socket, u
 const s = useTestServer();
 const [anna, bo, cay, out] = useUsers(s, 'Anna', 'Bo', 'Cay', 'Outsider');
 
-const messagesIn = (id: number) => count(s, 'SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ?', id);
+const messagesIn = (id: number) => count(s, sql`SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ${id}`);
 
 describe('every message route', () => {
   const routes: [string, string][] = [
@@ -32,7 +33,7 @@ describe('every message route', () => {
   });
 
   it('answers a non-member 404 with no data on every route, for valid bodies', async () => {
-    const id = conversation(s, { members: [anna.id, bo.id] });
+    const id = await conversation(s, { members: [anna.id, bo.id] });
     const msg = await sent(s, anna, id, 'private');
     const valid: [string, string, unknown][] = [
       ['GET', `/v2/conversations/${id}/messages`, undefined],
@@ -55,11 +56,11 @@ describe('every message route', () => {
       });
       expect(missing.body, `${method} ${path} (missing)`).toEqual(r.body);
     }
-    expect(messagesIn(id)).toBe(1);
-    expect(count(s, 'SELECT COUNT(*) AS n FROM reactions')).toBe(0);
-    expect(count(s, 'SELECT COUNT(*) AS n FROM receipts')).toBe(0);
-    expect(count(s, 'SELECT COUNT(*) AS n FROM hidden_messages')).toBe(0);
-    const stored = s.server.ctx.db.prepare('SELECT message, edited_at FROM messages WHERE id = ?').get(msg);
+    expect(await messagesIn(id)).toBe(1);
+    expect(await count(s, sql`SELECT COUNT(*) AS n FROM reactions`)).toBe(0);
+    expect(await count(s, sql`SELECT COUNT(*) AS n FROM receipts`)).toBe(0);
+    expect(await count(s, sql`SELECT COUNT(*) AS n FROM hidden_messages`)).toBe(0);
+    const stored = await s.server.ctx.db.get(sql`SELECT message, edited_at FROM messages WHERE id = ${msg}`);
     expect(stored).toEqual({ message: 'private', edited_at: 0 });
   });
 
@@ -71,7 +72,7 @@ describe('every message route', () => {
 
 describe('POST /v2/conversations/{id}/messages', () => {
   it('stores a new message (201) and tells the members, not outsiders', async () => {
-    const id = conversation(s, { members: [anna.id, bo.id] });
+    const id = await conversation(s, { members: [anna.id, bo.id] });
     const [sa, sb, so] = [await socket(s, anna), await socket(s, bo), await socket(s, out)];
     const r = await call<MessageAnswer>(s.url, 'POST', `/v2/conversations/${id}/messages`, {
       token: anna.token,
@@ -83,7 +84,7 @@ describe('POST /v2/conversations/{id}/messages', () => {
     expect(m.type).toBe('text');
     expect(m.edited_at).toBe(0);
     expect(m.created_at).toMatch(/^\d+$/);
-    expect(messagesIn(id)).toBe(1);
+    expect(await messagesIn(id)).toBe(1);
     await settle(s, [sa, anna], [sb, bo], [so, out]);
     expect(received(sa, 'conversation_message').map((e) => e.message.id)).toEqual([m.id]);
     expect(received(sb, 'conversation_message')).toEqual([{ conversation_id: id, message: m }]);
@@ -92,7 +93,7 @@ describe('POST /v2/conversations/{id}/messages', () => {
   });
 
   it('sends an uploaded image as an attachment, and a quoted reply', async () => {
-    const id = conversation(s, { members: [anna.id, bo.id] });
+    const id = await conversation(s, { members: [anna.id, bo.id] });
     const fileId = await uploadPng(s, anna);
     const r = await send(s, anna, id, '', { attachment: { type: 'image', files: [{ id: fileId }] } });
     expect(r.status).toBe(201);
@@ -105,11 +106,11 @@ describe('POST /v2/conversations/{id}/messages', () => {
     expect(stolen.body).toMatchObject({ status: 400, message: 'Unknown attachment file' });
     const mistyped = await send(s, anna, id, '', { attachment: { type: 'video', files: [{ id: fileId }] } });
     expect(mistyped.status).toBe(400);
-    expect(messagesIn(id)).toBe(2);
+    expect(await messagesIn(id)).toBe(2);
   });
 
   it('keeps a retry to one message, and different messages with the same client_id apart', async () => {
-    const id = conversation(s, { members: [anna.id, bo.id] });
+    const id = await conversation(s, { members: [anna.id, bo.id] });
     const post = (json: unknown, headers: Record<string, string> = {}) =>
       call<MessageAnswer>(s.url, 'POST', `/v2/conversations/${id}/messages`, { token: anna.token, json, headers });
     const sb = await socket(s, bo);
@@ -119,12 +120,12 @@ describe('POST /v2/conversations/{id}/messages', () => {
     expect(first.status).toBe(201);
     expect(retry.status).toBe(200);
     expect(retry.data.message).toEqual(first.data.message);
-    expect(messagesIn(id)).toBe(1);
+    expect(await messagesIn(id)).toBe(1);
 
     const other = await post({ client_id: 5, message: 'different' });
     expect(other.status).toBe(201);
     expect(other.data.message.id).not.toBe(first.data.message.id);
-    expect(messagesIn(id)).toBe(2);
+    expect(await messagesIn(id)).toBe(2);
 
     // With an Idempotency-Key, the key decides: the same text under a new key is a new message...
     const keyed = await post({ client_id: 9, message: 'again' }, { 'Idempotency-Key': 'outbox-1' });
@@ -134,7 +135,7 @@ describe('POST /v2/conversations/{id}/messages', () => {
     expect(keyedRetry.data.message.id).toBe(keyed.data.message.id);
     expect(newKey.status).toBe(201);
     expect(newKey.data.message.id).not.toBe(keyed.data.message.id);
-    expect(messagesIn(id)).toBe(4);
+    expect(await messagesIn(id)).toBe(4);
 
     // ...and a retry emits nothing: Bo heard of exactly four messages.
     await settle(s, [sb, bo]);
@@ -143,7 +144,7 @@ describe('POST /v2/conversations/{id}/messages', () => {
   });
 
   it('refuses bad bodies with a 4xx and a message, writing nothing', async () => {
-    const id = conversation(s, { members: [anna.id, bo.id] });
+    const id = await conversation(s, { members: [anna.id, bo.id] });
     const bad: [unknown, number][] = [
       [{ message: 'no client id' }, 400],
       [{ client_id: 0, message: 'x' }, 400],
@@ -181,11 +182,11 @@ describe('POST /v2/conversations/{id}/messages', () => {
       headers: { 'Idempotency-Key': 'k'.repeat(101) },
     });
     expect(longKey.body).toMatchObject({ status: 400, message: 'Idempotency-Key must be at most 100 characters' });
-    expect(messagesIn(id)).toBe(0);
+    expect(await messagesIn(id)).toBe(0);
   });
 
   it('refuses a plain message in a broadcast group and shows a reply to the sender and admins only', async () => {
-    const id = conversation(s, { members: [anna.id, bo.id, cay.id], admins: [anna.id], broadcast: true });
+    const id = await conversation(s, { members: [anna.id, bo.id, cay.id], admins: [anna.id], broadcast: true });
     const [sa, sb, sc] = [await socket(s, anna), await socket(s, bo), await socket(s, cay)];
     const post = await sent(s, anna, id, 'Announcement');
     const plain = await send(s, bo, id, 'can I talk?');
@@ -212,15 +213,15 @@ describe('POST /v2/conversations/{id}/messages', () => {
   });
 
   it('refuses every send in a demo chat', async () => {
-    const id = conversation(s, { members: [anna.id, bo.id], demo: true });
+    const id = await conversation(s, { members: [anna.id, bo.id], demo: true });
     const r = await send(s, anna, id, 'hello?');
     expect(r.body).toEqual({ success: false, status: 403, message: 'This is a demo chat' });
-    expect(messagesIn(id)).toBe(0);
+    expect(await messagesIn(id)).toBe(0);
   });
 
   it('turns a message with post_id into a comment on that channel post', async () => {
-    const community = insertCommunity(s.server.ctx.db, { name: 'Kampung', ownerId: anna.id, members: [bo.id] });
-    const id = conversation(s, {
+    const community = await insertCommunity(s.server.ctx.db, { name: 'Kampung', ownerId: anna.id, members: [bo.id] });
+    const id = await conversation(s, {
       members: [anna.id, bo.id],
       admins: [anna.id],
       isGroup: true,
@@ -239,8 +240,8 @@ describe('POST /v2/conversations/{id}/messages', () => {
     expect(r.data.comment).toMatchObject({ post_id: postId, user_id: bo.id, message: 'First!' });
     expect(r.data.comment.parent_comment_id).toBeNull();
     expect(r.data.participants).toEqual([{ user_id: bo.id, name: 'Bo', avatar: '' }]);
-    expect(messagesIn(id)).toBe(1);
-    expect(count(s, 'SELECT comments_count AS n FROM messages WHERE id = ?', postId)).toBe(1);
+    expect(await messagesIn(id)).toBe(1);
+    expect(await count(s, sql`SELECT comments_count AS n FROM messages WHERE id = ${postId}`)).toBe(1);
     await settle(s, [sa, anna], [so, out]);
     expect(received(sa, 'channel_post_comment_added')[0]).toMatchObject({ post_id: postId, channel_id: id });
     expect(actionsOf(so)).toEqual([]);
@@ -250,14 +251,14 @@ describe('POST /v2/conversations/{id}/messages', () => {
     const attachment = { type: 'image', files: [{ id: 'a' }] };
     const withFile = await send(s, bo, id, 'x', { post_id: postId, attachment });
     expect(withFile.body).toMatchObject({ status: 400, message: 'A comment cannot carry an attachment' });
-    expect(count(s, 'SELECT COUNT(*) AS n FROM comments WHERE post_id = ?', postId)).toBe(1);
+    expect(await count(s, sql`SELECT COUNT(*) AS n FROM comments WHERE post_id = ${postId}`)).toBe(1);
     sa.close();
     so.close();
   });
 
   it('keeps a retried comment (post_id) to one comment, answering 200 and telling nobody', async () => {
-    const community = insertCommunity(s.server.ctx.db, { name: 'Desa', ownerId: anna.id, members: [bo.id] });
-    const id = conversation(s, {
+    const community = await insertCommunity(s.server.ctx.db, { name: 'Desa', ownerId: anna.id, members: [bo.id] });
+    const id = await conversation(s, {
       members: [anna.id, bo.id],
       admins: [anna.id],
       isGroup: true,
@@ -272,13 +273,13 @@ describe('POST /v2/conversations/{id}/messages', () => {
         json: { post_id: postId, ...json },
         headers,
       });
-    const comments = () => count(s, 'SELECT COUNT(*) AS n FROM comments WHERE post_id = ?', postId);
+    const comments = () => count(s, sql`SELECT COUNT(*) AS n FROM comments WHERE post_id = ${postId}`);
 
     const first = await comment({ client_id: 7, message: 'Once' });
     const retry = await comment({ client_id: 7, message: 'Once' });
     expect([first.status, retry.status]).toEqual([201, 200]);
     expect(retry.data).toEqual(first.data);
-    expect(comments()).toBe(1);
+    expect(await comments()).toBe(1);
     // The same client_id with other text is another comment; so is the same text under a new key.
     expect((await comment({ client_id: 7, message: 'Twice' })).status).toBe(201);
     const keyed = await comment({ client_id: 8, message: 'k' }, { 'Idempotency-Key': 'outbox-c1' });
@@ -287,8 +288,8 @@ describe('POST /v2/conversations/{id}/messages', () => {
     expect([keyed.status, keyedRetry.status, newKey.status]).toEqual([201, 200, 201]);
     expect(keyedRetry.data.comment.comment_id).toBe(keyed.data.comment.comment_id);
     expect(newKey.data.comment.comment_id).not.toBe(keyed.data.comment.comment_id);
-    expect(comments()).toBe(4);
-    expect(count(s, 'SELECT comments_count AS n FROM messages WHERE id = ?', postId)).toBe(4);
+    expect(await comments()).toBe(4);
+    expect(await count(s, sql`SELECT comments_count AS n FROM messages WHERE id = ${postId}`)).toBe(4);
 
     await settle(s, [sa, anna]);
     expect(received(sa, 'channel_post_comment_added')).toHaveLength(4);

@@ -1,5 +1,6 @@
 import type { MessageAnswer } from '../../src/protocol/api';
 import type { EventAction, EventFrame, EventPayloads, ServerFrame } from '../../src/protocol/socket';
+import type { Query } from '../../server/db/store';
 import { type ConversationFixture, insertConversation } from '../support/fixtures';
 import { call, signUp, startTestServer, type TestServer, TestSocket, type TestUser } from '../support/server';
 
@@ -11,8 +12,8 @@ export async function users(s: TestServer, ...names: string[]): Promise<TestUser
   return out;
 }
 
-export function conversation(s: TestServer, f: ConversationFixture): number {
-  return insertConversation(s.server.ctx.db, { now: s.server.ctx.clock.now(), ...f }).id;
+export async function conversation(s: TestServer, f: ConversationFixture): Promise<number> {
+  return (await insertConversation(s.server.ctx.db, { now: s.server.ctx.clock.now(), ...f })).id;
 }
 
 /** A server with a 50-message chat between Anna and Bo (`ids`, oldest first), for the paging tests. */
@@ -27,9 +28,9 @@ export interface PagedChat {
 export async function pagedChat(): Promise<PagedChat> {
   const s = await startTestServer();
   const [anna, bo] = (await users(s, 'Anna', 'Bo')) as [TestUser, TestUser];
-  const id = conversation(s, { members: [anna.id, bo.id] });
+  const id = await conversation(s, { members: [anna.id, bo.id] });
   // A neighbouring conversation interleaves its ids with ours; they must never leak into our pages.
-  const other = conversation(s, { members: [anna.id, bo.id] });
+  const other = await conversation(s, { members: [anna.id, bo.id] });
   const ids: number[] = [];
   for (let i = 1; i <= 50; i++) {
     ids.push(await sent(s, i % 2 ? anna : bo, id, `message ${i}`));
@@ -60,8 +61,9 @@ export async function sent(s: TestServer, user: TestUser, conversationId: number
   return (await send(s, user, conversationId, text, extra)).data.message.id;
 }
 
-export function count(s: TestServer, sql: string, ...args: unknown[]): number {
-  return (s.server.ctx.db.prepare(sql).get(...args) as { n: number }).n;
+/** The `n` a counting statement answers, e.g. count(s, sql`SELECT COUNT(*) AS n FROM messages WHERE id = ${id}`). */
+export async function count(s: TestServer, query: Query<{ n: number }>): Promise<number> {
+  return (await s.server.ctx.db.get(query))!.n;
 }
 
 export async function socket(s: TestServer, user: TestUser): Promise<TestSocket> {

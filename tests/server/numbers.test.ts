@@ -8,7 +8,7 @@ import { sent } from './messages-support';
 /**
  * Issue 12: every number the server reads obeys one rule (server/http/numbers.ts, docs/server.md
  * "Numbers"): a whole number in its range, else a 400 that names the field, before anything reaches
- * SQLite. One block per place a number comes from: the path, the query, a header, the body.
+ * the database. One block per place a number comes from: the path, the query, a header, the body.
  */
 
 const s = useTestServer();
@@ -20,7 +20,7 @@ let postId: number;
 
 beforeAll(async () => {
   w = await makeWorld(s, 'numbers');
-  ({ id: group, stid: groupStid } = insertConversation(s.server.ctx.db, {
+  ({ id: group, stid: groupStid } = await insertConversation(s.server.ctx.db, {
     members: [w.member.id, w.owner.id],
     admins: [w.member.id],
     isGroup: true,
@@ -173,7 +173,7 @@ describe('numbers in bodies', () => {
 
   it('refuses JSON numbers that are not whole numbers in range, names the field and stores nothing', async () => {
     const t = { token: w.member.token };
-    const before = dbSnapshot(s.server.ctx.db);
+    const before = await dbSnapshot(s.server.ctx.db);
     const cases: [string, string, (v: string) => string, string][] = [
       ['POST', `/v2/conversations/${group}/messages`, (v) => `"message":"x","client_id":${v}`, 'client_id'],
       [
@@ -218,12 +218,12 @@ describe('numbers in bodies', () => {
         expect([path, value, r.body]).toEqual([path, value, rule(field, ranges[field] ?? ids)]);
       }
     }
-    expect(dbSnapshot(s.server.ctx.db)).toEqual(before);
+    expect(await dbSnapshot(s.server.ctx.db)).toEqual(before);
   });
 
   it('refuses form numbers that are not whole numbers, lists and objects alike', async () => {
     const t = { token: w.member.token };
-    const before = dbSnapshot(s.server.ctx.db);
+    const before = await dbSnapshot(s.server.ctx.db);
     const form = (body: string) => ({ body, headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
     for (const bad of [...NOT_NUMBERS, '']) {
       const body = `image_id=${encodeURIComponent(bad)}`;
@@ -235,7 +235,7 @@ describe('numbers in bodies', () => {
     for (const body of ['image_id[]=1', 'image_id[a]=1', 'image_id[]=1&image_id[]=2']) {
       expect((await call(s.url, 'PUT', '/v1/me', { ...t, ...form(body) })).body).toEqual(rule('image_id', `0 to ${MAX}`));
     }
-    expect(dbSnapshot(s.server.ctx.db)).toEqual(before);
+    expect(await dbSnapshot(s.server.ctx.db)).toEqual(before);
   });
 
   it('takes the edges of each range', async () => {

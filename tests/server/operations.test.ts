@@ -76,7 +76,7 @@ describe('health and readiness', () => {
   it('answers /readyz 503 naming the database when the database cannot be reached, while /healthz stays 200', async () => {
     const own = await startTestServer();
     try {
-      own.server.ctx.db.close();
+      await own.server.ctx.db.close();
       const ready = await fetch(`${own.url}/readyz`);
       expect(ready.status).toBe(503);
       expect(await ready.json()).toEqual({ status: 'unavailable', checks: { database: 'failed' } });
@@ -94,7 +94,7 @@ describe('metrics', () => {
   it('counts sockets, stored events, their delivery, database statements and answers in Prometheus text', async () => {
     const socket = new TestSocket(s.url, bo.token);
     await socket.loaded();
-    const { id } = insertConversation(s.server.ctx.db, { members: [anna.id, bo.id] });
+    const { id } = await insertConversation(s.server.ctx.db, { members: [anna.id, bo.id] });
     await call(s.url, 'POST', `/v2/conversations/${id}/messages`, { token: anna.token, json: { client_id: 1, message: 'hej' } }).then((r) => r.data);
     await socket.next((f) => f.action === 'conversation_message');
 

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConversationsAnswer } from '../../src/protocol/api';
 import type { Attachment } from '../../src/protocol/entities';
 import { ManualClock } from '../../server/clock';
-import { openDatabase, type Db } from '../../server/db/database';
+import { openStore } from '../../server/db/open';
+import { list, type Query, type Store, sql } from '../../server/db/store';
 import type { ConversationRow } from '../../server/domain/rows';
 import { serializeConversation } from '../../server/domain/serialize';
 import { DEMO_BOT, DEMO_USERS } from '../../server/seed/demo';
@@ -17,177 +18,221 @@ const DAY = 24 * 3600_000;
 const clock = new ManualClock(Date.UTC(2026, 2, 10, 15, 30));
 
 let s: TestServer;
-let db: Db;
+let db: Store;
 beforeAll(async () => {
   s = await startTestServer({ seedDemo: true }, { clock });
   db = s.server.ctx.db;
 });
 afterAll(() => s.close());
 
-const count = (sql: string, ...args: unknown[]) => (db.prepare(sql).get(...args) as { n: number }).n;
-const userId = (nickname: string) =>
-  (db.prepare('SELECT id FROM users WHERE nickname = ?').get(nickname) as { id: number }).id;
-const conversations = (where: string) =>
-  db.prepare(`SELECT * FROM conversations WHERE ${where}`).all() as ConversationRow[];
+const count = async (query: Query<{ n: number }>) => (await db.get(query))!.n;
+const userId = async (nickname: string) =>
+  (await db.get<{ id: number }>(sql`SELECT id FROM users WHERE nickname = ${nickname}`))!.id;
+const conversations = (where: Query<unknown>) => db.all<ConversationRow>(sql`SELECT * FROM conversations WHERE ${where}`);
 
 describe('the demo world', () => {
-  it('has the demo users and the bot, with no websocket events recorded', () => {
-    expect(count('SELECT COUNT(*) AS n FROM users')).toBe(DEMO_USERS.length + 1);
+  it('has the demo users and the bot, with no websocket events recorded', async () => {
+    expect(await count(sql`SELECT COUNT(*) AS n FROM users`)).toBe(DEMO_USERS.length + 1);
     for (const u of DEMO_USERS) {
-      expect(db.prepare('SELECT nickname, country_code FROM users WHERE phone_nr = ?').get(u.phone)).toEqual({
+      expect(await db.get(sql`SELECT nickname, country_code FROM users WHERE phone_nr = ${u.phone}`)).toEqual({
         nickname: u.nickname,
         country_code: u.country_code,
       });
     }
     expect(DEMO_USERS.filter((u) => u.country_code === '46').length).toBeGreaterThanOrEqual(3);
     expect(DEMO_USERS.filter((u) => u.country_code === '62').length).toBeGreaterThanOrEqual(4);
-    expect(count('SELECT COUNT(*) AS n FROM users WHERE event_seq != 0')).toBe(0);
-    expect(count('SELECT COUNT(*) AS n FROM events')).toBe(0);
+    expect(await count(sql`SELECT COUNT(*) AS n FROM users WHERE event_seq != 0`)).toBe(0);
+    expect(await count(sql`SELECT COUNT(*) AS n FROM events`)).toBe(0);
   });
 
-  it('has a one-to-one chat with a reply, an edit, a reaction and read receipts', () => {
-    const anna = userId('Anna');
-    const erik = userId('Erik');
-    const [chat] = conversations('is_group = 0').filter(
-      (c) => count('SELECT COUNT(*) AS n FROM conversation_members WHERE conversation_id = ? AND user_id IN (?, ?)', c.id, anna, erik) === 2,
-    );
+  it('has a one-to-one chat with a reply, an edit, a reaction and read receipts', async () => {
+    const anna = await userId('Anna');
+    const erik = await userId('Erik');
+    const chats: ConversationRow[] = [];
+    for (const c of await conversations(sql`is_group = 0`)) {
+      const both = await count(
+        sql`SELECT COUNT(*) AS n FROM conversation_members WHERE conversation_id = ${c.id} AND user_id IN (${anna}, ${erik})`,
+      );
+      if (both === 2) chats.push(c);
+    }
+    const [chat] = chats;
     expect(chat).toBeDefined();
     const id = chat!.id;
-    expect(count('SELECT COUNT(*) AS n FROM conversation_members WHERE conversation_id = ?', id)).toBe(2);
-    expect(count('SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ?', id)).toBeGreaterThanOrEqual(5);
-    const reply = db
-      .prepare('SELECT q.conversation_id AS c FROM messages m JOIN messages q ON q.id = m.quoted_id WHERE m.conversation_id = ?')
-      .get(id) as { c: number } | undefined;
+    expect(await count(sql`SELECT COUNT(*) AS n FROM conversation_members WHERE conversation_id = ${id}`)).toBe(2);
+    expect(await count(sql`SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ${id}`)).toBeGreaterThanOrEqual(5);
+    const reply = await db.get<{ c: number }>(
+      sql`SELECT q.conversation_id AS c FROM messages m JOIN messages q ON q.id = m.quoted_id WHERE m.conversation_id = ${id}`,
+    );
     expect(reply?.c).toBe(id);
-    expect(count('SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ? AND edited_at > created_at', id)).toBe(1);
-    expect(count('SELECT COUNT(*) AS n FROM reactions r JOIN messages m ON m.id = r.message_id WHERE m.conversation_id = ?', id)).toBeGreaterThanOrEqual(1);
+    expect(await count(sql`SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ${id} AND edited_at > created_at`)).toBe(1);
+    expect(
+      await count(sql`SELECT COUNT(*) AS n FROM reactions r JOIN messages m ON m.id = r.message_id WHERE m.conversation_id = ${id}`),
+    ).toBeGreaterThanOrEqual(1);
     // Erik has read every message Anna sent.
-    const annaSent = count('SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ? AND user_id = ?', id, anna);
-    const erikRead = count(
-      `SELECT COUNT(*) AS n FROM receipts r JOIN messages m ON m.id = r.message_id
-       WHERE m.conversation_id = ? AND r.user_id = ? AND r.type = 'read'`,
-      id,
-      erik,
+    const annaSent = await count(sql`SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ${id} AND user_id = ${anna}`);
+    const erikRead = await count(
+      sql`SELECT COUNT(*) AS n FROM receipts r JOIN messages m ON m.id = r.message_id
+          WHERE m.conversation_id = ${id} AND r.user_id = ${erik} AND r.type = 'read'`,
     );
     expect(annaSent).toBeGreaterThan(0);
     expect(erikRead).toBe(annaSent);
   });
 
-  it('has a group with an admin and a user_added event, a broadcast group, and a read-only demo chat', () => {
-    const groups = conversations("is_group = 1 AND community_id IS NULL AND reply_to = 0 AND is_demo = 0");
+  it('has a group with an admin and a user_added event, a broadcast group, and a read-only demo chat', async () => {
+    const groups = await conversations(sql`is_group = 1 AND community_id IS NULL AND reply_to = 0 AND is_demo = 0`);
     expect(groups.length).toBeGreaterThanOrEqual(1);
     const group = groups[0]!;
-    const members = count('SELECT COUNT(*) AS n FROM conversation_members WHERE conversation_id = ?', group.id);
+    const members = await count(sql`SELECT COUNT(*) AS n FROM conversation_members WHERE conversation_id = ${group.id}`);
     expect(members).toBeGreaterThanOrEqual(3);
     expect(members).toBeLessThanOrEqual(4);
-    const event = db
-      .prepare("SELECT attachment FROM messages WHERE conversation_id = ? AND type = 'system'")
-      .get(group.id) as { attachment: string };
+    const event = (await db.get<{ attachment: string }>(
+      sql`SELECT attachment FROM messages WHERE conversation_id = ${group.id} AND type = 'system'`,
+    ))!;
     const attachment = JSON.parse(event.attachment) as Attachment;
     expect(attachment).toMatchObject({ type: 'event', event_type: 'user_added' });
+    const added = attachment.event?.user_id;
+    expect(added).toBeDefined();
     expect(
-      count('SELECT COUNT(*) AS n FROM conversation_members WHERE conversation_id = ? AND user_id = ?', group.id, attachment.event?.user_id),
+      await count(
+        sql`SELECT COUNT(*) AS n FROM conversation_members WHERE conversation_id = ${group.id} AND user_id = ${added ?? 0}`,
+      ),
     ).toBe(1);
 
-    const [broadcast, ...more] = conversations('reply_to = 1');
+    const [broadcast, ...more] = await conversations(sql`reply_to = 1`);
     expect(more).toEqual([]);
     expect(broadcast).toMatchObject({ is_group: 1, show_numbers_to_all: 1, user_notifications_to_all: 1 });
-    const broadcaster = db
-      .prepare('SELECT user_id FROM conversation_members WHERE conversation_id = ? AND is_admin = 1')
-      .all(broadcast!.id) as { user_id: number }[];
+    const broadcaster = await db.all<{ user_id: number }>(
+      sql`SELECT user_id FROM conversation_members WHERE conversation_id = ${broadcast!.id} AND is_admin = 1`,
+    );
     expect(broadcaster).toEqual([{ user_id: broadcast!.owner_id }]);
-    expect(count('SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ? AND user_id = ? AND audience IS NULL', broadcast!.id, broadcast!.owner_id)).toBeGreaterThanOrEqual(3);
+    expect(
+      await count(
+        sql`SELECT COUNT(*) AS n FROM messages
+            WHERE conversation_id = ${broadcast!.id} AND user_id = ${broadcast!.owner_id} AND audience IS NULL`,
+      ),
+    ).toBeGreaterThanOrEqual(3);
     // Only the broadcaster posts to everybody; a member's reply is for the broadcaster alone.
-    expect(count('SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ? AND user_id != ? AND audience IS NULL', broadcast!.id, broadcast!.owner_id)).toBe(0);
+    expect(
+      await count(
+        sql`SELECT COUNT(*) AS n FROM messages
+            WHERE conversation_id = ${broadcast!.id} AND user_id != ${broadcast!.owner_id} AND audience IS NULL`,
+      ),
+    ).toBe(0);
 
-    const demos = conversations('is_demo = 1');
+    const demos = await conversations(sql`is_demo = 1`);
     expect(demos).toHaveLength(1);
-    expect(count('SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ?', demos[0]!.id)).toBeGreaterThanOrEqual(1);
-    expect(count('SELECT COUNT(*) AS n FROM conversation_members WHERE conversation_id = ?', demos[0]!.id)).toBe(DEMO_USERS.length + 1);
+    expect(await count(sql`SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ${demos[0]!.id}`)).toBeGreaterThanOrEqual(1);
+    expect(await count(sql`SELECT COUNT(*) AS n FROM conversation_members WHERE conversation_id = ${demos[0]!.id}`)).toBe(
+      DEMO_USERS.length + 1,
+    );
   });
 
-  it('has an Indonesian community with an announcements feed and two channels with posts, comments and reactions', () => {
-    const community = db.prepare("SELECT * FROM communities WHERE name = 'Kopi Nusantara'").get() as {
-      id: number;
-      country_code: string;
-      owner_id: number;
-    };
+  it('has an Indonesian community with an announcements feed and two channels with posts, comments and reactions', async () => {
+    const community = (await db.get<{ id: number; country_code: string; owner_id: number }>(
+      sql`SELECT * FROM communities WHERE name = 'Kopi Nusantara'`,
+    ))!;
     expect(community.country_code).toBe('62');
-    expect(count('SELECT COUNT(*) AS n FROM community_members WHERE community_id = ?', community.id)).toBeGreaterThanOrEqual(4);
-    expect(count('SELECT COUNT(*) AS n FROM community_members WHERE community_id = ? AND is_admin = 1 AND is_owner = 0', community.id)).toBe(1);
-    const channels = conversations(`community_id = ${community.id}`);
+    expect(await count(sql`SELECT COUNT(*) AS n FROM community_members WHERE community_id = ${community.id}`)).toBeGreaterThanOrEqual(4);
+    expect(
+      await count(
+        sql`SELECT COUNT(*) AS n FROM community_members WHERE community_id = ${community.id} AND is_admin = 1 AND is_owner = 0`,
+      ),
+    ).toBe(1);
+    const channels = await conversations(sql`community_id = ${community.id}`);
     const feeds = channels.filter((c) => c.group_type === 'feed' && c.is_community_announcements === 1);
     const others = channels.filter((c) => c.group_type === 'channel' && c.is_community_announcements === 0);
     expect(feeds).toHaveLength(1);
     expect(others).toHaveLength(2);
     expect(others.filter((c) => c.read_only === 1)).toHaveLength(1);
     // Everybody in the community follows its announcements, and the admin may post there.
-    expect(count('SELECT COUNT(*) AS n FROM conversation_members WHERE conversation_id = ?', feeds[0]!.id)).toBe(
-      count('SELECT COUNT(*) AS n FROM community_members WHERE community_id = ?', community.id),
+    expect(await count(sql`SELECT COUNT(*) AS n FROM conversation_members WHERE conversation_id = ${feeds[0]!.id}`)).toBe(
+      await count(sql`SELECT COUNT(*) AS n FROM community_members WHERE community_id = ${community.id}`),
     );
-    expect(count('SELECT COUNT(*) AS n FROM conversation_members WHERE conversation_id = ? AND is_admin = 1 AND can_create_posts = 1', feeds[0]!.id)).toBe(2);
+    expect(
+      await count(
+        sql`SELECT COUNT(*) AS n FROM conversation_members
+            WHERE conversation_id = ${feeds[0]!.id} AND is_admin = 1 AND can_create_posts = 1`,
+      ),
+    ).toBe(2);
     for (const c of channels) {
-      expect(count('SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ?', c.id)).toBeGreaterThanOrEqual(2);
+      expect(await count(sql`SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ${c.id}`)).toBeGreaterThanOrEqual(2);
     }
-    const ids = channels.map((c) => c.id).join(',');
-    expect(count(`SELECT COUNT(*) AS n FROM comments WHERE channel_id IN (${ids})`)).toBeGreaterThanOrEqual(5);
-    expect(count(`SELECT COUNT(*) AS n FROM comments WHERE channel_id IN (${ids}) AND parent_comment_id IS NOT NULL`)).toBeGreaterThanOrEqual(1);
-    expect(count(`SELECT COUNT(*) AS n FROM reactions r JOIN messages m ON m.id = r.message_id WHERE m.conversation_id IN (${ids})`)).toBeGreaterThanOrEqual(2);
-    expect(count(`SELECT COUNT(*) AS n FROM comment_reactions r JOIN comments c ON c.id = r.comment_id WHERE c.channel_id IN (${ids})`)).toBeGreaterThanOrEqual(1);
+    const ids = list(channels.map((c) => c.id));
+    expect(await count(sql`SELECT COUNT(*) AS n FROM comments WHERE channel_id IN ${ids}`)).toBeGreaterThanOrEqual(5);
+    expect(
+      await count(sql`SELECT COUNT(*) AS n FROM comments WHERE channel_id IN ${ids} AND parent_comment_id IS NOT NULL`),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      await count(sql`SELECT COUNT(*) AS n FROM reactions r JOIN messages m ON m.id = r.message_id WHERE m.conversation_id IN ${ids}`),
+    ).toBeGreaterThanOrEqual(2);
+    expect(
+      await count(
+        sql`SELECT COUNT(*) AS n FROM comment_reactions r JOIN comments c ON c.id = r.comment_id WHERE c.channel_id IN ${ids}`,
+      ),
+    ).toBeGreaterThanOrEqual(1);
     // A reply sits under a comment of the same post.
-    expect(count('SELECT COUNT(*) AS n FROM comments c JOIN comments p ON p.id = c.parent_comment_id WHERE p.post_id != c.post_id')).toBe(0);
+    expect(
+      await count(sql`SELECT COUNT(*) AS n FROM comments c JOIN comments p ON p.id = c.parent_comment_id WHERE p.post_id != c.post_id`),
+    ).toBe(0);
 
-    const second = db.prepare("SELECT id FROM communities WHERE name != 'Kopi Nusantara'").all() as { id: number }[];
+    const second = await db.all<{ id: number }>(sql`SELECT id FROM communities WHERE name != 'Kopi Nusantara'`);
     expect(second).toHaveLength(1);
-    expect(count('SELECT COUNT(*) AS n FROM community_members WHERE community_id = ? AND user_id = ?', second[0]!.id, community.owner_id)).toBe(0);
+    expect(
+      await count(
+        sql`SELECT COUNT(*) AS n FROM community_members WHERE community_id = ${second[0]!.id} AND user_id = ${community.owner_id}`,
+      ),
+    ).toBe(0);
   });
 
-  it('keeps counts, admins, last messages and last reads consistent', () => {
+  it('keeps counts, admins, last messages and last reads consistent', async () => {
     expect(
-      count('SELECT COUNT(*) AS n FROM messages m WHERE comments_count != (SELECT COUNT(*) FROM comments c WHERE c.post_id = m.id)'),
+      await count(
+        sql`SELECT COUNT(*) AS n FROM messages m WHERE comments_count != (SELECT COUNT(*) FROM comments c WHERE c.post_id = m.id)`,
+      ),
     ).toBe(0);
-    expect(count('SELECT COUNT(*) AS n FROM messages WHERE comments_count > 0')).toBeGreaterThanOrEqual(3);
-    const groupsWithoutAdmin = conversations(
-      'is_group = 1 AND NOT EXISTS (SELECT 1 FROM conversation_members m WHERE m.conversation_id = conversations.id AND m.is_admin = 1)',
+    expect(await count(sql`SELECT COUNT(*) AS n FROM messages WHERE comments_count > 0`)).toBeGreaterThanOrEqual(3);
+    const groupsWithoutAdmin = await conversations(
+      sql`is_group = 1 AND NOT EXISTS (SELECT 1 FROM conversation_members m WHERE m.conversation_id = conversations.id AND m.is_admin = 1)`,
     );
     expect(groupsWithoutAdmin).toEqual([]);
-    for (const c of conversations('1')) {
-      const last = db
-        .prepare('SELECT id, created_at FROM messages WHERE conversation_id = ? AND audience IS NULL ORDER BY id DESC LIMIT 1')
-        .get(c.id) as { id: number; created_at: number };
+    for (const c of await conversations(sql`1 = 1`)) {
+      const last = (await db.get<{ id: number; created_at: number }>(
+        sql`SELECT id, created_at FROM messages WHERE conversation_id = ${c.id} AND audience IS NULL ORDER BY id DESC LIMIT 1`,
+      ))!;
       expect([c.last_message_id, c.last_message_at]).toEqual([last.id, last.created_at]);
     }
     expect(
-      count(
-        `SELECT COUNT(*) AS n FROM conversation_members cm JOIN conversations c ON c.id = cm.conversation_id
-         WHERE cm.last_read_message_id > c.last_message_id
-           AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.id = cm.last_read_message_id AND m.audience IS NOT NULL)`,
+      await count(
+        sql`SELECT COUNT(*) AS n FROM conversation_members cm JOIN conversations c ON c.id = cm.conversation_id
+            WHERE cm.last_read_message_id > c.last_message_id
+              AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.id = cm.last_read_message_id AND m.audience IS NOT NULL)`,
       ),
     ).toBe(0);
     // Messages follow their ids in time, as a live server would have written them.
     expect(
-      count(
-        `SELECT COUNT(*) AS n FROM messages a JOIN messages b ON a.conversation_id = b.conversation_id
-         WHERE a.id < b.id AND a.created_at > b.created_at`,
+      await count(
+        sql`SELECT COUNT(*) AS n FROM messages a JOIN messages b ON a.conversation_id = b.conversation_id
+            WHERE a.id < b.id AND a.created_at > b.created_at`,
       ),
     ).toBe(0);
   });
 
-  it('leaves exactly one chat unread for Anna', () => {
-    const anna = userId('Anna');
-    const unread = (
-      db
-        .prepare('SELECT c.* FROM conversations c JOIN conversation_members m ON m.conversation_id = c.id WHERE m.user_id = ?')
-        .all(anna) as ConversationRow[]
-    )
-      .map((row) => serializeConversation(db, row, anna, 0))
-      .filter((c) => c.unread_message_count > 0);
+  it('leaves exactly one chat unread for Anna', async () => {
+    const anna = await userId('Anna');
+    const rows = await db.all<ConversationRow>(
+      sql`SELECT c.* FROM conversations c JOIN conversation_members m ON m.conversation_id = c.id WHERE m.user_id = ${anna}`,
+    );
+    const unread = [];
+    for (const row of rows) {
+      const c = await serializeConversation(db, row, anna, 0);
+      if (c.unread_message_count > 0) unread.push(c);
+    }
     expect(unread.map((c) => [c.name, c.unread_message_count])).toEqual([['Bokklubben 📚', 2]]);
   });
 
-  it('spreads messages over the last days, today and yesterday included', () => {
+  it('spreads messages over the last days, today and yesterday included', async () => {
     const now = clock.now();
-    const times = (db.prepare('SELECT created_at AS t FROM messages').all() as { t: number }[]).map((r) => r.t);
+    const times = (await db.all<{ t: number }>(sql`SELECT created_at AS t FROM messages`)).map((r) => r.t);
     expect(times.every((t) => t < now && t > now - 5 * DAY)).toBe(true);
     expect(times.some((t) => t > now - 12 * 3600_000)).toBe(true);
     expect(times.some((t) => t < now - DAY && t > now - 2 * DAY)).toBe(true);
@@ -204,11 +249,11 @@ describe('signing in as a demo user', () => {
         form: { phone_nr: anna.phone, pin: TEST_PIN },
       })
     ).data;
-    expect(user_id).toBe(userId('Anna'));
+    expect(user_id).toBe(await userId('Anna'));
     const me = await call<{ account: { nickname: string; phone_nr: string } }>(s.url, 'GET', '/v1/me', { token });
     expect(me.data.account).toMatchObject({ nickname: 'Anna', phone_nr: anna.phone });
     // Signing in reuses the seeded account rather than making a second one.
-    expect(count('SELECT COUNT(*) AS n FROM users')).toBe(DEMO_USERS.length + 1);
+    expect(await count(sql`SELECT COUNT(*) AS n FROM users`)).toBe(DEMO_USERS.length + 1);
 
     const list = await call<ConversationsAnswer>(s.url, 'GET', '/v2/conversations', { token });
     const chats = list.data.conversations.map(({ conversation: c }) => [c.name, c.unread_message_count, c.is_demo]);
@@ -253,41 +298,43 @@ describe('npm run seed', () => {
     expect(result.stdout).toContain(DEMO_USERS[0].phone);
     expect(result.stdout).toContain('2000 messages');
 
-    const { db: made, created } = openDatabase(dir);
+    const { store: made, created } = await openStore({ dataDir: dir });
     try {
       expect(created).toBe(false);
-      const q = (sql: string, ...args: unknown[]) => (made.prepare(sql).get(...args) as { n: number }).n;
-      const anna = (made.prepare('SELECT id FROM users WHERE phone_nr = ?').get(DEMO_USERS[0].phone) as { id: number }).id;
-      const big = made.prepare("SELECT * FROM conversations WHERE name = 'Big group'").get() as ConversationRow;
-      expect(q('SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ?', big.id)).toBe(2000);
-      expect(q('SELECT MAX(id) AS n FROM messages WHERE conversation_id = ?', big.id)).toBe(big.last_message_id);
-      expect(q('SELECT COUNT(*) AS n FROM conversation_members WHERE conversation_id = ?', big.id)).toBe(5);
-      expect(q('SELECT is_admin AS n FROM conversation_members WHERE conversation_id = ? AND user_id = ?', big.id, anna)).toBe(1);
+      const q = async (query: Query<{ n: number }>) => (await made.get(query))!.n;
+      const anna = (await made.get<{ id: number }>(sql`SELECT id FROM users WHERE phone_nr = ${DEMO_USERS[0].phone}`))!.id;
+      const big = (await made.get<ConversationRow>(sql`SELECT * FROM conversations WHERE name = 'Big group'`))!;
+      expect(await q(sql`SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ${big.id}`)).toBe(2000);
+      expect(await q(sql`SELECT MAX(id) AS n FROM messages WHERE conversation_id = ${big.id}`)).toBe(big.last_message_id);
+      expect(await q(sql`SELECT COUNT(*) AS n FROM conversation_members WHERE conversation_id = ${big.id}`)).toBe(5);
+      expect(
+        await q(sql`SELECT is_admin AS n FROM conversation_members WHERE conversation_id = ${big.id} AND user_id = ${anna}`),
+      ).toBe(1);
       // 50 generated chats plus the demo chat with Erik.
       expect(
-        q(
-          `SELECT COUNT(*) AS n FROM conversations c JOIN conversation_members m ON m.conversation_id = c.id
-           WHERE m.user_id = ? AND c.is_group = 0`,
-          anna,
+        await q(
+          sql`SELECT COUNT(*) AS n FROM conversations c JOIN conversation_members m ON m.conversation_id = c.id
+              WHERE m.user_id = ${anna} AND c.is_group = 0`,
         ),
       ).toBe(51);
-      expect(q("SELECT COUNT(*) AS n FROM users WHERE phone_nr LIKE '+46769%'")).toBe(50);
-      expect(q('SELECT COUNT(*) AS n FROM conversations WHERE last_message_id IS NULL')).toBe(0);
-      expect(q('SELECT COUNT(*) AS n FROM conversations WHERE is_demo = 1')).toBe(1);
+      expect(await q(sql`SELECT COUNT(*) AS n FROM users WHERE phone_nr LIKE '+46769%'`)).toBe(50);
+      expect(await q(sql`SELECT COUNT(*) AS n FROM conversations WHERE last_message_id IS NULL`)).toBe(0);
+      expect(await q(sql`SELECT COUNT(*) AS n FROM conversations WHERE is_demo = 1`)).toBe(1);
     } finally {
-      made.close();
+      await made.close();
     }
 
     // A second run adds to the existing database without seeding the demo world again.
     const again = await seed('--data-dir', dir, '--conversations', '5', '--user', '+62 812 3456 701');
     expect(again.status).toBe(0);
     expect(again.stdout).toContain('Budi');
-    const { db: after } = openDatabase(dir);
+    const { store: after } = await openStore({ dataDir: dir });
     try {
-      expect((after.prepare("SELECT COUNT(*) AS n FROM users WHERE phone_nr LIKE '+46769%'").get() as { n: number }).n).toBe(55);
-      expect((after.prepare('SELECT COUNT(*) AS n FROM conversations WHERE is_demo = 1').get() as { n: number }).n).toBe(1);
+      const q = async (query: Query<{ n: number }>) => (await after.get(query))!.n;
+      expect(await q(sql`SELECT COUNT(*) AS n FROM users WHERE phone_nr LIKE '+46769%'`)).toBe(55);
+      expect(await q(sql`SELECT COUNT(*) AS n FROM conversations WHERE is_demo = 1`)).toBe(1);
     } finally {
-      after.close();
+      await after.close();
     }
   }, 90_000);
 

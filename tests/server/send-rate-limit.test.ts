@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock';
 import { configFromEnv } from '../../server/config';
+import { sql } from '../../server/db/store';
 import { SEND_RATE_MESSAGE, SEND_ROUTES } from '../../server/http/sendRateLimit';
 import { insertConversation } from '../support/fixtures';
 import { call, useTestServer, useUsers } from '../support/server';
@@ -24,15 +25,15 @@ const send = (token: string, conversationId: number, text: string, headers: Reco
     headers: { 'Auth-Token': token, 'Content-Type': 'application/json', ...headers },
     body: JSON.stringify({ client_id: ++clientId, message: text }),
   });
-const stored = (conversationId: number) =>
-  (s.server.ctx.db.prepare('SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ?').get(conversationId) as { n: number }).n;
+const stored = async (conversationId: number) =>
+  (await s.server.ctx.db.get<{ n: number }>(sql`SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ${conversationId}`))!.n;
 /** A full bucket for everybody. */
 const rested = () => clock.advance(60_000);
 
 describe('the send rate limit', () => {
   it('answers the send past the rate 429 with Retry-After, stores nothing of it, and lets sends through as the rate comes back', async () => {
     rested();
-    const { id } = chat();
+    const { id } = await chat();
     for (let i = 1; i <= 4; i++) expect((await send(anna.token, id, `m${i}`)).status).toBe(201);
     const refused = await send(anna.token, id, 'm5');
     expect(refused.status).toBe(429);
@@ -40,7 +41,7 @@ describe('the send rate limit', () => {
     expect(await refused.json()).toEqual({ success: false, status: 429, message: SEND_RATE_MESSAGE });
     const swedish = await send(anna.token, id, 'm5', { 'Accept-Language': 'sv' });
     expect(await swedish.json()).toMatchObject({ status: 429, message: 'Du skickar för snabbt. Vänta en stund.' });
-    expect(stored(id)).toBe(4);
+    expect(await stored(id)).toBe(4);
 
     // Another user has a bucket of their own.
     expect((await send(bo.token, id, 'from Bo')).status).toBe(201);
@@ -54,11 +55,11 @@ describe('the send rate limit', () => {
     clock.advance(3_000);
     for (const text of ['m6', 'm7', 'm8']) expect((await send(anna.token, id, text)).status).toBe(201);
     expect((await send(anna.token, id, 'm9')).status).toBe(429);
-    expect(stored(id)).toBe(4 + 1 + 1 + 3);
+    expect(await stored(id)).toBe(4 + 1 + 1 + 3);
   });
 
   it('counts every send call: messages, comments, posts and reactions, added or taken back', async () => {
-    const { id } = chat();
+    const { id } = await chat();
     const calls: Record<string, string> = {
       'POST /v2/conversations/:id/messages': `/v2/conversations/${id}/messages`,
       'POST /v2/conversations/:id/messages/:msgId/reactions': `/v2/conversations/${id}/messages/1/reactions`,
@@ -84,7 +85,7 @@ describe('the send rate limit', () => {
 
   it('leaves reading, receipts, edits and deletes alone', async () => {
     rested();
-    const { id } = chat();
+    const { id } = await chat();
     const ids: number[] = [];
     for (let i = 0; i < 4; i++) {
       const answer = await call<{ message: { id: number } }>(s.url, 'POST', `/v2/conversations/${id}/messages`, {

@@ -105,7 +105,7 @@ describe('replay after a reconnect', () => {
     s = await startTestServer({ eventRetention: 5 });
     anna = await signUp(s.url, 'Anna');
     erik = await signUp(s.url, 'Erik');
-    chat = insertConversation(s.server.ctx.db, { members: [anna.id, erik.id] }).id;
+    chat = (await insertConversation(s.server.ctx.db, { members: [anna.id, erik.id] })).id;
   });
   afterAll(() => s.close());
 
@@ -168,7 +168,7 @@ describe('replay after a reconnect', () => {
     const { data } = (await probe.loaded()) as Extract<ServerFrame, { action: 'socket_loaded' }>;
     probe.close();
     expect(data.last_message_id).toBe(0);
-    const dm = insertConversation(s.server.ctx.db, { members: [anna.id, newcomer.id] }).id;
+    const dm = (await insertConversation(s.server.ctx.db, { members: [anna.id, newcomer.id] })).id;
     await send(s.url, anna, dm, 'while the first socket was down', 900);
 
     // Without the epoch, 0 is a fresh client: nothing to replay (it fetches the lists).
@@ -202,7 +202,7 @@ describe('presence', () => {
       const anna = await signUp(s.url, 'Anna');
       const erik = await signUp(s.url, 'Erik');
       const outsider = await signUp(s.url, 'Olle');
-      insertConversation(s.server.ctx.db, { members: [anna.id, erik.id] });
+      await insertConversation(s.server.ctx.db, { members: [anna.id, erik.id] });
       const watcher = new TestSocket(s.url, anna.token);
       const stranger = new TestSocket(s.url, outsider.token);
       await Promise.all([watcher.loaded(), stranger.loaded()]);

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { PostgresProcess, postgresBinDir } from '../../scripts/cluster/postgres';
 import { HaproxyProcess, RedisProcess } from '../../scripts/cluster/processes';
 import { type BuiltServer, buildServer } from '../../server/app';
 import { type ServerConfig, testConfig } from '../../server/config';
@@ -14,6 +15,8 @@ export interface InProcessNode {
 
 export interface InProcessCluster {
   redis: RedisProcess;
+  /** The nodes' PostgreSQL (Debian's; undefined where it is not installed, and the nodes share SQLite). */
+  postgres: PostgresProcess | undefined;
   nodes: InProcessNode[];
   /** HAProxy in front of the nodes, when asked for. */
   proxy: HaproxyProcess | undefined;
@@ -22,8 +25,8 @@ export interface InProcessCluster {
 }
 
 /**
- * `count` servers in this process sharing one data directory and a Redis of their own (the test's
- * cluster: real sockets, real Redis, one database), started one after the other so the first migrates.
+ * `count` servers in this process sharing a PostgreSQL, a data directory and a Redis of their own (the
+ * test's cluster: real sockets, real Redis, one database), started one after the other so the first migrates.
  */
 export async function startInProcessCluster(
   count: number,
@@ -31,10 +34,14 @@ export async function startInProcessCluster(
   options: { proxy?: boolean } = {},
 ): Promise<InProcessCluster> {
   const redis = await RedisProcess.start();
+  const postgres = postgresBinDir() ? await PostgresProcess.start({ throwaway: true }) : undefined;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'messenger-cluster-'));
   const nodes: InProcessNode[] = [];
+  const store = postgres ? { databaseUrl: postgres.url } : {};
   for (let i = 1; i <= count; i++) {
-    const server = await buildServer(testConfig(dataDir, { redisUrl: redis.url, nodeId: `n${i}`, ...overrides }), { logStream: false });
+    const server = await buildServer(testConfig(dataDir, { redisUrl: redis.url, nodeId: `n${i}`, ...store, ...overrides }), {
+      logStream: false,
+    });
     nodes.push({ server, url: await server.listen() });
   }
   const proxy = options.proxy
@@ -42,6 +49,7 @@ export async function startInProcessCluster(
     : undefined;
   return {
     redis,
+    postgres,
     nodes,
     proxy,
     dataDir,
@@ -49,6 +57,7 @@ export async function startInProcessCluster(
       await proxy?.stop();
       for (const n of nodes) await n.server.close();
       await redis.stop();
+      await postgres?.stop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -10,6 +10,7 @@ import type { Clock } from '../../server/clock';
 import { type ServerConfig, testConfig } from '../../server/config';
 import type { CspReport } from '../../server/http/cspReports';
 import { recordCspReport } from './cspReports';
+import { testDatabaseUrl } from './postgresSchema';
 
 export const TEST_PIN = '1234';
 
@@ -29,7 +30,9 @@ export async function startTestServer(
 ): Promise<TestServer> {
   const dataDir = options.keepDataDir ?? mkdtempSync(path.join(tmpdir(), 'messenger-test-'));
   const cspReports: CspReport[] = [];
-  const server = await buildServer(testConfig(dataDir, overrides), {
+  const databaseUrl = await testDatabaseUrl(dataDir);
+  const config = testConfig(dataDir, { ...(databaseUrl ? { databaseUrl } : {}), ...overrides });
+  const server = await buildServer(config, {
     ...(options.clock ? { clock: options.clock } : {}),
     logStream: false,
     onCspReport: (report) => {

@@ -7,6 +7,7 @@ import type { Observable } from 'rxjs';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { EngineApi, MessageWindowView, OutboxEntry, SessionView } from '../../src/engine/api';
 import type { QueryName } from '../../src/worker/names';
+import { sql } from '../../server/db/store';
 import { launchChromium } from './browser';
 import { buildClientInTemp } from './buildClient';
 import { nextPhone, signUp, startTestServer, TEST_PIN, type TestServer, type TestUser } from './server';
@@ -260,8 +261,8 @@ export async function withoutSharedWorker(context: BrowserContext): Promise<void
 }
 
 /** Rows in the server's messages table with this text. */
-export function storedCount(s: TestServer, text: string): number {
-  return (s.server.ctx.db.prepare('SELECT COUNT(*) AS n FROM messages WHERE message = ?').get(text) as { n: number }).n;
+export async function storedCount(s: TestServer, text: string): Promise<number> {
+  return (await s.server.ctx.db.get<{ n: number }>(sql`SELECT COUNT(*) AS n FROM messages WHERE message = ${text}`))!.n;
 }
 
 /** A server that survives restarts: same port, same data directory, so tabs keep their origin and data. */

@@ -82,7 +82,7 @@ const entries: CatalogueEntry[] = [
       // More history than the engine keeps loaded ahead of the reader (issue 11: 100 messages, prefetched at
       // once), so older pages remain on the server when the calls start failing and the reader reaches the top.
       const { user, page } = await s.person('Reader');
-      const group = generateBigGroup(s.server.server.ctx.db, user.id, 400, Date.now());
+      const group = await generateBigGroup(s.server.server.ctx.db, user.id, 400, Date.now());
       await page.goto(`${s.url}/inbox/${group.conversationId}`);
       const log = page.getByRole('log');
       await log.locator('[data-message-id]').first().waitFor();

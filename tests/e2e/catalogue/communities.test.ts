@@ -1,5 +1,6 @@
 import type { Locator, Page } from 'playwright';
 import type { ChannelAnswer } from '../../../src/protocol/api';
+import { type Query, sql } from '../../../server/db/store';
 import { seedDemo } from '../../../server/seed/demo';
 import { insertCommunity } from '../../support/fixtures';
 import { call, signUp } from '../../support/server';
@@ -28,18 +29,18 @@ interface World {
 const world = (s: Stage): Promise<World> =>
   s.once('world', async () => {
     const { db } = s.server.server.ctx;
-    const { users } = seedDemo(db, Date.now());
-    const id = (sql: string, ...args: unknown[]) => (db.prepare(sql).get(...args) as { id: number }).id;
-    const kopi = id('SELECT id FROM communities WHERE name = ?', 'Kopi Nusantara');
-    const channel = (name: string) => id('SELECT id FROM conversations WHERE name = ? AND community_id = ?', name, kopi);
-    const news = channel('Pengumuman');
+    const { users } = await seedDemo(db, Date.now());
+    const id = async (query: Query<{ id: number }>) => (await db.get(query))!.id;
+    const kopi = await id(sql`SELECT id FROM communities WHERE name = ${'Kopi Nusantara'}`);
+    const channel = (name: string) => id(sql`SELECT id FROM conversations WHERE name = ${name} AND community_id = ${kopi}`);
+    const news = await channel('Pengumuman');
     return {
       kopi,
       news,
-      talk: channel('Diskusi Umum'),
-      recipes: channel('Resep & Tips'),
-      kopdar: id("SELECT id FROM messages WHERE conversation_id = ? AND message LIKE 'Kopdar bulan ini%'", news),
-      empty: insertCommunity(db, { name: 'Teh Tarik', ownerId: users.Budi, countryCode: '62' }).id,
+      talk: await channel('Diskusi Umum'),
+      recipes: await channel('Resep & Tips'),
+      kopdar: await id(sql`SELECT id FROM messages WHERE conversation_id = ${news} AND message LIKE 'Kopdar bulan ini%'`),
+      empty: (await insertCommunity(db, { name: 'Teh Tarik', ownerId: users.Budi, countryCode: '62' })).id,
     };
   });
 

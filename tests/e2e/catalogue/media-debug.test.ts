@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright';
 import type { Attachment } from '../../../src/protocol/entities';
+import { sql } from '../../../server/db/store';
 import { call, type TestUser } from '../../support/server';
 import { createChat } from '../../support/tabs';
 import { png, sendAs } from '../chat-view-support';
@@ -38,11 +39,9 @@ async function pictureFromBob(
   if (patch) {
     const spare = await upload(s, bob, 'spare.png');
     const db = s.server.server.ctx.db;
-    const row = db.prepare('SELECT attachment FROM messages WHERE id = ?').get(messageId) as { attachment: string };
-    db.prepare('UPDATE messages SET attachment = ? WHERE id = ?').run(
-      JSON.stringify(patch(JSON.parse(row.attachment) as Attachment, spare)),
-      messageId,
-    );
+    const row = (await db.get<{ attachment: string }>(sql`SELECT attachment FROM messages WHERE id = ${messageId}`))!;
+    const attachment = JSON.stringify(patch(JSON.parse(row.attachment) as Attachment, spare));
+    await db.run(sql`UPDATE messages SET attachment = ${attachment} WHERE id = ${messageId}`);
   }
   before(picture);
   await ada.page.goto(`${s.url}/inbox/${chatId}`);

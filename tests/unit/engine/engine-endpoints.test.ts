@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StoredAuth } from '../../../src/engine/session/session';
 import { MemoryStorage } from '../../../src/engine/storage/storage';
 import type { Country } from '../../../src/protocol/entities';
+import { sql } from '../../../server/db/store';
 import { nextPhone, startTestServer, type TestServer, TEST_PIN, useTestServer } from '../../support/server';
 import { signIn, useEngines } from './support/liveEngines';
 
@@ -19,8 +20,8 @@ afterAll(async () => {
   await pinHost.close();
 });
 
-const pinsIssued = (server: TestServer, phone: string) =>
-  (server.server.ctx.db.prepare('SELECT COUNT(*) AS n FROM pins WHERE phone_nr = ?').get(phone) as { n: number }).n;
+const pinsIssued = async (server: TestServer, phone: string) =>
+  (await server.server.ctx.db.get<{ n: number }>(sql`SELECT COUNT(*) AS n FROM pins WHERE phone_nr = ${phone}`))!.n;
 
 /** The server's countries, Sweden's http endpoint pointed at `http`, cached in `storage` as the engine caches them. */
 async function cacheCountries(storage: MemoryStorage, http: string): Promise<void> {
@@ -45,14 +46,14 @@ describe('endpoints of the PIN flow', () => {
     const engine = await startEngine({ storage });
     const swedish = nextPhone('46');
     await engine.requestPin(swedish);
-    expect(pinsIssued(pinHost, swedish)).toBe(1);
-    expect(pinsIssued(s, swedish)).toBe(0);
+    expect(await pinsIssued(pinHost, swedish)).toBe(1);
+    expect(await pinsIssued(s, swedish)).toBe(0);
 
     // A country without its own endpoint asks the default host.
     const indonesian = nextPhone('62');
     await engine.requestPin(indonesian);
-    expect(pinsIssued(s, indonesian)).toBe(1);
-    expect(pinsIssued(pinHost, indonesian)).toBe(0);
+    expect(await pinsIssued(s, indonesian)).toBe(1);
+    expect(await pinsIssued(pinHost, indonesian)).toBe(0);
   });
 
   it('asks the default host when the country names no endpoint of its own', async () => {
@@ -61,7 +62,7 @@ describe('endpoints of the PIN flow', () => {
     const engine = await startEngine({ storage });
     const phone = nextPhone('46');
     await engine.requestPin(phone);
-    expect(pinsIssued(s, phone)).toBe(1);
+    expect(await pinsIssued(s, phone)).toBe(1);
     await engine.confirmPin(phone, TEST_PIN);
     expect(await storage.get<StoredAuth>('session', 'auth')).toMatchObject({ endpoints: { http: '', ws: '' } });
   });

@@ -1,5 +1,6 @@
 import { firstValueFrom } from 'rxjs';
 import { describe, expect, it } from 'vitest';
+import { sql } from '../../../server/db/store';
 import { useTestServer } from '../../support/server';
 import { signIn, until, useEngines } from './support/liveEngines';
 
@@ -51,10 +52,10 @@ describe('editing the account against the reference server', () => {
     await expect(engine.updateProfile({ image: new Blob(['text'], { type: 'text/plain' }) })).rejects.toMatchObject(invalid);
     await expect(engine.updateProfile({ image: png(3_145_729) })).rejects.toMatchObject(invalid);
     await expect(engine.updateProfile({})).rejects.toMatchObject(invalid);
-    const uploads = s.server.ctx.db
-      .prepare("SELECT COUNT(*) AS n FROM files WHERE purpose = 'avatar' AND owner_id = ?")
-      .get(solo.userId) as { n: number };
-    expect(uploads.n).toBe(0);
+    const uploads = await s.server.ctx.db.get<{ n: number }>(
+      sql`SELECT COUNT(*) AS n FROM files WHERE purpose = 'avatar' AND owner_id = ${solo.userId}`,
+    );
+    expect(uploads?.n).toBe(0);
     expect(await firstValueFrom(engine.session())).toMatchObject({ nickname: 'Solo' });
   });
 });

@@ -1,5 +1,6 @@
 import { firstValueFrom } from 'rxjs';
 import { describe, expect, it } from 'vitest';
+import { sql } from '../../../server/db/store';
 import { insertConversation } from '../../support/fixtures';
 import { signUp, useTestServer } from '../../support/server';
 import { until, useEngines } from './support/liveEngines';
@@ -9,18 +10,16 @@ import { until, useEngines } from './support/liveEngines';
 const s = useTestServer();
 const { signedInEngine } = useEngines(s);
 
-const storedTexts = (conversationId: number, text: string) =>
-  (
-    s.server.ctx.db
-      .prepare('SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ? AND message = ?')
-      .get(conversationId, text) as { n: number }
-  ).n;
+const storedTexts = async (conversationId: number, text: string) =>
+  (await s.server.ctx.db.get<{ n: number }>(
+    sql`SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ${conversationId} AND message = ${text}`,
+  ))!.n;
 
 describe('a text send the server refuses', () => {
   it('is marked failed with the server’s message, and a retry sends it once with the same client_id', async () => {
     const { engine, userId } = await signedInEngine('Demo');
     const other = await signUp(s.url, 'Guide');
-    const demo = insertConversation(s.server.ctx.db, { members: [userId, other.id], demo: true });
+    const demo = await insertConversation(s.server.ctx.db, { members: [userId, other.id], demo: true });
     await engine.refreshConversations();
 
     const entry = await engine.sendMessage(demo.id, { text: 'hello demo' });
@@ -31,16 +30,16 @@ describe('a text send the server refuses', () => {
       status: 'failed',
       error: { name: 'EngineError', status: 403, message: 'This is a demo chat', call: 'sendMessage' },
     });
-    expect(storedTexts(demo.id, 'hello demo')).toBe(0);
+    expect(await storedTexts(demo.id, 'hello demo')).toBe(0);
 
     // The chat stops being a demo one: the user's retry goes through, and the message shows once.
-    s.server.ctx.db.prepare('UPDATE conversations SET is_demo = 0 WHERE id = ?').run(demo.id);
+    await s.server.ctx.db.run(sql`UPDATE conversations SET is_demo = 0 WHERE id = ${demo.id}`);
     await engine.retrySend(entry.localId);
     await until(engine.outbox(), (o) => o.length === 0);
-    expect(storedTexts(demo.id, 'hello demo')).toBe(1);
-    const row = s.server.ctx.db
-      .prepare('SELECT client_id FROM messages WHERE conversation_id = ? AND message = ?')
-      .get(demo.id, 'hello demo') as { client_id: number };
+    expect(await storedTexts(demo.id, 'hello demo')).toBe(1);
+    const row = (await s.server.ctx.db.get<{ client_id: number }>(
+      sql`SELECT client_id FROM messages WHERE conversation_id = ${demo.id} AND message = ${'hello demo'}`,
+    ))!;
     expect(row.client_id).toBe(entry.clientId);
     await engine.openConversation(demo.id);
     const view = await firstValueFrom(engine.messages(demo.id));
@@ -52,7 +51,7 @@ describe('older messages', () => {
   it('load 20 at a time before the window, and report false at the start of the chat', async () => {
     const { engine, userId } = await signedInEngine('Pager');
     const other = await signUp(s.url, 'Writer');
-    const chat = insertConversation(s.server.ctx.db, { members: [userId, other.id] });
+    const chat = await insertConversation(s.server.ctx.db, { members: [userId, other.id] });
     for (let i = 1; i <= 45; i++) {
       await engine.call('sendMessage', chat.id, { clientId: i, message: `m${i}` });
     }

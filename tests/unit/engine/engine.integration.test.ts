@@ -1,6 +1,7 @@
 import { firstValueFrom } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { MemoryStorage } from '../../../src/engine/storage/storage';
+import { sql } from '../../../server/db/store';
 import { nextPhone, startTestServer, useTestServer } from '../../support/server';
 import { signIn, until, useEngines } from './support/liveEngines';
 
@@ -39,19 +40,18 @@ describe('the engine against the reference server', () => {
       w.messages.some((m) => m.message === 'Hej Erik!'),
     );
     const sent = erikView.messages.find((m) => m.message === 'Hej Erik!')!;
-    const rows = s.server.ctx.db
-      .prepare('SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ? AND message = ?')
-      .get(conversation.id, 'Hej Erik!') as { n: number };
-    expect(rows.n).toBe(1);
+    const rows = await s.server.ctx.db.get<{ n: number }>(
+      sql`SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ${conversation.id} AND message = ${'Hej Erik!'}`,
+    );
+    expect(rows?.n).toBe(1);
 
     // Erik has the chat open: delivered at once, read after 500 ms; each once.
     await expect
       .poll(
-        () =>
-          s.server.ctx.db
-            .prepare('SELECT type FROM receipts WHERE message_id = ? ORDER BY type')
-            .all(sent.id)
-            .map((r) => (r as { type: string }).type),
+        async () =>
+          (await s.server.ctx.db.all<{ type: string }>(sql`SELECT type FROM receipts WHERE message_id = ${sent.id} ORDER BY type`)).map(
+            (r) => r.type,
+          ),
         { timeout: 5000 },
       )
       .toEqual(['delivered', 'read']);
@@ -80,10 +80,10 @@ describe('the engine against the reference server', () => {
     const again = await startTestServer({ port: Number(port) }, { keepDataDir: own.dataDir });
     try {
       await until(engine.outbox(), (o) => o.length === 0);
-      const n = again.server.ctx.db
-        .prepare('SELECT COUNT(*) AS n FROM messages WHERE message = ?')
-        .get('typed offline') as { n: number };
-      expect(n.n).toBe(1);
+      const n = await again.server.ctx.db.get<{ n: number }>(
+        sql`SELECT COUNT(*) AS n FROM messages WHERE message = ${'typed offline'}`,
+      );
+      expect(n?.n).toBe(1);
     } finally {
       await engine.stop();
       await again.close();
@@ -131,7 +131,7 @@ describe('the engine against the reference server', () => {
     const engine = await startEngine({ storage });
     await signIn(engine, 'Revoked');
     await engine.setHostOverrides({ apiBase: s.url, wsBase: null });
-    s.server.ctx.db.prepare('DELETE FROM tokens WHERE user_id = (SELECT id FROM users WHERE nickname = ?)').run('Revoked');
+    await s.server.ctx.db.run(sql`DELETE FROM tokens WHERE user_id = (SELECT id FROM users WHERE nickname = ${'Revoked'})`);
     await expect(engine.refreshConversations()).rejects.toMatchObject({ status: 401 });
     expect((await firstValueFrom(engine.session())).status).toBe('unauthenticated');
     expect(await storage.get('session', 'auth')).toBeUndefined();
@@ -142,7 +142,7 @@ describe('the engine against the reference server', () => {
     const engine = await startEngine();
     await signIn(engine, 'Refused');
     await until(engine.connection(), (c) => c === 'online');
-    s.server.ctx.db.prepare('DELETE FROM tokens WHERE user_id = (SELECT id FROM users WHERE nickname = ?)').run('Refused');
+    await s.server.ctx.db.run(sql`DELETE FROM tokens WHERE user_id = (SELECT id FROM users WHERE nickname = ${'Refused'})`);
     // Drop the socket server-side; the reconnect is refused, which makes the engine check its session.
     for (const ws of (s.server.hub as unknown as { byUser: Map<number, Set<{ socket: { terminate(): void } }>> }).byUser.values()) {
       for (const c of ws) c.socket.terminate();

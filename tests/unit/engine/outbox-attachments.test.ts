@@ -5,6 +5,7 @@ import type { Engine } from '../../../src/engine/engine';
 import { fetchTransport, type HttpTransport } from '../../../src/engine/rest';
 import { FILE_TOO_LARGE, FILE_TYPE_NOT_SUPPORTED } from '../../../src/engine/rules';
 import { MemoryStorage } from '../../../src/engine/storage/storage';
+import { sql } from '../../../server/db/store';
 import { nextPhone, useTestServer } from '../../support/server';
 import { refusal, signIn, until, useEngines } from './support/liveEngines';
 
@@ -48,10 +49,10 @@ async function signedInWithChat(engine: Engine): Promise<number> {
   return conversation.id;
 }
 
-function storedAttachments(conversationId: number): { message: string; attachment: string | null }[] {
-  return s.server.ctx.db
-    .prepare('SELECT message, attachment FROM messages WHERE conversation_id = ? AND type = ?')
-    .all(conversationId, 'text') as { message: string; attachment: string | null }[];
+function storedAttachments(conversationId: number): Promise<{ message: string; attachment: string | null }[]> {
+  return s.server.ctx.db.all<{ message: string; attachment: string | null }>(
+    sql`SELECT message, attachment FROM messages WHERE conversation_id = ${conversationId} AND type = ${'text'}`,
+  );
 }
 
 describe('attachments in the outbox', () => {
@@ -74,7 +75,7 @@ describe('attachments in the outbox', () => {
 
     const sent = view.messages.find((m) => m.attachment?.type === 'image');
     expect(sent).toMatchObject({ message: '', attachment: { type: 'image', mime: 'image/png', name: 'dot.png' } });
-    expect(storedAttachments(conversationId)).toHaveLength(1);
+    expect(await storedAttachments(conversationId)).toHaveLength(1);
     expect(transport.uploads).toBe(1);
     // Progress as reported (the throttle lets the first step and the end through at once), never backwards.
     const progress = seen.flatMap((list) => list.map((e) => e.attachment?.progress ?? -1));
@@ -112,7 +113,7 @@ describe('attachments in the outbox', () => {
     expect((await firstValueFrom(engine.outbox()))[0]).toMatchObject({ status: 'pending', attachment: { uploaded: null } });
     transport.failUploads = false;
     await until(engine.outbox(), (o) => o.length === 0);
-    expect(storedAttachments(conversationId).filter((m) => m.message === 'offline upload')).toHaveLength(1);
+    expect((await storedAttachments(conversationId)).filter((m) => m.message === 'offline upload')).toHaveLength(1);
     expect(entry.status).toBe('pending');
 
     // Declared a PNG, but its bytes are not one: the server refuses it (415) and says why.
@@ -145,7 +146,7 @@ describe('attachments in the outbox', () => {
     const second = await startEngine({ transport, storage });
     await until(second.outbox(), (o) => o.length === 0);
     expect(transport.uploads).toBe(1);
-    expect(storedAttachments(conversationId).filter((m) => m.message === 'uploaded once')).toHaveLength(1);
+    expect((await storedAttachments(conversationId)).filter((m) => m.message === 'uploaded once')).toHaveLength(1);
     expect(await storage.get('files', entry.localId)).toBeUndefined();
 
     transport.failUploads = true;

@@ -4,6 +4,7 @@ import { createRestClient, fetchTransport, type HttpTransport, type RestClient }
 import { MemoryStorage } from '../../../src/engine/storage/storage';
 import type { Message } from '../../../src/protocol/entities';
 import { ManualClock } from '../../../server/clock';
+import { sql } from '../../../server/db/store';
 import { insertConversation } from '../../support/fixtures';
 import { useTestServer, useUsers } from '../../support/server';
 import { manualClock } from '../worker/manualClock';
@@ -19,8 +20,8 @@ const serverClock = new ManualClock();
 const s = useTestServer({ sendRateLimit: 2, sendRateWindowMs: 10_000 }, { clock: serverClock });
 const [anna, bo] = useUsers(s, 'Anna', 'Bo');
 
-function setup() {
-  const conversation = insertConversation(s.server.ctx.db, { members: [anna.id, bo.id] });
+async function setup() {
+  const conversation = await insertConversation(s.server.ctx.db, { members: [anna.id, bo.id] });
   const manual = manualClock();
   const { advance } = manual;
   // Each send draws its own local id and client_id.
@@ -53,18 +54,18 @@ function setup() {
     serverClock.advance(ms);
     await advance(ms);
   };
-  const serverTexts = () =>
+  const serverTexts = async () =>
     (
-      s.server.ctx.db
-        .prepare('SELECT message FROM messages WHERE conversation_id = ? ORDER BY id')
-        .all(conversation.id) as { message: string }[]
+      await s.server.ctx.db.all<{ message: string }>(
+        sql`SELECT message FROM messages WHERE conversation_id = ${conversation.id} ORDER BY id`,
+      )
     ).map((r) => r.message);
   return { conversation, rest, outbox, sends, stored, both, serverTexts };
 }
 
 describe('the outbox after a 429', () => {
   it('reads Retry-After into the EngineError of the refused call', async () => {
-    const { conversation, rest, both } = setup();
+    const { conversation, rest, both } = await setup();
     await both(60_000);
     for (const n of [1, 2]) await rest.sendMessage(conversation.id, { clientId: n, message: `direct ${n}` });
     await expect(rest.sendMessage(conversation.id, { clientId: 3, message: 'direct 3' })).rejects.toMatchObject({
@@ -76,14 +77,14 @@ describe('the outbox after a 429', () => {
   });
 
   it('waits Retry-After before the next try, a kick included, then delivers each message once, in order', async () => {
-    const { conversation, outbox, sends, stored, both, serverTexts } = setup();
+    const { conversation, outbox, sends, stored, both, serverTexts } = await setup();
     await both(60_000);
     const texts = ['one', 'two', 'three', 'four'];
     for (const text of texts) await outbox.add({ conversationId: conversation.id, text, quotedMessageId: null });
     // Two go at once; the third is refused with Retry-After: 5 and stays pending, not failed.
     await expect.poll(() => sends.length).toBe(3);
     await expect.poll(() => outbox.current.find((e) => e.text === 'three')?.attempts).toBe(1);
-    expect(serverTexts()).toEqual(['one', 'two']);
+    expect(await serverTexts()).toEqual(['one', 'two']);
     expect(outbox.current.map((e) => [e.text, e.status])).toEqual([
       ['three', 'pending'],
       ['four', 'pending'],
@@ -108,7 +109,7 @@ describe('the outbox after a 429', () => {
     await both(5_000);
     await expect.poll(() => outbox.current).toEqual([]);
 
-    expect(serverTexts()).toEqual(['one', 'two', 'three', 'four', 'five']);
+    expect(await serverTexts()).toEqual(['one', 'two', 'three', 'four', 'five']);
     expect(stored.map((m) => m.message)).toEqual(['one', 'two', 'three', 'four', 'five']);
     // Every try after a refusal came once its Retry-After had passed (engine clock, ms after the start).
     expect(sends.map((at) => at - 60_000)).toEqual([0, 0, 0, 5_000, 5_000, 10_000, 10_000, 15_000]);

@@ -90,7 +90,7 @@ describe('SocketConnection against the reference server', () => {
     server = await startTestServer({}, { keepDataDir: dataDir });
     anna = await signUp(server.url, 'Anna');
     bob = await signUp(server.url, 'Bob');
-    chat = insertConversation(server.server.ctx.db, { members: [anna.id, bob.id] }).id;
+    chat = (await insertConversation(server.server.ctx.db, { members: [anna.id, bob.id] })).id;
   });
   afterAll(async () => {
     await server.close();
