@@ -30,9 +30,15 @@ export async function openStore(
   return { store: new Store('sqlite', kysely, db.name), created };
 }
 
+/** Statements kept compiled; past it the cache starts again (a bound on memory, never reached in use). */
+const STATEMENT_CACHE_MAX = 500;
+/** A statement with more parameters is an IN list of some length: compiled for its one use, not kept. */
+const CACHED_PARAMETERS_MAX = 16;
+
 /**
  * better-sqlite3 compiles a statement on every `prepare`, and Kysely prepares each query it runs: the server
- * runs a few dozen distinct statements, so each is compiled once and kept.
+ * runs a few dozen distinct statements, so each is compiled once and kept. IN lists make a statement per
+ * length; those are not kept (a list of up to 5,000 ids would otherwise keep a statement for every length).
  */
 function cachingStatements(db: Database.Database): Database.Database {
   const statements = new Map<string, Database.Statement>();
@@ -41,15 +47,23 @@ function cachingStatements(db: Database.Database): Database.Database {
     get(target, key, receiver) {
       if (key !== 'prepare') return Reflect.get(target, key, receiver) as unknown;
       return (source: string) => {
-        let statement = statements.get(source);
-        if (!statement) {
-          statement = prepare(source);
+        const cached = statements.get(source);
+        if (cached) return cached;
+        const statement = prepare(source);
+        if (parameterCount(source) <= CACHED_PARAMETERS_MAX) {
+          if (statements.size >= STATEMENT_CACHE_MAX) statements.clear();
           statements.set(source, statement);
         }
         return statement;
       };
     },
   });
+}
+
+function parameterCount(source: string): number {
+  let count = 0;
+  for (let i = source.indexOf('?'); i !== -1; i = source.indexOf('?', i + 1)) count++;
+  return count;
 }
 
 // BIGINT (ids, times, counts) and NUMERIC (sums) as numbers, like SQLite gives them: every value the server

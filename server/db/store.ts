@@ -22,7 +22,7 @@ interface TransactionState {
 const READ = /^\s*(select|with)\b/i;
 
 /** How often a transaction PostgreSQL rolled back to resolve a conflict is tried in all. */
-const TRANSACTION_ATTEMPTS = 4;
+const TRANSACTION_ATTEMPTS = 6;
 
 /** PostgreSQL's serialization failure and deadlock: nothing wrong with the transaction, only its timing. */
 function isRetryable(error: unknown): boolean {
@@ -112,6 +112,8 @@ export class Store {
         // Two transactions that PostgreSQL had to part (a deadlock, or a snapshot another one overtook): the one
         // it rolled back runs again from the start, as if it had come a moment later.
         if (attempt >= TRANSACTION_ATTEMPTS || !isRetryable(error)) throw error;
+        // After a pause that grows and differs between the two, so they do not meet again at once.
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
       }
     }
   }

@@ -7,6 +7,7 @@ import { emitAddUser, emitConversationEdit, postChangeEvent } from './conversati
 import { requireGroup } from './conversationRules';
 import { findByIdOrStid } from './ids';
 import { materializeMembers, type MemberField, resolveMembers } from './membersResolve';
+import { lockConversation } from './messages';
 import type { ConversationRow, MemberRow, UserRow } from './rows';
 import { loadUser } from './serialize';
 
@@ -90,16 +91,18 @@ export async function removeMember(
   const leaving = targetId === member.user_id;
   requireGroup(conversation, leaving ? 'You cannot leave a one-to-one chat' : 'Members cannot be removed from a one-to-one chat');
   if (!leaving) requireAdmin(member, 'Only admins can remove members');
-  await requireTarget(db, conversation.id, targetId);
-  const before = await memberIds(db, conversation.id);
-  if (leaving && member.is_admin === 1 && before.length > 1) {
-    const admins = await adminIds(db, conversation.id);
-    if (admins.length === 1) {
-      throw forbidden('An admin cannot remove themselves while they are the only admin. Make another member an admin first.');
-    }
-  }
-
+  // The checks run in the transaction, after the group's lock: two members leaving at once (or two admins)
+  // are taken one after the other, so the second sees the first gone.
   await ctx.events.transaction(async () => {
+    await lockConversation(db, conversation.id);
+    await requireTarget(db, conversation.id, targetId);
+    const before = await memberIds(db, conversation.id);
+    if (leaving && member.is_admin === 1 && before.length > 1) {
+      const admins = await adminIds(db, conversation.id);
+      if (admins.length === 1 && admins[0] === member.user_id) {
+        throw forbidden('An admin cannot remove themselves while they are the only admin. Make another member an admin first.');
+      }
+    }
     await db.run(sql`DELETE FROM conversation_members WHERE conversation_id = ${conversation.id} AND user_id = ${targetId}`);
     if (before.length === 1) {
       await ctx.events.emit([targetId], 'conversation_removed_user', { conversation_id: conversation.id, user_id: targetId });
@@ -129,12 +132,14 @@ export async function setAdmin(
   const { db } = ctx;
   requireGroup(conversation, 'A one-to-one chat has no admins');
   requireAdmin(member, 'Only admins can promote or demote members');
-  const target = await requireTarget(db, conversation.id, targetId);
-  if ((target.is_admin === 1) === isAdmin) return;
-  if (!isAdmin && (await adminIds(db, conversation.id)).length === 1) {
-    throw forbidden('A group needs at least one admin. Make another member an admin first.');
-  }
   await ctx.events.transaction(async () => {
+    // After the group's lock, as in removeMember: two admins demoting each other at once leave one.
+    await lockConversation(db, conversation.id);
+    const target = await requireTarget(db, conversation.id, targetId);
+    if ((target.is_admin === 1) === isAdmin) return;
+    if (!isAdmin && (await adminIds(db, conversation.id)).length === 1) {
+      throw forbidden('A group needs at least one admin. Make another member an admin first.');
+    }
     await db.run(
       sql`UPDATE conversation_members SET is_admin = ${isAdmin ? 1 : 0}
           WHERE conversation_id = ${conversation.id} AND user_id = ${targetId}`,

@@ -5,7 +5,7 @@ import { list, type Store, sql } from '../db/store';
 import type { FileStorage } from '../files/storage';
 import { forbidden, notFound } from '../http/errors';
 import { isCommunityAdmin } from './access';
-import { audienceOf } from './messages';
+import { audienceOf, lockConversation } from './messages';
 import type { ConversationRow, MemberRow, MessageRow } from './rows';
 import { fileUrl } from './serialize';
 import { visibleMessagesSql } from './visibility';
@@ -126,6 +126,9 @@ export async function deleteForEverybody(
     return null;
   });
   const { answer, unusedFiles } = await ctx.events.transaction(async () => {
+    // The chat's lock first: a send committing meanwhile would otherwise have its message replaced as the
+    // chat's latest by the older one read here.
+    await lockConversation(db, conversation.id);
     // Who saw what is read before the rows go.
     const perUser = new Map<number, MessageRow[]>();
     for (const row of rows) {

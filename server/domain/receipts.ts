@@ -45,6 +45,9 @@ export async function recordReceipt(
   const types: ReceiptType[] = read ? ['delivered', 'read'] : ['delivered'];
   const now = ctx.clock.now();
   return ctx.events.transaction(async () => {
+    // Both users' event counters at once, in id order: two people reading each other's messages would
+    // otherwise take them in opposite orders and wait on each other (PostgreSQL).
+    await ctx.events.lockUsers([message.user_id, member.user_id]);
     for (const type of types) {
       const added = await db.run(
         sql`INSERT INTO receipts (message_id, user_id, type, at)

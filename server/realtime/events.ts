@@ -74,6 +74,18 @@ export class EventLog {
     return result;
   }
 
+  /**
+   * Takes the event counters of `userIds` for the caller's transaction, in id order, before it emits to them
+   * in some other order over several calls (PostgreSQL; SQLite's writers take turns anyway). Transactions that
+   * take them in different orders would each hold one and wait on the other.
+   */
+  async lockUsers(userIds: Iterable<number>): Promise<void> {
+    if (this.db.dialect !== 'postgres') return;
+    const ids = [...new Set(userIds)].sort((a, b) => a - b);
+    if (ids.length === 0) return;
+    await this.db.all(sql`SELECT id FROM users WHERE id IN ${list(ids)} ORDER BY id FOR UPDATE`);
+  }
+
   /** Records a replayable event for each user (duplicates folded) and queues its delivery. */
   async emit<A extends EventAction>(userIds: Iterable<number>, action: A, data: EventPayloads[A]): Promise<void> {
     await this.transaction(async () => {
@@ -107,7 +119,12 @@ export class EventLog {
         const text = frameText(action, seq, json);
         pending?.push({ userId, frame: { action, id: seq, data } as EventFrame, text, storedAt, payload: json });
       }
-      // A payload goes when the last receiver's event that used it is pruned.
+      // A payload goes when the last receiver's event that used it is pruned. On PostgreSQL its row is locked
+      // first: two transactions pruning its last two events would each still see the other's and keep it; the
+      // second one's check waits for the first to commit, and then sees both gone.
+      if (pruned.size > 0 && this.db.dialect === 'postgres') {
+        await this.db.all(sql`SELECT id FROM event_payloads WHERE id IN ${list([...pruned])} ORDER BY id FOR UPDATE`);
+      }
       for (const id of pruned) {
         await this.db.run(
           sql`DELETE FROM event_payloads WHERE id = ${id} AND NOT EXISTS (SELECT 1 FROM events WHERE payload_id = ${id})`,

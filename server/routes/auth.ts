@@ -147,13 +147,14 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: ServerContext): vo
           return null;
         }
         await db.run(sql`DELETE FROM pins WHERE phone_nr = ${phone}`);
-        const existing = await db.get<{ id: number }>(sql`SELECT id FROM users WHERE phone_nr = ${phone}`);
-        const id =
-          existing?.id ??
-          (await db.get<{ id: number }>(
-            sql`INSERT INTO users (stid, phone_nr, country_code, created_at)
-                VALUES (${newStid('u')}, ${phone}, ${country.cc}, ${now}) RETURNING id`,
-          ))!.id;
+        // A new number is inserted unless it is there; another request may add it meanwhile (someone adding
+        // this number to a chat), and then its row is the one.
+        const inserted = await db.get<{ id: number }>(
+          sql`INSERT INTO users (stid, phone_nr, country_code, created_at)
+              VALUES (${newStid('u')}, ${phone}, ${country.cc}, ${now})
+              ON CONFLICT (phone_nr) DO NOTHING RETURNING id`,
+        );
+        const id = inserted?.id ?? (await db.get<{ id: number }>(sql`SELECT id FROM users WHERE phone_nr = ${phone}`))!.id;
         await db.run(sql`INSERT INTO tokens (hash, user_id, created_at) VALUES (${hashToken(token)}, ${id}, ${now})`);
         return id;
       });
