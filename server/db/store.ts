@@ -131,16 +131,18 @@ export class Store {
 
   private async execute<T>(query: Query<T>) {
     const executor = this.context.getStore()?.trx ?? this.kysely;
+    // Compiled once: its text tells the timer the statement's kind.
+    const compiled = query.compile(executor);
     const timer = this.timer;
-    if (!timer) return query.execute(executor);
+    if (!timer) return executor.executeQuery(compiled);
     const start = performance.now();
     try {
-      return await query.execute(executor);
+      return await executor.executeQuery(compiled);
     } finally {
-      const compiled = query.compile(executor);
       timer(READ.test(compiled.sql) ? 'read' : 'write', (performance.now() - start) / 1000);
     }
   }
+
 }
 
 /** `(a, b, c)` of an IN list; callers make sure the list is not empty (SQL has no empty list). */
