@@ -234,9 +234,15 @@ export class Engine extends CommunityCommands implements EngineApi {
     this.storage.refuseWrites();
   }
 
-  /** Writes what is waiting to be persisted now (tests, and before a worker goes away). */
+  /**
+   * Writes what is waiting to be persisted now: the state (with the receipts, search and history writes that
+   * go in its batch) and the communities store. A tab going away or hidden calls it: the browser ends a
+   * SharedWorker with its last page (and the fallback's leader with its tab), and a batch still on its timer
+   * (up to PERSIST_STREAM_DELAY_MS) would be lost with it. A stopped engine has written its last.
+   */
   async flush(): Promise<void> {
-    await this.parts?.state.flush();
+    if (this.lifetime.signal.aborted || !this.parts) return;
+    await Promise.all([this.parts.state.flush(), this.parts.communityStore.flush()]);
   }
 
   // Queries.
@@ -469,14 +475,24 @@ export class Engine extends CommunityCommands implements EngineApi {
 
   setTabState(tabId: string, state: TabState): void {
     const before = this.tabs.openConversations();
+    const wasVisible = this.tabs.isVisible(tabId);
     this.tabs.set(tabId, state, this.clock.now());
     // Before sign-in there are no chats to follow the tabs (the parts read the tabs when they load).
     this.parts?.chats.tabsChanged(before);
+    // A hidden tab may be discarded without a pagehide, its worker with it: what it saw is written now.
+    if (wasVisible && !state.visible) this.flushSoon();
   }
 
   closeTab(tabId: string): void {
     this.tabs.remove(tabId);
     this.parts?.chats.closeTab(tabId);
+    // It may have been the last tab, and its worker may end right after (see `flush`).
+    this.flushSoon();
+  }
+
+  /** `flush` for a caller that cannot wait: the tab is going, so a failure is only logged. */
+  private flushSoon(): void {
+    void this.flush().catch((error: unknown) => this.log('saving the engine state failed', error));
   }
 
   call<K extends RestCallName>(name: K, ...args: Parameters<RestClient[K]>): ReturnType<RestClient[K]> {

@@ -17,6 +17,11 @@ export class TabRegistry {
     this.tabs.delete(tabId);
   }
 
+  /** Whether the tab last said it was visible (false for a tab it does not know). */
+  isVisible(tabId: string): boolean {
+    return this.tabs.get(tabId)?.visible ?? false;
+  }
+
   /** Conversations shown in a visible tab: their new messages are read as they arrive (spec §4). */
   openConversations(): Set<number> {
     const open = new Set<number>();
