@@ -40,6 +40,13 @@ export async function toggleReaction(
     );
     return changed > 0;
   }
+  if (db.dialect === 'postgres') {
+    // One user's additions to one target take turns, so each count sees the rows the others added (SQLite's
+    // writers take turns anyway). An advisory lock, not a row lock: nothing else takes it, so it cannot
+    // join the user-row locks the events take into a deadlock. The two-key form is apart from the
+    // migrations' one-key lock.
+    await db.all(sql`SELECT pg_advisory_xact_lock(${userId}::int4, ${target.id}::int4)`);
+  }
   const exists = await db.get(
     sql`SELECT 1 AS n FROM ${from} WHERE ${owner} = ${target.id} AND user_id = ${userId} AND reaction = ${reaction}`,
   );
@@ -51,7 +58,7 @@ export async function toggleReaction(
   if (mine >= REACTIONS_PER_USER_MAX) {
     throw badRequest(`At most ${REACTIONS_PER_USER_MAX} reactions per ${label}`);
   }
-  // On PostgreSQL the same reaction can be added by a concurrent request after the check: that one counts.
+  // Two concurrent requests for the same reaction: the second finds the first's row and changes nothing.
   const added = await db.run(
     sql`INSERT INTO ${from} (${owner}, user_id, reaction, set_at) VALUES (${target.id}, ${userId}, ${reaction}, ${now})
         ON CONFLICT DO NOTHING`,

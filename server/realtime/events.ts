@@ -19,6 +19,16 @@ export function frameText(action: string, seq: number, json: string): string {
   return `{"action":${JSON.stringify(action)},"id":${seq},"data":${json}}`;
 }
 
+/** Ids in one IN list, and event rows in one INSERT (5 parameters each): well under both stores' limits. */
+const IDS_PER_STATEMENT = 500;
+const EVENT_ROWS_PER_INSERT = 200;
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
 export interface DeliveryTarget {
   deliver(deliveries: Delivery[]): void;
 }
@@ -86,51 +96,80 @@ export class EventLog {
     await this.db.all(sql`SELECT id FROM users WHERE id IN ${list(ids)} ORDER BY id FOR UPDATE`);
   }
 
-  /** Records a replayable event for each user (duplicates folded) and queues its delivery. */
+  /**
+   * Records a replayable event for each user (duplicates folded) and queues its delivery. A few statements
+   * for all receivers, not a few per receiver: a message to a 100-member group is one counter update, one
+   * payload and one insert of 100 rows (issue 21: per-receiver round trips to PostgreSQL were most of a
+   * group message's latency in the fan-out-cluster benchmark).
+   */
   async emit<A extends EventAction>(userIds: Iterable<number>, action: A, data: EventPayloads[A]): Promise<void> {
+    // In id order: two transactions that bump the same users' counters lock them in the same order
+    // (PostgreSQL would otherwise find them deadlocked).
+    const ids = [...new Set(userIds)].sort((a, b) => a - b);
+    if (ids.length === 0) return;
     await this.transaction(async () => {
+      const seqs = await this.bumpCounters(ids);
+      if (seqs.size === 0) return;
       // The data is stored once for all its receivers; each receiver's row holds only its own id.
       const json = JSON.stringify(data);
-      let payloadId: number | null = null;
-      const pruned = new Set<number>();
+      const payload = await this.db.get<{ id: number }>(
+        sql`INSERT INTO event_payloads (data) VALUES (${json}) RETURNING id`,
+      );
+      const payloadId = payload?.id ?? null;
       const now = this.now();
+      const receivers = ids.filter((id) => seqs.has(id)).map((id) => ({ userId: id, seq: seqs.get(id) ?? 0 }));
+      for (const chunk of chunks(receivers, EVENT_ROWS_PER_INSERT)) {
+        const rows = chunk.map((r) => sql`(${r.userId}, ${r.seq}, ${action}, ${payloadId}, ${now})`);
+        await this.db.run(sql`INSERT INTO events (user_id, seq, action, payload_id, created_at) VALUES ${sql.join(rows)}`);
+      }
+      await this.prune(receivers.filter((r) => r.seq > this.retention));
       const storedAt = performance.now();
       const pending = this.pending.getStore();
-      // In id order: two transactions that bump the same users' counters lock them in the same order
-      // (PostgreSQL would otherwise find them deadlocked).
-      for (const userId of [...new Set(userIds)].sort((a, b) => a - b)) {
-        const row = await this.db.get<{ event_seq: number }>(
-          sql`UPDATE users SET event_seq = event_seq + 1 WHERE id = ${userId} RETURNING event_seq`,
-        );
-        if (!row) continue;
-        const seq = row.event_seq;
-        payloadId ??=
-          (await this.db.get<{ id: number }>(sql`INSERT INTO event_payloads (data) VALUES (${json}) RETURNING id`))?.id ??
-          null;
-        await this.db.run(
-          sql`INSERT INTO events (user_id, seq, action, payload_id, created_at) VALUES (${userId}, ${seq}, ${action}, ${payloadId}, ${now})`,
-        );
-        if (seq > this.retention) {
-          const rows = await this.db.all<{ payload_id: number }>(
-            sql`DELETE FROM events WHERE user_id = ${userId} AND seq <= ${seq - this.retention} RETURNING payload_id`,
-          );
-          for (const r of rows) pruned.add(r.payload_id);
-        }
+      for (const { userId, seq } of receivers) {
         const text = frameText(action, seq, json);
         pending?.push({ userId, frame: { action, id: seq, data } as EventFrame, text, storedAt, payload: json });
       }
-      // A payload goes when the last receiver's event that used it is pruned. On PostgreSQL its row is locked
-      // first: two transactions pruning its last two events would each still see the other's and keep it; the
-      // second one's check waits for the first to commit, and then sees both gone.
-      if (pruned.size > 0 && this.db.dialect === 'postgres') {
-        await this.db.all(sql`SELECT id FROM event_payloads WHERE id IN ${list([...pruned])} ORDER BY id FOR UPDATE`);
-      }
-      for (const id of pruned) {
-        await this.db.run(
-          sql`DELETE FROM event_payloads WHERE id = ${id} AND NOT EXISTS (SELECT 1 FROM events WHERE payload_id = ${id})`,
-        );
-      }
     });
+  }
+
+  /** Each user's next event id (users that no longer exist are left out), taken in one statement per chunk. */
+  private async bumpCounters(ids: readonly number[]): Promise<Map<number, number>> {
+    const seqs = new Map<number, number>();
+    for (const chunk of chunks(ids, IDS_PER_STATEMENT)) {
+      // PostgreSQL locks an UPDATE's rows in the order it scans them, which an IN list does not fix; the
+      // SELECT … ORDER BY … FOR UPDATE locks them in id order first.
+      await this.lockUsers(chunk);
+      const rows = await this.db.all<{ id: number; event_seq: number }>(
+        sql`UPDATE users SET event_seq = event_seq + 1 WHERE id IN ${list(chunk)} RETURNING id, event_seq`,
+      );
+      for (const r of rows) seqs.set(r.id, r.event_seq);
+    }
+    return seqs;
+  }
+
+  /** Drops the receivers' events older than the retention, and the payloads no event uses any more. */
+  private async prune(receivers: readonly { userId: number; seq: number }[]): Promise<void> {
+    const pruned = new Set<number>();
+    for (const chunk of chunks(receivers, IDS_PER_STATEMENT / 2)) {
+      const older = chunk.map((r) => sql`(user_id = ${r.userId} AND seq <= ${r.seq - this.retention})`);
+      const rows = await this.db.all<{ payload_id: number }>(
+        sql`DELETE FROM events WHERE ${sql.join(older, sql` OR `)} RETURNING payload_id`,
+      );
+      for (const r of rows) pruned.add(r.payload_id);
+    }
+    if (pruned.size === 0) return;
+    // A payload goes when the last receiver's event that used it is pruned. On PostgreSQL its row is locked
+    // first: two transactions pruning its last two events would each still see the other's and keep it; the
+    // second one's check waits for the first to commit, and then sees both gone.
+    for (const chunk of chunks([...pruned].sort((a, b) => a - b), IDS_PER_STATEMENT)) {
+      if (this.db.dialect === 'postgres') {
+        await this.db.all(sql`SELECT id FROM event_payloads WHERE id IN ${list(chunk)} ORDER BY id FOR UPDATE`);
+      }
+      await this.db.run(
+        sql`DELETE FROM event_payloads WHERE id IN ${list(chunk)}
+            AND NOT EXISTS (SELECT 1 FROM events WHERE events.payload_id = event_payloads.id)`,
+      );
+    }
   }
 
   /** An event with no id that is not stored: presence. */

@@ -40,10 +40,13 @@ async function visibleCommunities(ctx: ServerContext, viewer: AuthUser, onlyJoin
   const joined = sql`EXISTS (SELECT 1 FROM community_members cm
                              WHERE cm.community_id = c.id AND cm.user_id = ${viewer.id})`;
   const visible = onlyJoined ? joined : sql`(c.is_private = 0 OR ${joined})`;
-  return ctx.db.all<CommunityRow>(
-    sql`SELECT c.* FROM communities c WHERE c.country_code = ${viewer.country_code} AND ${visible}
-        ORDER BY lower(c.name), c.id`,
+  const rows = await ctx.db.all<CommunityRow>(
+    sql`SELECT c.* FROM communities c WHERE c.country_code = ${viewer.country_code} AND ${visible}`,
   );
+  // Sorted here, not by ORDER BY: PostgreSQL orders text by its database's collation and SQLite by code
+  // point, so the same communities came back in different orders from the two stores.
+  const key = (row: CommunityRow) => row.name.toLowerCase();
+  return rows.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : a.id - b.id));
 }
 
 function registerCommunityOnlyRoutes(app: FastifyInstance, ctx: ServerContext): void {

@@ -124,18 +124,21 @@ export async function generateBigGroup(db: Store, userId: number, count: number,
   const authors: number[] = [];
   for (let from = 0; from < count; from += BATCH) {
     const to = Math.min(count, from + BATCH);
-    await db.transaction(async () => {
-      ids.push(...(await newIds(db, 'messages', to - from)));
+    // The outer lists grow only after the batch commits: a transaction PostgreSQL runs again must not add twice.
+    const batch = await db.transaction(async () => {
+      const batchIds = await newIds(db, 'messages', to - from);
+      const idAt = (i: number) => (i >= from ? batchIds[i - from] : ids[i]);
+      const batchAuthors: number[] = [];
       const rows: SeedValue[][] = [];
       const reactions: SeedValue[][] = [];
       for (let i = from; i < to; i++) {
-        const id = ids[i] as number;
+        const id = idAt(i) as number;
         const at = start + i * spacing;
         const author = members[Math.floor(rand() * members.length)] as number;
-        const quoted = i > 0 && i % 25 === 0 ? ids[Math.max(0, i - 1 - Math.floor(rand() * 20))] : undefined;
+        const quoted = i > 0 && i % 25 === 0 ? idAt(Math.max(0, i - 1 - Math.floor(rand() * 20))) : undefined;
         const text = `#${i + 1} ${LINES[Math.floor(rand() * LINES.length)]}`;
         rows.push([id, newStid('msg'), conversationId, author, text, quoted ?? null, at, at]);
-        authors.push(author);
+        batchAuthors.push(author);
         if (i % 40 === 39) {
           const reactor = members[(members.indexOf(author) + 1) % members.length] as number;
           reactions.push([id, reactor, REACTIONS[Math.floor(rand() * REACTIONS.length)] as string, at + 30_000]);
@@ -154,7 +157,10 @@ export async function generateBigGroup(db: Store, userId: number, count: number,
         ROWS,
         sql`ON CONFLICT DO NOTHING`,
       );
+      return { batchIds, batchAuthors };
     });
+    ids.push(...batch.batchIds);
+    authors.push(...batch.batchAuthors);
   }
 
   await db.transaction(async () => {
@@ -206,7 +212,7 @@ export async function generateConversations(
   let messages = 0;
   for (let from = 0; from < count; from += BATCH) {
     const to = Math.min(count, from + BATCH);
-    await db.transaction(async () => {
+    messages += await db.transaction(async () => {
       const people = await makeUsers(db, to - from, now);
       const conversationIds = await newIds(db, 'conversations', to - from);
       const chats: { id: number; other: number; lastAt: number; createdAt: number; said: SeedValue[][] }[] = [];
@@ -240,7 +246,6 @@ export async function generateConversations(
         memberRows.push([c.id, c.other, c.createdAt, lastId]);
         memberRows.push([c.id, userId, c.createdAt, (from + j) % 7 === 3 ? previousId : lastId]);
       });
-      messages += messageRows.length;
       await insertRows(
         db,
         sql`conversations (id, stid, is_group, owner_id, created_at, last_message_id, last_message_at)`,
@@ -259,6 +264,8 @@ export async function generateConversations(
         memberRows,
         ROWS,
       );
+      // Counted once the batch commits: a transaction PostgreSQL runs again must not count twice.
+      return messageRows.length;
     });
   }
   return { conversations: count, messages };

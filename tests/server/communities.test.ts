@@ -6,7 +6,8 @@ import type {
   CommunitySearchAnswer,
 } from '../../src/protocol/api';
 import { sql } from '../../server/db/store';
-import { call, startTestServer, type TestServer, TestSocket } from '../support/server';
+import { insertCommunity } from '../support/fixtures';
+import { call, signUp, startTestServer, type TestServer, TestSocket } from '../support/server';
 import { makeWorld } from './communities-support';
 
 let s: TestServer;
@@ -52,6 +53,22 @@ describe('community list, search and details', () => {
       token: w.outsider.token,
     });
     expect(all.data.communities.some((c) => c.id === w.community.id)).toBe(true);
+  });
+
+  it('lists communities by lower-cased name in code-point order, the same on SQLite and PostgreSQL', async () => {
+    const user = await signUp(s.url, 'Sorter', '62');
+    // SQLite's lower() folds ASCII only and PostgreSQL orders by its collation; the list must not depend on either.
+    for (const name of ['Émile ord', 'zeta ord', '_under ord', 'éclair ord', 'Alpha ord']) {
+      await insertCommunity(s.server.ctx.db, { name, ownerId: user.id });
+    }
+    const r = await call<CommunitiesAnswer>(s.url, 'GET', '/v1/communities?only_joined=true', { token: user.token });
+    expect(r.data.communities.map((c) => c.name)).toEqual([
+      '_under ord',
+      'Alpha ord',
+      'zeta ord',
+      'éclair ord',
+      'Émile ord',
+    ]);
   });
 
   it('searches names and descriptions case-insensitively; a blank query finds nothing', async () => {

@@ -120,6 +120,17 @@ describe('POST and DELETE /v2/conversations/{id}/messages/{msgId}/reactions', ()
     expect(await count(s, sql`SELECT COUNT(*) AS n FROM reactions WHERE message_id = ${msg}`)).toBe(REACTIONS_PER_USER_MAX);
   });
 
+  it(`keeps to ${REACTIONS_PER_USER_MAX} reactions when one user sends many at once`, async () => {
+    const id = await conversation(s, { members: [anna.id, bo.id] });
+    const msg = await sent(s, anna, id, 'raced');
+    const emoji = ['😀', '😁', '😂', '🤣', '😃', '😄', '😅', '😆', '😉', '😊', '😋', '😎', '😍', '😘', '🥰', '😗'];
+    // On PostgreSQL the requests run side by side: each one's count must see the others' rows.
+    const answers = await Promise.all(emoji.map((e) => react('POST', bo, id, msg, { reaction: e })));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(REACTIONS_PER_USER_MAX);
+    expect(answers.filter((a) => a.status === 400)).toHaveLength(emoji.length - REACTIONS_PER_USER_MAX);
+    expect(await count(s, sql`SELECT COUNT(*) AS n FROM reactions WHERE message_id = ${msg}`)).toBe(REACTIONS_PER_USER_MAX);
+  });
+
   it('tells only the sender and admins about reactions on a broadcast reply', async () => {
     const id = await conversation(s, { members: [anna.id, bo.id, cay.id], admins: [anna.id], broadcast: true });
     const post = await sent(s, anna, id, 'news');
