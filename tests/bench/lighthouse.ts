@@ -66,7 +66,8 @@ class DebuggableChromium {
     if (!executable) throw new Error('no Chromium: install Debian’s chromium or set CHROMIUM_PATH');
     const profile = mkdtempSync(path.join(tmpdir(), 'messenger-lighthouse-'));
     const args = [...CHROMIUM_ARGS, '--headless', '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'];
-    const child = spawn(executable, args, { stdio: 'ignore' });
+    // A process group of its own: stop() ends Chromium's helpers with it, not only the browser process.
+    const child = spawn(executable, args, { stdio: 'ignore', detached: true });
     const portFile = path.join(profile, 'DevToolsActivePort');
     try {
       const port = await until('Chromium’s DevTools port', async () => {
@@ -84,12 +85,28 @@ class DebuggableChromium {
   async stop(): Promise<void> {
     if (this.child.exitCode === null) {
       const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
-      this.child.kill('SIGTERM');
+      this.signal('SIGTERM');
       await Promise.race([exited, sleep(5_000)]);
-      if (this.child.exitCode === null) this.child.kill('SIGKILL');
     }
-    // Chromium's helper processes may still be writing to it for a moment.
-    rmSync(this.profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+    // The helpers (GPU, network, crashpad) can outlive the browser and write into the profile as it goes.
+    this.signal('SIGKILL');
+    try {
+      rmSync(this.profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+    } catch (error) {
+      // A profile left in the temporary directory is no reason to fail the figures it measured.
+      console.warn(`lighthouse: could not remove ${this.profile}: ${String(error)}`);
+    }
+  }
+
+  /** Signals the browser's whole process group (it leads one: started detached). */
+  private signal(name: NodeJS.Signals): void {
+    const pid = this.child.pid;
+    if (pid === undefined) return;
+    try {
+      process.kill(-pid, name);
+    } catch {
+      // The group is gone already.
+    }
   }
 }
 

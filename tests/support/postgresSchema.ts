@@ -8,7 +8,8 @@ import { inject } from 'vitest';
  * its data again. Elsewhere undefined: the server uses SQLite in its data directory.
  */
 export async function testDatabaseUrl(dataDir: string): Promise<string | undefined> {
-  const base = inject('postgresUrl');
+  // Outside Vitest (`npm run bench` starts test servers too) there is no run to ask: SQLite.
+  const base = process.env.VITEST ? inject('postgresUrl') : undefined;
   if (!base) return undefined;
   const schema = `t_${createHash('sha256').update(dataDir).digest('hex').slice(0, 16)}`;
   const client = new pg.Client({ connectionString: base });
