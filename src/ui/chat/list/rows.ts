@@ -96,6 +96,15 @@ export function buildRows(messages: readonly Message[], hasOlder: boolean, outbo
   return [...withOutbox(buildMessageRows(messages, hasOlder), outbox)];
 }
 
+/** A row's message, for the rows that hold one. */
+export const rowMessage = (row: ChatRow | undefined): Message | null => (row?.kind === 'message' ? row.message : null);
+
+/** The first message row at or after `messageId` (a search hit that is gone), else the last row. */
+export function nearestIndex(rows: readonly ChatRow[], messageId: number): number | undefined {
+  const at = rows.findIndex((row) => row.kind === 'message' && row.message.id >= messageId);
+  return at >= 0 ? at : rows.length > 0 ? rows.length - 1 : undefined;
+}
+
 /** A loaded message by id, found by halving (messages are in id order): no index to rebuild per change. */
 export function findLoaded(messages: readonly Message[], id: number): Message | undefined {
   let low = 0;
