@@ -1,22 +1,21 @@
 import { RouterProvider } from '@tanstack/react-router';
-import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useSubscription } from 'observable-hooks';
+import { useMemo } from 'react';
 import type { TabEngine } from '../engine/api';
 import { ErrorBoundary } from './common/ErrorBoundary';
 import { ErrorScreen } from './common/ErrorScreen';
 import { EngineProvider } from './hooks/EngineContext';
+import { useI18nInstance } from './hooks/useI18nInstance';
 import { applyLanguage } from './i18n';
 import type { AppRouter } from './routing/router';
 
 /** Follows the engine's stored language (shared by every tab); the first paint used the local mirror. */
 function LanguageFollower({ engine }: { engine: TabEngine }) {
-  const { i18n } = useTranslation();
-  useEffect(() => {
-    const subscription = engine.language().subscribe((language) => {
-      if (language) applyLanguage(i18n, language);
-    });
-    return () => subscription.unsubscribe();
-  }, [engine, i18n]);
+  const i18n = useI18nInstance();
+  const language = useMemo(() => engine.language(), [engine]);
+  useSubscription(language, (chosen) => {
+    if (chosen) applyLanguage(i18n, chosen);
+  });
   return null;
 }
 

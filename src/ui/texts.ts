@@ -1,4 +1,4 @@
-import type { i18n } from 'i18next';
+import type { BackendModule, i18n } from 'i18next';
 import type { Language } from './i18n';
 import { localeFileOf, type TextGroup } from './textGroups';
 
@@ -7,115 +7,60 @@ type Tree = { [key: string]: string | Tree };
 /**
  * The locale files, loaded on demand (issue 11): a reader fetches only the language they read, and of it
  * only the groups their screens need (textGroups.ts); another language only when they switch to it. Each
- * language's group is one module of ./localeGroups/ holding its areas' files, so one chunk.
+ * group is an i18next namespace, and each language's group one module of ./localeGroups/, so one chunk.
  */
-const GROUPS: Record<Language, Record<TextGroup, () => Promise<{ default: Record<string, unknown> }>>> = {
+const CHUNKS: Record<Language, Record<TextGroup, () => Promise<{ default: Record<string, unknown> }>>> = {
   en: { login: () => import('./localeGroups/locale-en'), app: () => import('./localeGroups/locale-en-app') },
   sv: { login: () => import('./localeGroups/locale-sv'), app: () => import('./localeGroups/locale-sv-app') },
 };
 
-/** Some groups of one language's texts, as the one i18next namespace holds them: `{ login: {…}, … }`. */
-export async function loadTexts(language: Language, groups: readonly TextGroup[]): Promise<Tree> {
-  const modules = await Promise.all(groups.map((group) => GROUPS[language][group]()));
-  return Object.fromEntries(
-    modules.flatMap((module) => Object.entries(module.default).map(([path, tree]) => [localeFileOf(path)?.area ?? path, tree as Tree])),
-  );
+/** One group of one language as its namespace holds it: `{ common: {…}, errors: {…}, login: {…} }`. */
+async function readGroup(language: string, group: string): Promise<Tree> {
+  const groups = Object.hasOwn(CHUNKS, language) ? CHUNKS[language as Language] : null;
+  const load = groups && Object.hasOwn(groups, group) ? groups[group as TextGroup] : null;
+  if (!load) throw new Error(`no texts ${language}/${group}`);
+  const module = await load();
+  return Object.fromEntries(Object.entries(module.default).map(([path, tree]) => [localeFileOf(path)?.area ?? path, tree as Tree]));
 }
 
-/** What an i18n instance holds: the groups its screens asked for, and each language's loads of them. */
-interface Held {
-  groups: Set<TextGroup>;
-  /** `sv/app` → the load of that group into the instance (dropped when it fails, so it is tried again). */
-  loads: Map<string, Promise<void>>;
-  /** `sv/app`: a group in the instance already. */
-  loaded: Set<string>;
-  /** The language applyLanguage is switching to, while its texts load. */
-  switchingTo: Language | null;
-}
-
-const held = new WeakMap<i18n, Held>();
+/** i18next's backend: it asks for a namespace (a group) of a language when loadNamespaces or a switch needs it. */
+export const localeChunks: BackendModule = {
+  type: 'backend',
+  callbackApi: false,
+  init: () => undefined,
+  read: readGroup,
+};
 
 /**
- * The i18next instance itself. react-i18next's `useTranslation` hands out a copy of it (its methods bound to
- * the instance, its `language` a snapshot), a new one per component and language: state is kept per instance.
+ * Loads every namespace the instance uses into `language` and rejects if one is still missing. i18next
+ * neither retries a namespace whose load failed nor reports the failure to loadNamespaces' caller, so the
+ * missing ones are loaded again here (a chunk that failed offline loads on the next try). A namespace added
+ * while this waits (a screen behind sign-in asking for `app` during a switch) is loaded too before it
+ * resolves, so a language is never shown with a group missing.
  */
-export const instanceOf = (instance: i18n): i18n => (instance as i18n & { __original?: i18n }).__original ?? instance;
-
-function heldBy(instance: i18n): Held {
-  const key = instanceOf(instance);
-  let state = held.get(key);
-  if (!state) {
-    state = { groups: new Set(), loads: new Map(), loaded: new Set(), switchingTo: null };
-    held.set(key, state);
-  }
-  return state;
-}
-
-/** Records that `instance` was created holding these groups of `language` (createI18n loaded them). */
-export function holdTexts(instance: i18n, language: Language, groups: readonly TextGroup[]): void {
-  const state = heldBy(instance);
-  for (const group of groups) {
-    state.groups.add(group);
-    state.loads.set(`${language}/${group}`, Promise.resolve());
-    state.loaded.add(`${language}/${group}`);
+export async function loadTexts(instance: i18n, language: string): Promise<void> {
+  for (;;) {
+    const missing = namespacesOf(instance).filter((group) => !instance.hasResourceBundle(language, group));
+    if (missing.length === 0) return;
+    await instance.reloadResources([language], missing);
+    const failed = missing.filter((group) => !instance.hasResourceBundle(language, group));
+    if (failed.length > 0) throw new Error(`the ${language} texts ${failed.join(', ')} could not be loaded`);
   }
 }
 
-/** The groups `instance` holds, for its i18next backend (a language switched to without applyLanguage). */
-export const heldGroups = (instance: i18n): TextGroup[] => [...heldBy(instance).groups];
+const namespacesOf = (instance: i18n): string[] => {
+  const ns = instance.options.ns;
+  return typeof ns === 'string' ? [ns] : [...(ns ?? [])];
+};
+
+/** Whether the language shown has `group`: a screen needing it renders at once. */
+export const hasTexts = (instance: i18n, group: TextGroup): boolean => instance.hasResourceBundle(instance.language, group);
 
 /**
- * Adds to `instance` every group it holds, in `language`, that it lacks there. A group asked for while this
- * runs is loaded too before it resolves, so a language is never shown with a group missing.
+ * Loads `group` into the language shown, and holds it from now on: a later switch loads it too (i18next loads
+ * a language's every namespace). What a screen needing those texts waits for.
  */
-export async function addTexts(instance: i18n, language: Language): Promise<void> {
-  const state = heldBy(instance);
-  let count;
-  do {
-    count = state.groups.size;
-    await Promise.all(
-      [...state.groups].map((group) => {
-        const key = `${language}/${group}`;
-        let load = state.loads.get(key);
-        if (!load) {
-          load = loadTexts(language, [group]).then((tree) => {
-            instance.addResourceBundle(language, 'translation', tree, true, true);
-            state.loaded.add(key);
-          });
-          load.catch(() => state.loads.delete(key));
-          state.loads.set(key, load);
-        }
-        return load;
-      }),
-    );
-  } while (state.groups.size !== count);
-}
-
-/** Notes the language a switch is loading (null: none), so a group asked for meanwhile loads in it too. */
-export function switchingTo(instance: i18n, language: Language | null): void {
-  heldBy(instance).switchingTo = language;
-}
-
-export const isSwitchingTo = (instance: i18n): Language | null => heldBy(instance).switchingTo;
-
-/** The languages a screen's texts must be in: the one shown, and the one a switch is loading. */
-function languagesOf(instance: i18n, state: Held): Language[] {
-  const shown = instanceOf(instance).language as Language;
-  return state.switchingTo && state.switchingTo !== shown ? [shown, state.switchingTo] : [shown];
-}
-
-/** Whether `group` is in the instance's language and in the one it is switching to. */
-export function hasTexts(instance: i18n, group: TextGroup): boolean {
-  const state = heldBy(instance);
-  return languagesOf(instance, state).every((language) => state.loaded.has(`${language}/${group}`));
-}
-
-/**
- * Loads `group` into the instance's language and into the one it is switching to, and holds it from now on
- * (a later switch loads it too): what a screen needing those texts waits for.
- */
-export function textsReady(instance: i18n, group: TextGroup): Promise<void> {
-  const state = heldBy(instance);
-  state.groups.add(group);
-  return Promise.all(languagesOf(instance, state).map((language) => addTexts(instance, language))).then(() => undefined);
+export async function textsReady(instance: i18n, group: TextGroup): Promise<void> {
+  await instance.loadNamespaces(group);
+  await loadTexts(instance, instance.language);
 }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  LOGIN_BUDGET_KIB,
+  loginBudgetLine,
   type Manifest,
   routeFiles,
   routeSizes,
@@ -119,6 +121,17 @@ describe('the build report', () => {
     );
     expect(() => routeFiles(manifest, { route: '/login', chunks: ['login'], texts: ['app'] }, 'sv')).toThrow(
       /no locale-sv-app chunk/,
+    );
+  });
+
+  it('states the /login budget of 160 KiB (design.md §4) and the heavier language against it', () => {
+    expect(LOGIN_BUDGET_KIB).toBe(160);
+    const row = (route: string, kib: number) => ({ route, page: kib * 1024 - 1024, worker: 1024, total: kib * 1024 });
+    expect(loginBudgetLine([row('/login', 150), row('/inbox', 300)], [row('/login', 151.5), row('/inbox', 301)])).toBe(
+      '  /login budget (page + worker, heavier language): 151.5 KiB of 160 KiB, 8.5 KiB to spare',
+    );
+    expect(loginBudgetLine([row('/login', 161)], [row('/login', 160)])).toBe(
+      '  /login budget (page + worker, heavier language): 161.0 KiB of 160 KiB, OVER by 1.0 KiB',
     );
   });
 });

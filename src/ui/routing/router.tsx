@@ -7,9 +7,9 @@ import {
   Outlet,
 } from '@tanstack/react-router';
 import { type ReactNode, Suspense, useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { reportRenderError } from '../../reporting/reporter';
 import { ErrorScreen } from '../common/ErrorScreen';
+import { useI18nInstance } from '../hooks/useI18nInstance';
 import type { TextGroup } from '../textGroups';
 import { hasTexts, textsReady } from '../texts';
 import { LoginGate, RequireSignedIn, Waiting } from './SessionGate';
@@ -47,12 +47,13 @@ export function preloadScreen(pathname: string, mainLikely: boolean): void {
 }
 
 /**
- * Shows the session gate's "Loading…" until a group of texts is in, fetching the screen's chunk alongside
- * them rather than after them. (State and an effect rather than React's `use`, which wants the same promise
- * again after suspending, and under `act` in the browser tests never let the first render finish.)
+ * Shows the session gate's "Loading…" until a group of texts (an i18next namespace) is in, fetching the
+ * screen's chunk alongside them rather than after them. (State and an effect rather than React's `use`, which
+ * wants the same promise again after suspending, and under `act` in the browser tests never let the first
+ * render finish.)
  */
 function ScreenTexts({ group, screen, children }: { group: TextGroup; screen: AsyncRouteComponent<never>; children: ReactNode }) {
-  const { i18n } = useTranslation();
+  const i18n = useI18nInstance();
   const [ready, setReady] = useState(() => hasTexts(i18n, group));
   const [failed, setFailed] = useState<unknown>(null);
   useEffect(() => {

@@ -6,7 +6,12 @@ describe('file sizes (spec §9: B to GB)', () => {
   it('steps by 1,024 with one decimal below 100', () => {
     expect(formatFileSize(0, 'en')).toBe('0 B');
     expect(formatFileSize(1023, 'en')).toBe('1,023 B');
+    expect(formatFileSize(512, 'en')).toBe('512 B');
     expect(formatFileSize(1536, 'en')).toBe('1.5 KB');
+    // One decimal up to 100 of a unit, and no trailing zero: the composer's chip and the message agree (issue 22).
+    expect(formatFileSize(15.5 * 1024, 'en')).toBe('15.5 KB');
+    expect(formatFileSize(99.94 * 1024, 'en')).toBe('99.9 KB');
+    expect(formatFileSize(50 * 1024 * 1024, 'en')).toBe('50 MB');
     expect(formatFileSize(1_572_864, 'en')).toBe('1.5 MB');
     expect(formatFileSize(150 * 1024 * 1024, 'en')).toBe('150 MB');
     expect(formatFileSize(3 * 1024 ** 3, 'en')).toBe('3 GB');

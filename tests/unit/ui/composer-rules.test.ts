@@ -5,7 +5,6 @@ import {
   attachmentProblem,
   canSubmit,
   enterAction,
-  formatFileSize,
   sendBlock,
   truncate,
 } from '../../../src/ui/chat/composer/sendRules';
@@ -183,12 +182,5 @@ describe('display limits (spec §5, §9)', () => {
     expect(truncate('a'.repeat(100))).toBe('a'.repeat(100));
     expect(truncate('a'.repeat(101))).toBe(`${'a'.repeat(100)}…`);
     expect(truncate('😀'.repeat(101))).toBe(`${'😀'.repeat(100)}…`);
-  });
-
-  it('formats sizes from B to GB', () => {
-    expect(formatFileSize(512)).toBe('512 B');
-    expect(formatFileSize(1536)).toBe('1.5 KB');
-    expect(formatFileSize(50 * 1024 * 1024)).toBe('50 MB');
-    expect(formatFileSize(3 * 1024 ** 3)).toBe('3.0 GB');
   });
 });

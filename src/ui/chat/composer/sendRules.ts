@@ -86,16 +86,3 @@ export function truncate(text: string, max = PREVIEW_MAX_CHARS): string {
   const points = Array.from(text);
   return points.length <= max ? text : `${points.slice(0, max).join('')}…`;
 }
-
-/** A byte count for the file chip (spec §9: B to GB). */
-export function formatFileSize(bytes: number): string {
-  const units = ['B', 'KB', 'MB', 'GB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  const shown = unit === 0 ? String(value) : value.toFixed(value < 10 ? 1 : 0);
-  return `${shown} ${units[unit]}`;
-}
