@@ -17,16 +17,25 @@ function newestMtime(target: string): number {
   return newest;
 }
 
-/** Builds the client when there is no build yet, or the sources changed since the last one. */
+/**
+ * Builds the client when there is no build yet, or the sources changed since the last one. A production
+ * install (`npm ci --omit=dev`) has no Vite: it serves the dist/ it was given, and says so when there is none.
+ */
 function buildClientIfNeeded(): void {
   const built = path.join(distDir, 'index.html');
   const sources = ['src', 'index.html', 'vite.config.ts', 'public'].map((p) => path.join(root, p)).filter(existsSync);
   if (existsSync(built) && statSync(built).mtimeMs >= Math.max(...sources.map(newestMtime))) return;
+  const vite = path.join(root, 'node_modules/vite/bin/vite.js');
+  if (!existsSync(vite)) {
+    if (existsSync(built)) return;
+    console.error(
+      'There is no client build in dist/, and this install has no build tools (installed with --omit=dev). ' +
+        'Run `npm run build` where the development dependencies are installed and copy dist/ here.',
+    );
+    process.exit(1);
+  }
   console.log('Building the client…');
-  execFileSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], {
-    cwd: root,
-    stdio: 'inherit',
-  });
+  execFileSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
   console.log(buildReport(distDir).join('\n'));
 }
 
