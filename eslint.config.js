@@ -11,6 +11,25 @@ const boundary = (message, group) => ({
   'no-restricted-imports': ['error', { patterns: [{ group, message }] }],
 });
 
+/**
+ * A file of the engine's contract: the engine's boundary, and no relative import but the ones `allowed`
+ * (a regex of what may follow the leading '.' of a relative path).
+ */
+const contractOnly = (files, allowed, message) => ({
+  files,
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          { group: ['**/worker/**', '**/ui/**', '**/server/**'], message: 'The engine may import protocol only (design.md §2).' },
+          { regex: `^\\.(?!${allowed})`, message: `The contract imports nothing of the engine's implementation: ${message}` },
+        ],
+      },
+    ],
+  },
+});
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'data/', 'coverage/', 'test-results/'] },
   js.configs.recommended,
@@ -51,6 +70,17 @@ export default tseslint.config(
     files: ['src/engine/**'],
     rules: boundary('The engine may import protocol only (design.md §2).', ['**/worker/**', '**/ui/**', '**/server/**']),
   },
+  // Issue 22: the contract (api.ts and contract/) imports nothing of the engine's implementation, so it cannot
+  // drift into depending on how the engine is built nor close an import loop through it. Its types live in
+  // contract/; api.ts re-exports the pure product rules of rules/, which themselves import only the contract's
+  // types and protocol. Each block repeats the engine's boundary, as a later block's options replace an earlier's.
+  contractOnly(['src/engine/api.ts'], '/contract/|/rules(?:/|$)|\\./protocol/', 'api.ts imports contract/, rules/ and protocol only.'),
+  contractOnly(['src/engine/contract/**'], '/[^./][^/]*$|\\./\\.\\./protocol/', 'contract/ imports its own files and protocol only.'),
+  contractOnly(
+    ['src/engine/rules/**'],
+    '/[^./][^/]*$|\\./contract/|\\./\\.\\./protocol/',
+    'rules/ (re-exported by the contract) imports its own files, contract/ and protocol only.',
+  ),
   {
     // Error reporting is shared by the tab and the engine's worker: it may import protocol only.
     files: ['src/reporting/**'],

@@ -1,29 +1,54 @@
 /**
- * THE contract between the UI and the engine (design.md §2, §5): the UI, the browser console
- * (`window.engine`) and the tests all use this interface. Commands return promises and reject with an
- * EngineError (the server's message, else the fallback text of spec §8); queries are observables.
- * Everything that crosses it is plain data, so it survives a worker port.
+ * THE contract between the UI and the engine (design.md §2, §5): the UI, the browser console (`window.engine`)
+ * and the tests all use it. Every query and command is one line of `ENGINE_API` below, with its arguments and
+ * result; everything else that lists them is derived from that table: the `EngineApi` type, the worker's name
+ * lists (src/worker/names.ts), which methods of a part still loading answer with an Observable
+ * (deferredPart.ts), how the engine routes each name to the part that answers it (serveApi.ts), and the
+ * console lists of README.md and src/worker/README.md (tests/unit/engine/api-table.test.ts checks those).
+ *
+ * Commands return promises and reject with an EngineError (the server's message, else the fallback text of
+ * spec §8); queries are observables. Everything that crosses it is plain data, so it survives a worker port.
+ *
+ * The contract imports nothing of the engine's implementation (eslint.config.js says so): its data types live
+ * in contract/, and the only code it re-exports is the pure product rules of rules/, which import protocol
+ * alone, so a tab offers exactly what the engine allows.
  */
 import type { Observable } from 'rxjs';
 import type { DeliveryMode, DeliverySettings, MuteType, WarningsAnswer } from '../protocol/api';
 import type { Channel, Comment, Community, ConversationMute, Country, Message } from '../protocol/entities';
-import type { ChannelsView, CommentsView, CommunitiesView, PostsView } from './community/views';
-import type { EngineError } from './errors';
-import type { FormDraft, FormDrafts } from './preferences/formDrafts';
-import type { OutboxEntry } from './messages/outbox';
-import type { ProfileChanges } from './session/session';
-import type { RestClient } from './rest/client';
-import type { AppSettings, NotifyPermission } from './rules';
-import type { ConnectionState } from './socket/connection';
-import type { StorageStatus } from './storage/quotaWatch';
-import type { ConversationListItem } from './state/conversationList';
-import type { MessageWindowView } from './state/messageWindow';
-import type { ReceiptMarksView } from './state/receiptMarks';
-import type { MessageViewport } from './conversations/history';
-import type { HistoryKept } from './search/historyKept';
+import type { RestCallName, RestCalls } from './contract/restCalls';
+import type {
+  AppSettings,
+  BuildStamp,
+  ChannelsView,
+  CommentsView,
+  CommunitiesView,
+  ConnectionState,
+  ConversationListItem,
+  CountriesView,
+  EngineMode,
+  FormDraft,
+  FormDrafts,
+  HistoryKept,
+  HostOverrides,
+  Language,
+  MessageSearchView,
+  MessageViewport,
+  MessageWindowView,
+  NotificationRequest,
+  NotifyPermission,
+  OutboxEntry,
+  PostsView,
+  ProfileChanges,
+  ReceiptMarksView,
+  SendInput,
+  SessionView,
+  StorageStatus,
+  TabState,
+} from './contract/types';
 
-export type { EngineError } from './errors';
-export { isEngineError } from './errors';
+export * from './contract/types';
+export type { RestCallName, RestCalls } from './contract/restCalls';
 /** Pure permission rules (spec §4, §6), so the UI offers exactly the actions the engine and server allow. */
 export { canDeleteForEverybody, canEdit, canHide, editDeadline } from './rules';
 /** Spec §5 attachment rule (null, or the spec's error text), so the UI refuses a file the engine would refuse. */
@@ -35,194 +60,127 @@ export type { AvatarProblem, NicknameProblem } from './rules';
 /** Whether a chat is muted now (its `member.mute`), and the choices chat settings offer (issue 9). */
 export { isMuted, MUTE_CHOICES, muteEndsAt } from './rules';
 export type { MuteChoice } from './rules';
-export type {
-  ChannelsView,
-  CommentsView,
-  CommunitiesView,
-  CommunitySearchView,
-  ParticipantsById,
-  PostsView,
-} from './community/views';
-export type { FormDraft, FormDraftMember, FormDrafts } from './preferences/formDrafts';
-export type { OutboxAttachment, OutboxEntry } from './messages/outbox';
-export type { ProfileChanges } from './session/session';
-export type { AppSettings, NotifyPermission } from './rules';
-export type { ConnectionState } from './socket/connection';
-export type { StorageStatus } from './storage/quotaWatch';
-export type { ConversationListItem, LastMessagePreview } from './state/conversationList';
-export type { MessageWindowView } from './state/messageWindow';
-export type { MessageViewport } from './conversations/history';
-export type { ReceiptMarksView } from './state/receiptMarks';
-export type { HistoryKept } from './search/historyKept';
-/** The choices of `setHistoryKept`, in the order a settings screen offers them. */
-export { HISTORY_KEPT_CHOICES } from './search/historyKept';
-
-/** The languages of spec §9. */
-export type Language = 'en' | 'sv';
-
-/** Spec §4 session states. */
-export type SessionView =
-  | { status: 'unauthenticated' }
-  | { status: 'needsNickname'; userId: number; phone: string; countryCode: string }
-  | {
-      status: 'ready';
-      userId: number;
-      nickname: string;
-      phone: string;
-      countryCode: string;
-      /** The user's own picture (its thumbnail), or null for the default avatar. */
-      avatarUrl: string | null;
-    };
-
-/** What one tab tells the engine about itself; the engine combines every tab's. */
-export interface TabState {
-  visible: boolean;
-  focused: boolean;
-  openConversationId: number | null;
-}
-
-/** A notification the engine asks exactly one tab to show (design.md §4). */
-export interface NotificationRequest {
-  conversationId: number;
-  messageId: number;
-  title: string;
-  /** Empty when previews are off (spec §3 notificationsShowPreview). */
-  body: string;
-  playSound: boolean;
-}
-
-/** The countries of the login screen (spec §3: fetched once, cached locally, refreshed in the background). */
-export interface CountriesView {
-  countries: readonly Country[];
-  status: 'idle' | 'loading' | 'loaded' | 'error';
-  /** Why the last load failed (spec §8 'Failed to load countries'), while no cached list exists. */
-  error: EngineError | null;
-}
 
 /**
- * What the user sends: text, and/or one image or video file (spec §5), optionally quoting a message.
- * Text may be empty when a file is given. A file that is not an accepted image or video, or is over 50 MB,
- * is refused with the spec's text (`attachmentProblem`), as is a send with neither text nor file.
+ * How a name is served. 'query': an Observable of the current state (a tab shares one subscription per
+ * query and arguments, and a value may be merged with the next). 'event': an Observable of things that happen
+ * once (never merged, never replayed to a later subscriber). 'command': a Promise. 'void': fire and forget,
+ * the tab does not wait (a failure is logged).
  */
-export interface SendInput {
-  text: string;
-  quotedMessageId?: number;
-  file?: File;
+export type ApiKind = 'query' | 'event' | 'command' | 'void';
+
+/**
+ * Which part of the engine answers a name (src/engine/serveApi.ts maps each to its object): 'engine' is the
+ * Engine itself, where an answer takes several parts. Part of the table so that a new command is written in
+ * one line here and one method there, and nowhere in between.
+ */
+export type ApiArea =
+  | 'engine'
+  | 'session'
+  | 'countries'
+  | 'settings'
+  | 'formDrafts'
+  | 'notifications'
+  | 'chats'
+  | 'outbox'
+  | 'communities';
+
+/** One line of the table. `method` is never set: it carries the method's type, as the UI and the console call it. */
+export interface ApiEntry<K extends ApiKind = ApiKind, F = unknown> {
+  readonly kind: K;
+  readonly area: ApiArea;
+  readonly method?: F;
 }
 
-export interface HostOverrides {
-  apiBase: string | null;
-  wsBase: string | null;
-}
+/** Any function: `never` as its arguments accepts every parameter list, generic ones included. */
+type AnyFn = (...args: never) => unknown;
+const query = <F extends (...args: never) => Observable<unknown>>(area: ApiArea): ApiEntry<'query', F> => ({ kind: 'query', area });
+const event = <F extends (...args: never) => Observable<unknown>>(area: ApiArea): ApiEntry<'event', F> => ({ kind: 'event', area });
+const command = <F extends (...args: never) => Promise<unknown>>(area: ApiArea): ApiEntry<'command', F> => ({ kind: 'command', area });
+/** A fire-and-forget command; a method that returns anything but void is refused (its type becomes never). */
+const fire = <F extends AnyFn>(area: ApiArea): ApiEntry<'void', [ReturnType<F>] extends [void] ? F : never> => ({ kind: 'void', area });
 
-/** The REST calls of spec §7 by name, for `call` (console scripting and calls without a dedicated command). */
-export type RestCallName = {
-  [K in keyof RestClient]: RestClient[K] extends (...args: never[]) => Promise<unknown> ? K : never;
-}[keyof RestClient];
+/** `call`'s type: generic in the call's name, so its arguments and answer are that call's. */
+type CallMethod = <K extends RestCallName>(name: K, ...args: Parameters<RestCalls[K]>) => ReturnType<RestCalls[K]>;
 
-/** One hit of `searchMessages` (issue 13). */
-export interface MessageSearchHit {
-  kind: 'message' | 'post' | 'comment';
-  /** The chat of a message; null for posts and comments. */
-  conversationId: number | null;
-  /** The channel (and community) of a post or comment; null for messages. */
-  channelId: number | null;
-  communityId: number | null;
-  /** The post a comment belongs to; null otherwise. */
-  postId: number | null;
-  /** The message, post or comment id. */
-  id: number;
-  /** The chat's or channel's name, for the result row. */
-  title: string;
-  /** Sender's display name as the engine knows it (may be ''). */
-  senderName: string;
-  /** Epoch ms of the item. */
-  createdAt: number;
-  /** The text around the first match, split so that the matched words are marked: render `match` parts as <mark>. */
-  snippet: readonly { text: string; match: boolean }[];
-  score: number;
-}
-export interface MessageSearchView {
-  query: string;
-  /** Best first; at most `limit` (default 50). */
-  hits: readonly MessageSearchHit[];
-  /** False while the index is still being built from what is stored. */
-  complete: boolean;
-}
-
-export interface EngineApi {
+/** Every query and command of the engine, once. The comment of a line is the method's documentation. */
+export const ENGINE_API = {
   // Queries.
-  session(): Observable<SessionView>;
-  connection(): Observable<ConnectionState>;
+  session: query<() => Observable<SessionView>>('session'),
+  connection: query<() => Observable<ConnectionState>>('engine'),
   /**
    * Whether this device's store takes new data (issue 12): 'full' while the browser refuses writes for want
    * of space. Sending still works then, but what is new is not kept on the device: the UI says so.
    */
-  storageStatus(): Observable<StorageStatus>;
+  storageStatus: query<() => Observable<StorageStatus>>('engine'),
   /** The chats list, newest first. Its group rows leave out the member list (`users` is empty). */
-  conversations(): Observable<readonly ConversationListItem[]>;
+  conversations: query<() => Observable<readonly ConversationListItem[]>>('chats'),
   /** One conversation, with its whole member list. */
-  conversation(conversationId: number): Observable<ConversationListItem | null>;
-  messages(conversationId: number): Observable<MessageWindowView>;
+  conversation: query<(conversationId: number) => Observable<ConversationListItem | null>>('chats'),
+  messages: query<(conversationId: number) => Observable<MessageWindowView>>('chats'),
   /**
    * Who marked the user's own messages of a chat delivered and read, by message id (message_dlr2, and
    * the dlrs answer fetched on open). A read of a later message reads the earlier ones too (docs/server.md).
    */
-  receipts(conversationId: number): Observable<ReceiptMarksView>;
-  outbox(): Observable<readonly OutboxEntry[]>;
-  settings(): Observable<AppSettings>;
+  receipts: query<(conversationId: number) => Observable<ReceiptMarksView>>('chats'),
+  outbox: query<() => Observable<readonly OutboxEntry[]>>('engine'),
+  settings: query<() => Observable<AppSettings>>('settings'),
   /** Conversations the signed-in user left or was removed from: tabs showing one go back to the list. */
-  removedConversations(): Observable<number>;
+  removedConversations: event<() => Observable<number>>('chats'),
   /** Notifications this tab should show: each message's goes to exactly one tab. */
-  notifications(tabId: string): Observable<NotificationRequest>;
+  notifications: event<(tabId: string) => Observable<NotificationRequest>>('notifications'),
   /** Unsent text per conversation, kept by the engine: it survives reloads and shows in every tab. */
-  drafts(): Observable<Readonly<Record<number, string>>>;
+  drafts: query<() => Observable<Readonly<Record<number, string>>>>('settings'),
   /**
    * Drafts of the new-chat and add-member forms (spec §2) by form key ('newGroup', 'newBroadcast',
    * 'newPrivate', `addMembers:${conversationId}`), the signed-in account's only; kept like `drafts`.
    */
-  formDrafts(): Observable<FormDrafts>;
+  formDrafts: query<() => Observable<FormDrafts>>('formDrafts'),
   /** The chosen language, or null when none was chosen (the UI then follows the browser, spec §9). */
-  language(): Observable<Language | null>;
+  language: query<() => Observable<Language | null>>('settings'),
   /** The supported countries (empty until `loadCountries` ran once; the cache makes later starts instant). */
-  countries(): Observable<CountriesView>;
+  countries: query<() => Observable<CountriesView>>('countries'),
   /** The explore list (after `refreshCommunities`, cached across reloads) and the current search. */
-  communities(): Observable<CommunitiesView>;
+  communities: query<() => Observable<CommunitiesView>>('communities'),
   /** One community as last loaded (list, search, `openCommunity`, join or leave), or null. */
-  community(communityId: number): Observable<Community | null>;
+  community: query<(communityId: number) => Observable<Community | null>>('communities'),
   /** A community's channels (after `openCommunity` or `loadChannels`). */
-  channels(communityId: number): Observable<ChannelsView>;
+  channels: query<(communityId: number) => Observable<ChannelsView>>('communities'),
   /** One channel as last loaded (a channel list, `loadChannel`, join or leave), or null. */
-  channel(channelId: number): Observable<Channel | null>;
+  channel: query<(channelId: number) => Observable<Channel | null>>('communities'),
   /** A channel's posts, oldest first, with their authors (after `loadPosts`; live by socket). */
-  posts(channelId: number): Observable<PostsView>;
+  posts: query<(channelId: number) => Observable<PostsView>>('communities'),
   /** A post's comments, or a comment's replies with `parentCommentId` (after `loadComments`; live by socket). */
-  comments(channelId: number, postId: number, parentCommentId?: number | null): Observable<CommentsView>;
+  comments: query<(channelId: number, postId: number, parentCommentId?: number | null) => Observable<CommentsView>>(
+    'communities',
+  ),
   /** Full-text search of the messages, posts and comments stored on this device (issue 13); re-emits as they change. An empty query gives no hits. */
-  searchMessages(query: string, options?: { conversationId?: number; limit?: number }): Observable<MessageSearchView>;
+  searchMessages: query<
+    (query: string, options?: { conversationId?: number; limit?: number }) => Observable<MessageSearchView>
+  >('engine'),
   /** How much history this device keeps for search and offline (issue 13): 'everything' ever loaded (the default) or the 'latest-1000' items of each chat. */
-  historyKept(): Observable<HistoryKept>;
+  historyKept: query<() => Observable<HistoryKept>>('engine'),
 
   // Session.
-  requestPin(phone: string): Promise<void>;
-  confirmPin(phone: string, pin: string): Promise<SessionView>;
-  register(nickname: string): Promise<SessionView>;
+  requestPin: command<(phone: string) => Promise<void>>('session'),
+  confirmPin: command<(phone: string, pin: string) => Promise<SessionView>>('engine'),
+  register: command<(nickname: string) => Promise<SessionView>>('session'),
   /**
    * Account editing (spec §2): a new nickname (trimmed, 1–50, as `nicknameError` checks) and/or picture (an
    * image of at most 3 MB, as `avatarProblem` checks; null removes it). Every tab shows it at once, contacts
    * live (docs/server.md). Bad input rejects with 'Invalid parameters provided' before anything is sent.
    */
-  updateProfile(changes: ProfileChanges): Promise<SessionView>;
+  updateProfile: command<(changes: ProfileChanges) => Promise<SessionView>>('session'),
   /** Fetches the account again (the account page does on opening); rejects when the server cannot say. */
-  refreshProfile(): Promise<SessionView>;
-  logout(): Promise<void>;
+  refreshProfile: command<() => Promise<SessionView>>('session'),
+  logout: command<() => Promise<void>>('engine'),
   /** Loads the countries: the cached list at once (refreshed in the background), else from the server. */
-  loadCountries(): Promise<Country[]>;
+  loadCountries: command<() => Promise<Country[]>>('countries'),
 
   // Conversations and messages.
-  refreshConversations(): Promise<void>;
+  refreshConversations: command<() => Promise<void>>('chats'),
   /** Loads the latest page, marks the chat read (spec §4) and sends the read receipt for its last message. */
-  openConversation(conversationId: number): Promise<void>;
+  openConversation: command<(conversationId: number) => Promise<void>>('chats'),
   /**
    * Opens the chat at a message (a search hit, issue 13): unless the window holds it, the page around it
    * becomes the window (IndexedDB first, else the server), however far back it is; pages then load around
@@ -231,12 +189,12 @@ export interface EngineApi {
    * chat counts as opened (read, spec §4). Ids that are not positive integers reject with 'Invalid
    * parameters provided'.
    */
-  openConversationAt(conversationId: number, messageId: number): Promise<void>;
+  openConversationAt: command<(conversationId: number, messageId: number) => Promise<void>>('chats'),
   /**
    * Loads the next older page (20); resolves false when there is none. A prefetch of that page already on
    * its way (see `setViewport`) is shared, not asked for twice.
    */
-  loadOlderMessages(conversationId: number): Promise<boolean>;
+  loadOlderMessages: command<(conversationId: number) => Promise<boolean>>('chats'),
   /**
    * Where this tab's reader is in a chat: the oldest and newest message ids on screen, or null once the chat
    * is closed (issue 11). The engine keeps about five pages (100 messages) loaded beyond both edges of every
@@ -245,104 +203,132 @@ export interface EngineApi {
    * far the reader goes. Trimmed at its newer end, the window's `hasNewer` is true and live messages wait
    * until the reader comes back down, or `loadLatestMessages`.
    */
-  setViewport(tabId: string, conversationId: number, viewport: MessageViewport | null): void;
+  setViewport: fire<(tabId: string, conversationId: number, viewport: MessageViewport | null) => void>('chats'),
   /** Makes the latest page the window again (Jump to latest after the window was trimmed at its newer end). */
-  loadLatestMessages(conversationId: number): Promise<void>;
+  loadLatestMessages: command<(conversationId: number) => Promise<void>>('chats'),
   /** The UI saw at least half of this message (spec §4): a read receipt is due once. */
-  markVisible(conversationId: number, messageId: number): void;
+  markVisible: fire<(conversationId: number, messageId: number) => void>('chats'),
   /** Queues a message in the outbox (pending at once); a file is uploaded first, with its progress shown. */
-  sendMessage(conversationId: number, input: SendInput): Promise<OutboxEntry>;
-  retrySend(localId: string): Promise<void>;
-  discardSend(localId: string): Promise<void>;
-  editMessage(conversationId: number, messageId: number, text: string): Promise<Message>;
-  deleteMessages(conversationId: number, messageIds: number[]): Promise<WarningsAnswer>;
-  hideMessages(conversationId: number, messageIds: number[]): Promise<WarningsAnswer>;
-  react(conversationId: number, messageId: number, emoji: string, on: boolean): Promise<Message>;
+  sendMessage: command<(conversationId: number, input: SendInput) => Promise<OutboxEntry>>('engine'),
+  retrySend: command<(localId: string) => Promise<void>>('outbox'),
+  discardSend: command<(localId: string) => Promise<void>>('outbox'),
+  editMessage: command<(conversationId: number, messageId: number, text: string) => Promise<Message>>('chats'),
+  deleteMessages: command<(conversationId: number, messageIds: number[]) => Promise<WarningsAnswer>>('chats'),
+  hideMessages: command<(conversationId: number, messageIds: number[]) => Promise<WarningsAnswer>>('chats'),
+  react: command<(conversationId: number, messageId: number, emoji: string, on: boolean) => Promise<Message>>('chats'),
   /** Spec §4: own, not a system message, within 45 minutes. */
-  canEdit(messageId: number): Promise<boolean>;
+  canEdit: command<(messageId: number) => Promise<boolean>>('chats'),
   /** The message the Up arrow edits in an empty input: the latest own editable one, or null. */
-  editTarget(conversationId: number): Promise<number | null>;
+  editTarget: command<(conversationId: number) => Promise<number | null>>('chats'),
   /**
    * Mutes a chat for the signed-in user ('8h', '1w', 'forever', or any server type), or unmutes it, in the
    * browser's time zone. A muted chat gives no notification and no sound; its unread badge shows muted. The
    * chat's `member.mute` changes at once here and in every tab, and on the user's other devices by socket.
    */
-  muteConversation(conversationId: number, type: MuteType | 'unmute'): Promise<ConversationMute | null>;
+  muteConversation: command<(conversationId: number, type: MuteType | 'unmute') => Promise<ConversationMute | null>>(
+    'chats',
+  ),
   /** How the server delivers a chat's messages to this user's devices (spec §7 delivery_settings). */
-  setDeliverySettings(conversationId: number, mode: DeliveryMode, intervalMinutes?: number): Promise<DeliverySettings>;
+  setDeliverySettings: command<
+    (conversationId: number, mode: DeliveryMode, intervalMinutes?: number) => Promise<DeliverySettings>
+  >('chats'),
 
   // Communities, channels, posts and comments (spec §2 Communities screens, §6 rules enforced by the server).
   // Ids must be positive integers, else the call rejects with 'Invalid parameters provided' (spec §5).
   /** Loads the explore list: every community the user may see, joined or not. */
-  refreshCommunities(): Promise<Community[]>;
+  refreshCommunities: command<() => Promise<Community[]>>('communities'),
   /** Searches by name or description; a blank query clears the search (spec §5) and resolves []. */
-  searchCommunities(query: string): Promise<Community[]>;
+  searchCommunities: command<(query: string) => Promise<Community[]>>('communities'),
   /** Loads a community's details and channels; an unknown or hidden one rejects with "Community not found". */
-  openCommunity(communityId: number): Promise<Community>;
+  openCommunity: command<(communityId: number) => Promise<Community>>('communities'),
   /** Joins the community (and so its announcements channel). */
-  joinCommunity(communityId: number): Promise<Community>;
+  joinCommunity: command<(communityId: number) => Promise<Community>>('communities'),
   /** Leaves the community and all its channels (community admins cannot). */
-  leaveCommunity(communityId: number): Promise<Community>;
-  loadChannels(communityId: number): Promise<Channel[]>;
+  leaveCommunity: command<(communityId: number) => Promise<Community>>('communities'),
+  loadChannels: command<(communityId: number) => Promise<Channel[]>>('communities'),
   /** One channel's details, by id or stid. */
-  loadChannel(channelId: number | string): Promise<Channel>;
-  joinChannel(channelId: number): Promise<Channel>;
+  loadChannel: command<(channelId: number | string) => Promise<Channel>>('communities'),
+  joinChannel: command<(channelId: number) => Promise<Channel>>('communities'),
   /** Leaving the announcements channel is leaving the community (spec §4). */
-  leaveChannel(channelId: number): Promise<Channel>;
+  leaveChannel: command<(channelId: number) => Promise<Channel>>('communities'),
   /** Loads the latest page of posts (20). */
-  loadPosts(channelId: number): Promise<void>;
+  loadPosts: command<(channelId: number) => Promise<void>>('communities'),
   /** Loads the next older page of posts; resolves false when there is none. */
-  loadOlderPosts(channelId: number): Promise<boolean>;
+  loadOlderPosts: command<(channelId: number) => Promise<boolean>>('communities'),
   /** Posts text and/or a file (uploaded first; the same rules as `sendMessage`). */
-  createPost(channelId: number, input: SendInput): Promise<Message>;
-  reactToPost(channelId: number, postId: number, emoji: string, on: boolean): Promise<Message>;
+  createPost: command<(channelId: number, input: SendInput) => Promise<Message>>('communities'),
+  reactToPost: command<(channelId: number, postId: number, emoji: string, on: boolean) => Promise<Message>>('communities'),
   /** Loads the latest page (50) of a post's comments, or of a comment's replies. */
-  loadComments(channelId: number, postId: number, parentCommentId?: number | null): Promise<void>;
+  loadComments: command<(channelId: number, postId: number, parentCommentId?: number | null) => Promise<void>>(
+    'communities',
+  ),
   /** Loads the next older page of comments; resolves false when there is none. */
-  loadOlderComments(channelId: number, postId: number, parentCommentId?: number | null): Promise<boolean>;
+  loadOlderComments: command<(channelId: number, postId: number, parentCommentId?: number | null) => Promise<boolean>>(
+    'communities',
+  ),
   /**
    * Adds a comment (or a reply) through the outbox: it shows at once in the thread's `pending`, and is sent
    * exactly once (retried as messages are; a refused one is failed: `retrySend` or `discardSend`). Resolves
    * with the outbox entry; blank text rejects with 'Invalid message provided' (spec §5).
    */
-  addComment(channelId: number, postId: number, text: string, parentCommentId?: number | null): Promise<OutboxEntry>;
-  reactToComment(channelId: number, postId: number, commentId: number, emoji: string, on: boolean): Promise<Comment>;
+  addComment: command<
+    (channelId: number, postId: number, text: string, parentCommentId?: number | null) => Promise<OutboxEntry>
+  >('communities'),
+  reactToComment: command<
+    (channelId: number, postId: number, commentId: number, emoji: string, on: boolean) => Promise<Comment>
+  >('communities'),
 
   // Settings and tabs.
   /** Stores (or, for blank text, removes) the draft of a conversation. */
-  setDraft(conversationId: number, text: string): Promise<void>;
+  setDraft: command<(conversationId: number, text: string) => Promise<void>>('settings'),
   /** Stores the draft of a form (see `formDrafts`); null or a draft with nothing typed removes it. */
-  setFormDraft(key: string, draft: FormDraft | null): Promise<void>;
-  setLanguage(language: Language): Promise<void>;
-  updateSettings(patch: Partial<AppSettings>): Promise<AppSettings>;
+  setFormDraft: command<(key: string, draft: FormDraft | null) => Promise<void>>('formDrafts'),
+  setLanguage: command<(language: Language) => Promise<void>>('settings'),
+  updateSettings: command<(patch: Partial<AppSettings>) => Promise<AppSettings>>('settings'),
   /** Chooses how much history this device keeps; a smaller choice trims what is kept at once. Anything else is refused ('Invalid parameters provided'). */
-  setHistoryKept(kept: HistoryKept): Promise<void>;
-  setHostOverrides(overrides: HostOverrides): Promise<void>;
-  setNotificationPermission(permission: NotifyPermission): void;
-  setTabState(tabId: string, state: TabState): void;
-  closeTab(tabId: string): void;
+  setHistoryKept: command<(kept: HistoryKept) => Promise<void>>('engine'),
+  setHostOverrides: command<(overrides: HostOverrides) => Promise<void>>('settings'),
+  setNotificationPermission: fire<(permission: NotifyPermission) => void>('notifications'),
+  setTabState: fire<(tabId: string, state: TabState) => void>('engine'),
+  closeTab: fire<(tabId: string) => void>('engine'),
 
   /** Any REST call of spec §7 by name, e.g. `call('getCommunities', { onlyJoined: true })`. */
-  call<K extends RestCallName>(name: K, ...args: Parameters<RestClient[K]>): ReturnType<RestClient[K]>;
+  call: command<CallMethod>('engine'),
 
   /**
    * The debug screen's engine crash test (spec §2): the engine throws an error that nothing catches, in its
    * own worker, so error reporting can be seen to work there (issue 9). It changes nothing else.
    */
-  crashTest(): void;
+  crashTest: fire<() => void>('engine'),
+} as const satisfies Record<string, ApiEntry>;
+
+type Table = typeof ENGINE_API;
+/** Every name of the table. */
+export type ApiName = keyof Table;
+/** The names of the table of the given kinds (or areas). */
+export type ApiNameOfKind<K extends ApiKind> = { [N in ApiName]: Table[N]['kind'] extends K ? N : never }[ApiName];
+export type ApiNameOfArea<A extends ApiArea> = { [N in ApiName]: Table[N]['area'] extends A ? N : never }[ApiName];
+
+/** The engine as the UI, the console and the tests call it: each line of the table as a method. */
+export type EngineApi = { [N in keyof Table]: NonNullable<Table[N]['method']> };
+
+/** The kind of a name of the table (undefined for any other string: names from a port are not trusted). */
+export function apiKind(name: unknown): ApiKind | undefined {
+  return typeof name === 'string' && Object.hasOwn(ENGINE_API, name) ? ENGINE_API[name as ApiName].kind : undefined;
 }
 
-/** How the engine is shared among tabs: one SharedWorker, or the leader-election fallback (design.md §2). */
-export type EngineMode = 'shared-worker' | 'leader-election';
-
-/**
- * A build of the app: its id, and when it was built (ms). One engine runs per browser profile whatever the
- * build; when tabs of two builds meet, the build of the page loaded last takes the engine (issue 14).
- */
-export interface BuildStamp {
-  id: string;
-  time: number;
+/** The names of the table of the given kinds, in the table's order. */
+export function apiNames<K extends ApiKind>(...kinds: K[]): ApiNameOfKind<K>[] {
+  return (Object.keys(ENGINE_API) as ApiName[]).filter((name): name is ApiNameOfKind<K> =>
+    (kinds as ApiKind[]).includes(ENGINE_API[name].kind),
+  );
 }
+
+/** Whether a name is a query (state or event): it answers with an Observable, not a Promise. */
+export const isApiQuery = (name: unknown): boolean => {
+  const kind = apiKind(name);
+  return kind === 'query' || kind === 'event';
+};
 
 /** The engine as one tab holds it (`window.engine`): EngineApi, plus what belongs to this tab only. */
 export interface TabEngine extends EngineApi {

@@ -1,42 +1,35 @@
 import { map, type Observable } from 'rxjs';
-import type { DeliveryMode, DeliverySettings, MuteType, WarningsAnswer } from '../protocol/api';
-import type { ConversationMute, Country, Message } from '../protocol/entities';
+import { isApiQuery, type RestCallName } from './api';
+import { type EngineClock, realClock } from './clock';
+import type { CommunityService } from './community/service';
 import type {
-  CountriesView,
-  EngineApi,
+  ConnectionState,
   HistoryKept,
-  HostOverrides,
-  Language,
   MessageSearchView,
-  MessageViewport,
-  NotificationRequest,
-  RestCallName,
+  OutboxEntry,
   SendInput,
   SessionView,
+  StorageStatus,
   TabState,
-} from './api';
-import { type EngineClock, realClock } from './clock';
-import { CommunityCommands } from './community/communityCommands';
-import type { CommunityService } from './community/service';
+} from './contract/types';
 import type { ConversationCommands } from './conversations/conversationCommands';
 import { deferredPart } from './deferredPart';
 import { CountryList } from './session/countries';
 import { engineError } from './errors';
 import { Notifier } from './notifications/notifier';
-import type { Outbox, OutboxEntry } from './messages/outbox';
-import { type FormDraft, FormDraftStore, type FormDrafts } from './preferences/formDrafts';
+import type { Outbox } from './messages/outbox';
+import { FormDraftStore } from './preferences/formDrafts';
 import { Preferences } from './preferences/preferences';
 import { fetchTransport, type HttpTransport, type RestClient } from './rest';
 import { authCalls } from './rest/authCalls';
 import { RestCore } from './rest/core';
 import { INVALID_PARAMETERS } from './rest/fallbacks';
-import type { AppSettings, NotifyPermission } from './rules';
-import type { ConnectionState, SocketFactory } from './socket';
-import type { ConversationListItem, MessageWindowView, ReceiptMarksView } from './state';
+import { type AreaImplementation, type DelegatedApi, serveApi } from './serveApi';
+import type { SocketFactory } from './socket';
 import type { SignedInParts } from './signedInParts';
-import { type ProfileChanges, Session } from './session/session';
+import { Session } from './session/session';
 import { ClosableStorage } from './storage/closableStorage';
-import { QuotaWatchStorage, type StorageStatus } from './storage/quotaWatch';
+import { QuotaWatchStorage } from './storage/quotaWatch';
 import type { EngineStorage } from './storage/storage';
 import { afterLoad } from './streams';
 import { TabRegistry } from './tabs/tabs';
@@ -56,10 +49,13 @@ const toWs = (httpBase: string) => httpBase.replace(/^http/, 'ws');
 /**
  * The client engine (design.md §1, §3) behind EngineApi; one instance serves every tab of a browser profile.
  * It composes the parts and wires them to each other: the session, the state and its persistence, the chats
- * (conversationCommands.ts), the outbox, receipts, notifications, preferences and the communities
- * (communityCommands.ts, the queries and commands it inherits).
+ * (conversationCommands.ts), the outbox, receipts, notifications, preferences and the communities.
+ *
+ * It answers EngineApi as the table in api.ts routes each name: a name of area 'engine' is a method of this
+ * class (an answer that takes several parts); every other name is the method of the same name of its part,
+ * installed by the constructor (serveApi.ts), so no method here only passes a call on.
  */
-export class Engine extends CommunityCommands implements EngineApi {
+class EngineCore implements AreaImplementation<'engine'> {
   private readonly clock: EngineClock;
   private readonly log: (message: string, detail?: unknown) => void;
   private readonly tabs = new TabRegistry();
@@ -92,7 +88,6 @@ export class Engine extends CommunityCommands implements EngineApi {
   private readonly lifetime = new AbortController();
 
   constructor(private readonly options: EngineOptions) {
-    super();
     this.quota = new QuotaWatchStorage(options.storage);
     const storage = (this.storage = new ClosableStorage(this.quota));
     const clock = (this.clock = options.clock ?? realClock);
@@ -127,13 +122,25 @@ export class Engine extends CommunityCommands implements EngineApi {
     });
     const parts = () => this.signedIn();
     this.later = {
-      chats: deferredPart(() => parts().then((p) => p.chats), ['conversations', 'conversation', 'messages', 'receipts', 'removed']),
-      outboxQueue: deferredPart(() => parts().then((p) => p.outboxQueue), []),
-      communityStore: deferredPart(
-        () => parts().then((p) => p.communityStore),
-        ['communities', 'community', 'channels', 'channel', 'posts', 'comments'],
-      ),
+      chats: deferredPart(() => parts().then((p) => p.chats), isApiQuery),
+      outboxQueue: deferredPart(() => parts().then((p) => p.outboxQueue), isApiQuery),
+      communityStore: deferredPart(() => parts().then((p) => p.communityStore), isApiQuery),
     };
+    // Every other area's names: the part's own methods, looked up at each call (a lazy part is its stand-in
+    // until loaded, then itself).
+    Object.assign(
+      this,
+      serveApi({
+        session: () => this.sessionStore,
+        countries: () => this.countryList,
+        settings: () => this.preferences,
+        formDrafts: () => this.formDraftStore,
+        notifications: () => this.notifier,
+        chats: () => this.chats,
+        outbox: () => this.outboxQueue,
+        communities: () => this.communityStore,
+      }),
+    );
   }
 
   /**
@@ -211,7 +218,7 @@ export class Engine extends CommunityCommands implements EngineApi {
     return this.parts?.outboxQueue ?? this.later.outboxQueue;
   }
 
-  protected get communityStore(): CommunityService {
+  private get communityStore(): CommunityService {
     return this.parts?.communityStore ?? this.later.communityStore;
   }
 
@@ -245,11 +252,7 @@ export class Engine extends CommunityCommands implements EngineApi {
     await Promise.all([this.parts.state.flush(), this.parts.communityStore.flush()]);
   }
 
-  // Queries.
-
-  session(): Observable<SessionView> {
-    return this.sessionStore.view();
-  }
+  // The names of area 'engine' (api.ts): queries.
 
   connection(): Observable<ConnectionState> {
     return this.ofParts((parts) => parts.socket.state$);
@@ -259,52 +262,8 @@ export class Engine extends CommunityCommands implements EngineApi {
     return this.quota.status;
   }
 
-  conversations(): Observable<readonly ConversationListItem[]> {
-    return this.chats.conversations();
-  }
-
-  conversation(conversationId: number): Observable<ConversationListItem | null> {
-    return this.chats.conversation(conversationId);
-  }
-
-  messages(conversationId: number): Observable<MessageWindowView> {
-    return this.chats.messages(conversationId);
-  }
-
-  receipts(conversationId: number): Observable<ReceiptMarksView> {
-    return this.chats.receipts(conversationId);
-  }
-
   outbox(): Observable<readonly OutboxEntry[]> {
     return this.ofParts((parts) => parts.outbox);
-  }
-
-  settings(): Observable<AppSettings> {
-    return this.preferences.settings();
-  }
-
-  removedConversations(): Observable<number> {
-    return this.chats.removed();
-  }
-
-  drafts(): Observable<Readonly<Record<number, string>>> {
-    return this.preferences.drafts();
-  }
-
-  formDrafts(): Observable<FormDrafts> {
-    return this.formDraftStore.drafts();
-  }
-
-  language(): Observable<Language | null> {
-    return this.preferences.language();
-  }
-
-  notifications(tabId: string): Observable<NotificationRequest> {
-    return this.notifier.notifications(tabId);
-  }
-
-  countries(): Observable<CountriesView> {
-    return this.countryList.view();
   }
 
   searchMessages(query: string, options: { conversationId?: number; limit?: number } = {}): Observable<MessageSearchView> {
@@ -315,11 +274,7 @@ export class Engine extends CommunityCommands implements EngineApi {
     return this.ofParts((parts) => parts.search.historyKept.changes());
   }
 
-  // Session.
-
-  requestPin(phone: string): Promise<void> {
-    return this.sessionStore.requestPin(phone);
-  }
+  // Commands.
 
   async confirmPin(phone: string, pin: string): Promise<SessionView> {
     const userId = await this.sessionStore.confirmPin(phone, pin);
@@ -332,18 +287,6 @@ export class Engine extends CommunityCommands implements EngineApi {
     this.loadedParts().connect();
     outboxQueue.kick();
     return this.sessionStore.current();
-  }
-
-  updateProfile(changes: ProfileChanges): Promise<SessionView> {
-    return this.sessionStore.updateProfile(changes);
-  }
-
-  refreshProfile(): Promise<SessionView> {
-    return this.sessionStore.refreshProfile();
-  }
-
-  register(nickname: string): Promise<SessionView> {
-    return this.sessionStore.register(nickname);
   }
 
   async logout(): Promise<void> {
@@ -360,40 +303,6 @@ export class Engine extends CommunityCommands implements EngineApi {
     this.countryList.forget();
   }
 
-  loadCountries(): Promise<Country[]> {
-    return this.countryList.load();
-  }
-
-  // Conversations and messages.
-
-  refreshConversations(): Promise<void> {
-    return this.chats.refreshConversations();
-  }
-
-  openConversation(conversationId: number): Promise<void> {
-    return this.chats.openConversation(conversationId);
-  }
-
-  openConversationAt(conversationId: number, messageId: number): Promise<void> {
-    return this.chats.openConversationAt(conversationId, messageId);
-  }
-
-  loadOlderMessages(conversationId: number): Promise<boolean> {
-    return this.chats.loadOlderMessages(conversationId);
-  }
-
-  setViewport(tabId: string, conversationId: number, viewport: MessageViewport | null): void {
-    this.chats.setViewport(tabId, conversationId, viewport);
-  }
-
-  loadLatestMessages(conversationId: number): Promise<void> {
-    return this.chats.loadLatestMessages(conversationId);
-  }
-
-  markVisible(conversationId: number, messageId: number): void {
-    this.chats.markVisible(conversationId, messageId);
-  }
-
   sendMessage(conversationId: number, input: SendInput): Promise<OutboxEntry> {
     return this.outboxQueue.add({
       conversationId,
@@ -403,74 +312,8 @@ export class Engine extends CommunityCommands implements EngineApi {
     });
   }
 
-  retrySend(localId: string): Promise<void> {
-    return this.outboxQueue.retry(localId);
-  }
-
-  discardSend(localId: string): Promise<void> {
-    return this.outboxQueue.discard(localId);
-  }
-
-  editMessage(conversationId: number, messageId: number, text: string): Promise<Message> {
-    return this.chats.editMessage(conversationId, messageId, text);
-  }
-
-  deleteMessages(conversationId: number, messageIds: number[]): Promise<WarningsAnswer> {
-    return this.chats.deleteMessages(conversationId, messageIds);
-  }
-
-  hideMessages(conversationId: number, messageIds: number[]): Promise<WarningsAnswer> {
-    return this.chats.hideMessages(conversationId, messageIds);
-  }
-
-  react(conversationId: number, messageId: number, emoji: string, on: boolean): Promise<Message> {
-    return this.chats.react(conversationId, messageId, emoji, on);
-  }
-
-  async canEdit(messageId: number): Promise<boolean> {
-    return this.chats.canEdit(messageId);
-  }
-
-  async editTarget(conversationId: number): Promise<number | null> {
-    return this.chats.editTarget(conversationId);
-  }
-
-  muteConversation(conversationId: number, type: MuteType | 'unmute'): Promise<ConversationMute | null> {
-    return this.chats.muteConversation(conversationId, type);
-  }
-
-  setDeliverySettings(conversationId: number, mode: DeliveryMode, intervalMinutes?: number): Promise<DeliverySettings> {
-    return this.chats.setDeliverySettings(conversationId, mode, intervalMinutes);
-  }
-
-  // Settings and tabs.
-
-  setDraft(conversationId: number, text: string): Promise<void> {
-    return this.preferences.setDraft(conversationId, text);
-  }
-
-  setFormDraft(key: string, draft: FormDraft | null): Promise<void> {
-    return this.formDraftStore.set(key, draft);
-  }
-
-  setLanguage(language: Language): Promise<void> {
-    return this.preferences.setLanguage(language);
-  }
-
-  updateSettings(patch: Partial<AppSettings>): Promise<AppSettings> {
-    return this.preferences.updateSettings(patch);
-  }
-
   async setHistoryKept(kept: HistoryKept): Promise<void> {
     await (await this.signedIn()).search.historyKept.set(kept);
-  }
-
-  setHostOverrides(overrides: HostOverrides): Promise<void> {
-    return this.preferences.setHostOverrides(overrides);
-  }
-
-  setNotificationPermission(permission: NotifyPermission): void {
-    this.notifier.setPermission(permission);
   }
 
   setTabState(tabId: string, state: TabState): void {
@@ -540,3 +383,10 @@ export class Engine extends CommunityCommands implements EngineApi {
     await (await this.signedIn()).signedOut();
   }
 }
+
+/**
+ * The engine, with the whole EngineApi on its type: its own methods (area 'engine') and the ones of its parts
+ * that its constructor installs. A class cannot declare methods it gets at run time, hence the cast.
+ */
+export type Engine = EngineCore & DelegatedApi;
+export const Engine = EngineCore as new (options: EngineOptions) => Engine;

@@ -1,5 +1,5 @@
 import { combineLatest, filter, map, type Observable } from 'rxjs';
-import type { OutboxEntry } from './api';
+import type { OutboxEntry } from './contract/types';
 import type { EngineClock } from './clock';
 import { CommunityService } from './community/service';
 import { ConversationCommands } from './conversations/conversationCommands';

@@ -4,7 +4,7 @@ import { filter, firstValueFrom } from 'rxjs';
 import { type Store, sql } from '../../server/db/store';
 import { Engine } from '../../src/engine/engine';
 import type { SocketLike } from '../../src/engine/socket';
-import type { ConversationListItem } from '../../src/engine/state';
+import type { ConversationListItem } from '../../src/engine/api';
 import { MemoryStorage } from '../../src/engine/storage/storage';
 import { StreamDecoder } from '../../src/worker/streamDecoder';
 import { StreamSenders } from '../../src/worker/streamSender';

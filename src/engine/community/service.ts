@@ -5,11 +5,19 @@ import type { EventPayloads } from '../../protocol/socket';
 import { BatchedWriter, type WriteBatch } from '../storage/batchedWriter';
 import type { EngineClock } from '../clock';
 import { type EngineError, engineError, isEngineError } from '../errors';
-import { checkSend, type CommentTarget, type OutboxEntry } from '../messages/outbox';
+import { checkSend } from '../messages/outbox';
 import type { RestClient } from '../rest';
 import { FALLBACKS, INVALID_PARAMETERS, type RestCallName, UNEXPECTED } from '../rest/fallbacks';
 import { attachmentKind } from '../rules/attachment';
-import type { MessageWindowView } from '../state/messageWindow';
+import type {
+  ChannelsView,
+  CommentsView,
+  CommentTarget,
+  CommunitiesView,
+  MessageWindowView,
+  OutboxEntry,
+  PostsView,
+} from '../contract/types';
 import type { EngineEvent, EngineState } from '../state/types';
 import type { EngineStorage } from '../storage/storage';
 import {
@@ -27,16 +35,7 @@ import {
   searchStarted,
 } from './reduce';
 import { type CommunityState, initialCommunityState, type PersistedCommunityState, threadKey } from './types';
-import {
-  type ChannelsView,
-  type CommentsView,
-  type CommunitiesView,
-  createChannelsSelector,
-  createCommentsSelector,
-  createCommunitiesSelector,
-  createPostsSelector,
-  type PostsView,
-} from './views';
+import { createChannelsSelector, createCommentsSelector, createCommunitiesSelector, createPostsSelector } from './views';
 
 /** Spec §5: a comment needs a message ("Invalid message provided"). */
 export const INVALID_MESSAGE = 'Invalid message provided';
@@ -164,7 +163,9 @@ export class CommunityService {
     );
   }
 
-  comments(postId: number, parentCommentId: number | null): Observable<CommentsView> {
+  /** Threads are kept by post id (posts are messages, whose ids are unique): the channel id is not needed. */
+  comments(channelId: number, postId: number, parentCommentId: number | null = null): Observable<CommentsView> {
+    void channelId;
     const select = createCommentsSelector(postId, parentCommentId);
     return combineLatest([this.state$, this.deps.outbox]).pipe(
       map(([s, outbox]) => select(s, outbox)),

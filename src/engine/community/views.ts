@@ -1,55 +1,8 @@
-import type { Channel, Comment, Community, Message, Participant } from '../../protocol/entities';
-import type { EngineError } from '../errors';
-import type { OutboxEntry } from '../messages/outbox';
+import type { Message, Participant } from '../../protocol/entities';
+import type { ChannelsView, CommentsView, CommunitiesView, OutboxEntry, ParticipantsById, PostsView } from '../contract/types';
 import { type CommunityState, threadKey } from './types';
 
-/** The explore list (spec §2 Communities screens): every community the user may see, joined or not. */
-export interface CommunitiesView {
-  /** As last refreshed, in the server's order. */
-  communities: readonly Community[];
-  /** The joined ones among them (`is_member`). */
-  joined: readonly Community[];
-  /** Whether the list was loaded once (an empty loaded list and one not loaded yet look different). */
-  loaded: boolean;
-  /** The current search, or null when there is none (spec §5: an empty query clears it). */
-  search: CommunitySearchView | null;
-}
-
-export interface CommunitySearchView {
-  query: string;
-  results: readonly Community[];
-  status: 'loading' | 'loaded' | 'error';
-  /** Why the last search failed (status 'error'). */
-  error: EngineError | null;
-}
-
-export interface ChannelsView {
-  channels: readonly Channel[];
-  loaded: boolean;
-}
-
-/** Author names and avatars of posts and comments, by user id. */
-export type ParticipantsById = Readonly<Record<number, Participant>>;
-
-/** A channel's loaded posts (paged, 20 per page, older pages on request). */
-export interface PostsView {
-  /** Oldest first. */
-  posts: readonly Message[];
-  participants: ParticipantsById;
-  hasOlder: boolean;
-  loaded: boolean;
-}
-
-/** A post's loaded comments, or a comment's replies (paged, 50 per page). */
-export interface CommentsView {
-  /** Oldest first. */
-  comments: readonly Comment[];
-  participants: ParticipantsById;
-  hasOlder: boolean;
-  loaded: boolean;
-  /** The user's comments of this thread still in the outbox (pending, or failed: retry or discard), oldest first. */
-  pending: readonly OutboxEntry[];
-}
+/* The views' types are the contract's (contract/types.ts); this file holds their memoised selectors. */
 
 const pick = <T>(record: Readonly<Record<number, T>>, ids: readonly number[]): T[] =>
   ids.map((id) => record[id]).filter((v): v is T => v !== undefined);

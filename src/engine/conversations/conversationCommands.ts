@@ -15,13 +15,10 @@ import type { RestClient } from '../rest';
 import { INVALID_PARAMETERS } from '../rest/fallbacks';
 import { canEdit, editTarget } from '../rules';
 import {
-  type ConversationListItem,
   createConversationListSelector,
   createMessageWindowSelector,
   createReceiptMarksSelector,
   findMessage,
-  type MessageWindowView,
-  type ReceiptMarksView,
   selectConversation,
   windowMessages,
 } from '../state';
@@ -29,7 +26,8 @@ import { holdsLatest } from '../state/messageStore';
 import type { EngineStorage } from '../storage/storage';
 import type { WriteBatch } from '../storage/batchedWriter';
 import type { TabRegistry } from '../tabs/tabs';
-import { History, type MessageViewport, PAGE_SIZE } from './history';
+import type { ConversationListItem, MessageViewport, MessageWindowView, ReceiptMarksView } from '../contract/types';
+import { History, PAGE_SIZE } from './history';
 
 /** The browser's IANA time zone, as mutes are set in (the server assumes UTC without one). */
 function browserTimeZone(): string {
@@ -115,7 +113,7 @@ export class ConversationCommands {
   }
 
   /** Conversations the signed-in user left or was removed from. */
-  removed(): Observable<number> {
+  removedConversations(): Observable<number> {
     return this.removed$;
   }
 

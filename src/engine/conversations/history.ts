@@ -7,6 +7,7 @@ import { getMessage, holdsLatest } from '../state/messageStore';
 import type { EngineEvent } from '../state/types';
 import type { EngineStorage } from '../storage/storage';
 import { HistorySpill } from './historySpill';
+import type { MessageViewport } from '../contract/types';
 
 /** Messages per page of a chat (the latest page, and each older or newer one). */
 export const PAGE_SIZE = 20;
@@ -25,12 +26,6 @@ const CATCH_UP_PAGES = 10;
  */
 export const RESTING_MS = 2_000;
 const RESTING_MAX_MS = 60_000;
-
-/** Where a reader is in a chat: the oldest and newest message ids on screen (issue 11). */
-export interface MessageViewport {
-  oldestId: number;
-  newestId: number;
-}
 
 export interface HistoryOptions {
   rest: () => RestClient;

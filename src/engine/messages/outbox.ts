@@ -1,53 +1,14 @@
 import { BehaviorSubject, type Observable } from 'rxjs';
 import { CLIENT_ID_MAX, CLIENT_ID_MIN } from '../../protocol/constants';
-import type { Comment, Message, Participant, UploadedFile } from '../../protocol/entities';
+import type { Comment, Message, Participant } from '../../protocol/entities';
 import type { EngineClock } from '../clock';
-import { type EngineError, engineError, isEngineError } from '../errors';
+import { engineError, isEngineError } from '../errors';
 import type { RestClient } from '../rest';
 import { FALLBACKS } from '../rest/fallbacks';
 import { attachmentKind, attachmentMime, attachmentProblem } from '../rules/attachment';
 import { isQuotaError, writeUnlessFull } from '../storage/quotaWatch';
 import type { EngineStorage, StorageOp } from '../storage/storage';
-
-/** A file a send carries (spec §5: one image or video); it is uploaded first, then the message is sent. */
-export interface OutboxAttachment {
-  name: string;
-  mime: string;
-  size: number;
-  kind: 'image' | 'video';
-  /** Upload progress, 0..1 (1 once uploaded). */
-  progress: number;
-  /** The server's answer to the upload, once it is done: a retry then only sends the message. */
-  uploaded: UploadedFile | null;
-}
-
-/** What a comment entry comments on: a post of the entry's channel, or a comment's replies (issue 8). */
-export interface CommentTarget {
-  postId: number;
-  parentCommentId: number | null;
-}
-
-export interface OutboxEntry {
-  /** Unique per send; the Idempotency-Key, so a retry is never taken for a new message (design.md §4). */
-  localId: string;
-  /** Whose send this is: entries of another account are never sent. */
-  userId: number;
-  /** The chat, or for a comment the channel of its post. */
-  conversationId: number;
-  /** Set for a comment on a channel post (sent with the comments call); null for a message or post. */
-  comment: CommentTarget | null;
-  /** Drawn once (spec §7: random 1..10000) and reused by every retry. */
-  clientId: number;
-  text: string;
-  quotedMessageId: number | null;
-  /** The file, without its bytes (those are kept apart in storage until the send is done). */
-  attachment: OutboxAttachment | null;
-  /** Epoch ms when the user sent it; orders the outbox and the pending rows (one ms apart at least, so no two tie). */
-  createdAt: number;
-  status: 'pending' | 'failed';
-  error: EngineError | null;
-  attempts: number;
-}
+import type { CommentTarget, EngineError, OutboxAttachment, OutboxEntry } from '../contract/types';
 
 export interface OutboxDeps {
   storage: EngineStorage;
@@ -192,14 +153,14 @@ export class Outbox {
     return entry;
   }
 
-  async retry(localId: string): Promise<void> {
+  async retrySend(localId: string): Promise<void> {
     const entry = this.current.find((e) => e.localId === localId);
     if (!entry || entry.status !== 'failed') return;
     await this.replace({ ...entry, status: 'pending', error: null });
     this.kick();
   }
 
-  async discard(localId: string): Promise<void> {
+  async discardSend(localId: string): Promise<void> {
     await this.remove(localId);
     // An upload of it in flight has nothing left to send for.
     if (this.uploading?.localId === localId) this.uploading.controller.abort();

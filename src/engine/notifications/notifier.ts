@@ -1,7 +1,8 @@
 import { filter, finalize, map, Observable, Subject } from 'rxjs';
 import type { Message } from '../../protocol/entities';
-import type { NotificationRequest } from '../api';
-import { type AppSettings, isMuted, notificationBody, type NotifyPermission, shouldNotify } from '../rules';
+import type { NotificationRequest } from '../contract/types';
+import type { AppSettings, NotifyPermission } from '../contract/types';
+import { isMuted, notificationBody, shouldNotify } from '../rules';
 import type { EngineState } from '../state/types';
 import type { TabRegistry } from '../tabs/tabs';
 
@@ -65,7 +66,7 @@ export class Notifier {
     });
   }
 
-  setPermission(permission: NotifyPermission): void {
+  setNotificationPermission(permission: NotifyPermission): void {
     this.permission = permission;
   }
 

@@ -3,23 +3,7 @@ import { engineError } from '../errors';
 import { INVALID_PARAMETERS } from '../rest/fallbacks';
 import type { EngineStorage } from '../storage/storage';
 import { latestOfBoth } from '../streams';
-
-/** One member row of a form draft (spec §3 "Member draft entry"). */
-export interface FormDraftMember {
-  id: string;
-  name: string;
-  phone: string;
-}
-
-/** What a new-chat or add-member form held when it was left (spec §2: kept locally). */
-export interface FormDraft {
-  /** The group or broadcast name, or the one-to-one contact's name. */
-  name: string;
-  phone?: string;
-  members: FormDraftMember[];
-}
-
-export type FormDrafts = Readonly<Record<string, FormDraft>>;
+import type { FormDraft, FormDraftMember, FormDrafts } from '../contract/types';
 
 /** How a form draft is stored: in the drafts store (cleared on logout), tagged with its account. */
 interface StoredFormDraft {
@@ -80,7 +64,7 @@ export class FormDraftStore {
   }
 
   /** The signed-in account's drafts by form key (none while signed out). */
-  drafts(): Observable<FormDrafts> {
+  formDrafts(): Observable<FormDrafts> {
     return latestOfBoth(this.all$, this.userId.pipe(distinctUntilChanged())).pipe(
       map(([all, userId]) =>
         Object.fromEntries(all.filter((d) => d.userId === userId).map((d) => [d.key, d.draft])),
@@ -89,7 +73,7 @@ export class FormDraftStore {
   }
 
   /** Stores the draft of a form; null or an empty draft removes it. Signed out there is nobody to keep it for. */
-  async set(key: string, draft: FormDraft | null): Promise<void> {
+  async setFormDraft(key: string, draft: FormDraft | null): Promise<void> {
     const plain = draft === null ? null : plainDraft(draft);
     if (!isString(key) || key.trim() === '' || (draft !== null && plain === null)) {
       throw engineError('setFormDraft', 0, null, INVALID_PARAMETERS);

@@ -1,9 +1,10 @@
 import { BehaviorSubject, type Observable } from 'rxjs';
-import type { HostOverrides, Language } from '../api';
+import type { HostOverrides, Language } from '../contract/types';
 import { engineError } from '../errors';
 import { FORM_DRAFT_PREFIX } from './formDrafts';
 import { INVALID_PARAMETERS } from '../rest/fallbacks';
-import { type AppSettings, applySettings, normalizeSettings, type SettingsRecord, type StoredSettings } from '../rules';
+import type { AppSettings } from '../contract/types';
+import { applySettings, normalizeSettings, type SettingsRecord, type StoredSettings } from '../rules';
 import { writeUnlessFull } from '../storage/quotaWatch';
 import type { EngineStorage, StorageOp } from '../storage/storage';
 

@@ -7,10 +7,11 @@ import type {
   PinRequestAnswer,
 } from '../../protocol/api';
 import { path, type RestCore } from './core';
-import type { UpdateMeInput, UploadInput } from './inputs';
+import type { AuthCalls } from '../contract/restCalls';
+import type { UpdateMeInput, UploadInput } from '../contract/restInputs';
 
 /** Spec §7 "Authentication and profile" and "Files". */
-export function authCalls(core: RestCore) {
+export function authCalls(core: RestCore): AuthCalls {
   return {
     /** POST /v1/auth/pin. `apiBase`: a country's own http endpoint, when it has one. */
     requestPin(phone: string, options: { apiBase?: string } = {}): Promise<PinRequestAnswer> {

@@ -1,9 +1,9 @@
 import type { CommentAnswer, CommentsAnswer, PostAnswer, PostCommentAnswer, PostsAnswer } from '../../protocol/api';
 import { COMMENTS_PAGE_SIZE, POSTS_PAGE_SIZE } from '../../protocol/constants';
 import { type ApiPath, path, type RestCore } from './core';
-import type { Id } from './encode';
 import { INVALID_PARAMETERS, type RestCallName } from './fallbacks';
-import type { CommentsPageInput, CreateCommentInput, CreatePostInput, PageInput } from './inputs';
+import type { ChannelPostCalls } from '../contract/restCalls';
+import type { CommentsPageInput, CreateCommentInput, CreatePostInput, Id, PageInput } from '../contract/restInputs';
 import { attachmentField, idempotencyHeaders } from './messageCalls';
 
 function pageQuery(page: PageInput, defaultLimit: number) {
@@ -11,7 +11,7 @@ function pageQuery(page: PageInput, defaultLimit: number) {
 }
 
 /** Spec §7 channel posts and comments, and their reactions. */
-export function channelPostCalls(core: RestCore) {
+export function channelPostCalls(core: RestCore): ChannelPostCalls {
   const react = <T>(call: RestCallName, apiPath: ApiPath, body: Record<string, number | string>) => {
     // Spec §5: a community action needs its reaction parameters, else "Invalid parameters provided".
     if (body.reaction === '') return Promise.reject(core.refusal(call, INVALID_PARAMETERS));

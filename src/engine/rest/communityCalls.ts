@@ -6,10 +6,11 @@ import type {
   CommunitySearchAnswer,
 } from '../../protocol/api';
 import { path, type RestCore } from './core';
-import type { Id } from './encode';
+import type { CommunityCalls } from '../contract/restCalls';
+import type { Id } from '../contract/restInputs';
 
 /** Spec §7 "Communities and channels": listing, search, details, joining and leaving. */
-export function communityCalls(core: RestCore) {
+export function communityCalls(core: RestCore): CommunityCalls {
   return {
     /** GET /v1/communities, only those joined when `onlyJoined`. */
     getCommunities(options: { onlyJoined?: boolean } = {}): Promise<CommunitiesAnswer> {

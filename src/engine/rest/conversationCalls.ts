@@ -10,15 +10,17 @@ import type {
 } from '../../protocol/api';
 import { HEADER_MESSAGE_COUNT } from '../../protocol/api';
 import { path, type RestCore } from './core';
-import { flag, type FormInput, type Id } from './encode';
+import type { ConversationCalls } from '../contract/restCalls';
+import { flag, type FormInput } from './encode';
 import type {
+  Id,
   ConversationSettingsInput,
   CreateConversationInput,
   DeliverySettingsInput,
   MemberInput,
   MuteInput,
   UpdateConversationInput,
-} from './inputs';
+} from '../contract/restInputs';
 
 /** Latest messages per conversation in the list: the preview needs one (docs/server.md default). */
 export const LIST_MESSAGE_COUNT = 1;
@@ -47,7 +49,7 @@ function settingsFields(settings: ConversationSettingsInput | undefined): FormIn
 }
 
 /** Spec §7 "Conversations": the list, one conversation, create, settings, mute, delivery and members. */
-export function conversationCalls(core: RestCore) {
+export function conversationCalls(core: RestCore): ConversationCalls {
   return {
     /** GET /v2/conversations with Message-Count latest messages each. */
     getConversations(options: { messageCount?: number } = {}): Promise<ConversationsAnswer> {

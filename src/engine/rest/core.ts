@@ -1,6 +1,7 @@
-import type { Language } from '../api';
+import type { Language } from '../contract/types';
 import { type EngineError, engineError } from '../errors';
-import { encodeForm, encodeQuery, type FormInput, type Id, joinUrl, pathId, type QueryInput } from './encode';
+import type { Id } from '../contract/restInputs';
+import { encodeForm, encodeQuery, type FormInput, joinUrl, pathId, type QueryInput } from './encode';
 import { fallbackFor, INVALID_CONVERSATION_ID, INVALID_PARAMETERS, type RestCallName } from './fallbacks';
 import { apiHeaders } from './headers';
 import { retryAfterMs } from './retryAfter';

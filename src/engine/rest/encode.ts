@@ -2,6 +2,8 @@
  * Body and URL encodings of docs/server.md: "form" is x-www-form-urlencoded with bracket keys
  * (`member[0][value]=…`, `settings[reply_to]=1`), "json" is JSON, ids in paths are escaped.
  */
+import type { Id } from '../contract/restInputs';
+
 export type FormInput = string | number | undefined | readonly FormInput[] | { readonly [key: string]: FormInput };
 
 /** Encodes nested fields with bracket keys; undefined values are left out, so optional fields stay unsent. */
@@ -40,9 +42,6 @@ export function encodeQuery(query: QueryInput): string {
 export function flag(on: boolean): '1' | '0' {
   return on ? '1' : '0';
 }
-
-/** A conversation, user, community or channel: its numeric id or its stid (docs/server.md "Ids in paths"). */
-export type Id = number | string;
 
 const ID_MAX_LENGTH = 64;
 

@@ -6,7 +6,7 @@ import {
   HEADER_FEATURES,
 } from '../../protocol/api';
 import { CLIENT_VERSION, X_FEATURES } from '../../protocol/constants';
-import type { Language } from '../api';
+import type { Language } from '../contract/types';
 
 /** Our Client-Project value: spec §7 names the header, not its value. */
 export const CLIENT_PROJECT = 'messenger-web';

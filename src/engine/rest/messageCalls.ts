@@ -8,9 +8,9 @@ import type {
 import { HEADER_AFTER, HEADER_BEFORE, HEADER_IDEMPOTENCY_KEY, HEADER_MESSAGE_COUNT } from '../../protocol/api';
 import { MESSAGE_PAGE_SIZE } from '../../protocol/constants';
 import { path, type RestCore } from './core';
-import type { Id } from './encode';
 import { INVALID_PARAMETERS } from './fallbacks';
-import type { AttachmentInput, MessagesPageInput, SendCommentMessageInput, SendMessageInput } from './inputs';
+import type { MessageCalls } from '../contract/restCalls';
+import type { AttachmentInput, Id, MessagesPageInput, SendCommentMessageInput, SendMessageInput } from '../contract/restInputs';
 
 /** The Idempotency-Key header when the caller has one (docs/server.md "The client_id rule"). */
 export function idempotencyHeaders(key: string | undefined): Record<string, string> {
@@ -23,7 +23,7 @@ export function attachmentField(attachment: AttachmentInput | undefined) {
 }
 
 /** Spec §7 "Messages": history, send, edit, receipts, reactions, delete and hide. */
-export function messageCalls(core: RestCore) {
+export function messageCalls(core: RestCore): MessageCalls {
   const reaction = (call: 'addReaction' | 'removeReaction', id: Id, messageId: Id, emoji: string) => {
     if (emoji === '') return Promise.reject(core.refusal(call, INVALID_PARAMETERS));
     return core.send<MessageAnswer>({

@@ -1,6 +1,7 @@
 import { channelPostCalls } from './channelPostCalls';
 import { communityCalls } from './communityCalls';
 import { conversationCalls } from './conversationCalls';
+import type { SignedInCalls } from '../contract/restCalls';
 import type { RestCore } from './core';
 import { messageCalls } from './messageCalls';
 
@@ -8,7 +9,7 @@ import { messageCalls } from './messageCalls';
  * The calls of spec §7 only a signed-in user makes: conversations, messages, communities, channel posts.
  * The engine adds them to its client with its signed-in parts (issue 11: not in the worker /login starts).
  */
-export function signedInCalls(core: RestCore) {
+export function signedInCalls(core: RestCore): SignedInCalls {
   return {
     ...conversationCalls(core),
     ...messageCalls(core),
@@ -16,5 +17,3 @@ export function signedInCalls(core: RestCore) {
     ...channelPostCalls(core),
   };
 }
-
-export type SignedInCalls = ReturnType<typeof signedInCalls>;

@@ -1,10 +1,8 @@
 import type { Message } from '../../protocol/entities';
 import { countsAsUnread } from './unread';
+import type { NotifyPermission } from '../contract/types';
 
 /** Notification rules: spec §4 "Unread" and §8, design.md §4 "Notifications". */
-
-/** The browser's Notification.permission, named here so the engine needs no DOM types. */
-export type NotifyPermission = 'default' | 'denied' | 'granted';
 
 export interface NotifyInput {
   message: Pick<Message, 'user_id'> & Partial<Pick<Message, 'type' | 'attachment'>>;

@@ -1,10 +1,4 @@
-/** App settings (spec §3): four booleans, all on by default. */
-export interface AppSettings {
-  enterToSend: boolean;
-  notificationsEnable: boolean;
-  notificationsShowPreview: boolean;
-  incomingMessagesSound: boolean;
-}
+import type { AppSettings } from '../contract/types';
 
 export const DEFAULT_APP_SETTINGS: Readonly<AppSettings> = Object.freeze({
   enterToSend: true,

@@ -1,5 +1,5 @@
 import type { Channel, Comment, Message } from '../../protocol/entities';
-import type { MessageSearchHit } from '../api';
+import type { MessageSearchHit } from '../contract/types';
 
 /**
  * One indexed item: what the index and the `search` store hold of a message, post or comment. Where it is

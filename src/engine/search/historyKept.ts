@@ -2,14 +2,8 @@ import { BehaviorSubject, type Observable } from 'rxjs';
 import { engineError } from '../errors';
 import { INVALID_PARAMETERS } from '../rest/fallbacks';
 import type { EngineStorage } from '../storage/storage';
+import { HISTORY_KEPT_CHOICES, type HistoryKept } from '../contract/types';
 
-/**
- * How much history this device keeps for search and offline reading (issue 13): the latest 1,000 items of
- * each chat or channel, or everything ever loaded (the default: what was seen can be found).
- */
-export type HistoryKept = 'latest-1000' | 'everything';
-
-export const HISTORY_KEPT_CHOICES: readonly HistoryKept[] = ['everything', 'latest-1000'];
 export const DEFAULT_HISTORY_KEPT: HistoryKept = 'everything';
 
 /** How many items of each chat or channel `latest-1000` keeps. */

@@ -1,4 +1,4 @@
-import type { MessageSearchHit } from '../api';
+import type { MessageSearchHit } from '../contract/types';
 import type { CommunityState } from '../community/types';
 import type { EngineState } from '../state/types';
 import type { RawHit } from './searchIndex';

@@ -1,6 +1,6 @@
 import { type Observable, Subject, type Subscription, throwError } from 'rxjs';
 import type { Message } from '../../protocol/entities';
-import type { MessageSearchView } from '../api';
+import type { MessageSearchView } from '../contract/types';
 import type { EngineClock } from '../clock';
 import type { CommunityState } from '../community/types';
 import { engineError } from '../errors';
@@ -9,7 +9,8 @@ import type { EngineEvent, EngineState } from '../state/types';
 import type { WriteBatch } from '../storage/batchedWriter';
 import type { EngineStorage } from '../storage/storage';
 import { commentDoc, groupOf, messageDoc, messageKey, sameDoc, type SearchDoc } from './documents';
-import { type HistoryKept, HistoryKeptSetting, keptLimit } from './historyKept';
+import type { HistoryKept } from '../contract/types';
+import { HistoryKeptSetting, keptLimit } from './historyKept';
 import { toHit } from './hits';
 import { watchedQuery } from './watchedQuery';
 import { SearchIndex } from './searchIndex';

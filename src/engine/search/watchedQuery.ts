@@ -1,5 +1,5 @@
 import { Observable } from 'rxjs';
-import type { MessageSearchView } from '../api';
+import type { MessageSearchView } from '../contract/types';
 import type { EngineClock } from '../clock';
 
 /** A burst of index changes re-runs a watched query once, this long after the first of them. */

@@ -1,6 +1,6 @@
 import { BehaviorSubject, type Observable } from 'rxjs';
 import type { Country } from '../../protocol/entities';
-import type { CountriesView } from '../api';
+import type { CountriesView } from '../contract/types';
 import { engineError, isEngineError } from '../errors';
 import type { RestClient } from '../rest';
 import type { EngineStorage } from '../storage/storage';
@@ -32,11 +32,13 @@ export class CountryList {
 
   constructor(private readonly options: CountryListOptions) {}
 
-  view(): Observable<CountriesView> {
+  /** EngineApi `countries`. */
+  countries(): Observable<CountriesView> {
     return this.countries$;
   }
 
-  async load(): Promise<Country[]> {
+  /** EngineApi `loadCountries`. */
+  async loadCountries(): Promise<Country[]> {
     const known = this.countries$.value;
     if (known.status === 'loaded') return [...known.countries];
     const cached = await this.options.storage.get<Country[]>('countries', 'all');

@@ -1,18 +1,12 @@
 import { BehaviorSubject, distinctUntilChanged, map, type Observable } from 'rxjs';
 import type { User } from '../../protocol/entities';
-import type { SessionView } from '../api';
+import type { ProfileChanges, SessionView } from '../contract/types';
 import type { EngineClock } from '../clock';
 import { engineError } from '../errors';
 import type { RestClient } from '../rest';
 import { FALLBACKS, INVALID_PARAMETERS } from '../rest/fallbacks';
 import { avatarProblem, nicknameError } from '../rules';
 import type { EngineStorage } from '../storage/storage';
-
-/** What `updateProfile` changes: a new nickname, a new picture, or null to remove the picture. */
-export interface ProfileChanges {
-  nickname?: string;
-  image?: File | Blob | null;
-}
 
 /** A File or Blob (a console caller may pass anything). */
 const isBlob = (value: unknown): value is Blob => typeof Blob !== 'undefined' && value instanceof Blob;
@@ -75,7 +69,8 @@ export class Session {
     return this.auth$;
   }
 
-  view(): Observable<SessionView> {
+  /** EngineApi `session`: the session state every tab shows. */
+  session(): Observable<SessionView> {
     return this.auth$.pipe(
       map(sessionView),
       distinctUntilChanged((a, b) => JSON.stringify(a) === JSON.stringify(b)),

@@ -6,9 +6,7 @@ import type { EngineEvent } from '../state/types';
 import { parseFrame } from './parseFrame';
 import { type SocketFactory, type SocketLike, globalSocketFactory } from './socketLike';
 import { type SocketParams, buildSocketUrl } from './socketUrl';
-
-/** Spec §4. 'closed' also covers the wait before a reconnect and the signed-out state. */
-export type ConnectionState = 'connecting' | 'online' | 'closed';
+import type { ConnectionState } from '../contract/types';
 
 /** What the connection hands the engine: exactly the reducer inputs of state/types.ts, ready to dispatch. */
 export type SocketDelivery = Extract<EngineEvent, { type: 'socket' | 'socketSkipped' | 'socketLoaded' }>;

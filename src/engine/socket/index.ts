@@ -1,6 +1,5 @@
 /** The engine's websocket (spec §4): a connection state machine behind a swappable socket factory. */
 export {
-  type ConnectionState,
   RECONNECT_JITTER_MS,
   SocketConnection,
   type SocketConnectionOptions,

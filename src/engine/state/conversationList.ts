@@ -1,41 +1,7 @@
-import type { Attachment, AttachmentType, Conversation, EventType, Message } from '../../protocol/entities';
+import type { Conversation, Message } from '../../protocol/entities';
 import type { EngineState, UnreadRecord } from './types';
 import { unreadCount } from './unread';
-
-/** Selectors over conversations: pure, and in their memoised form they reuse unchanged rows. */
-
-export interface LastMessagePreview {
-  messageId: number;
-  userId: number;
-  fromSelf: boolean;
-  /** The raw text; the UI words attachments and system events in the user's language. */
-  text: string;
-  type: Message['type'];
-  attachmentType: AttachmentType | null;
-  eventType: EventType | null;
-  /** A system message's details (who was added, the new name…), for the same sentence as in the chat. */
-  event: Attachment['event'] | null;
-  /**
-   * Nicknames of the people a system message names (its sender and the first person it is about), from
-   * the member list: a group's row carries no member list (see `listConversation`). Empty for messages.
-   */
-  names: Readonly<Record<number, string>>;
-  /** The signed-in user, whom an event may be about ("Erik added you"). */
-  selfId: number | null;
-  /** Epoch seconds as a string, as the server sends it. */
-  createdAt: string;
-  edited: boolean;
-}
-
-export interface ConversationListItem {
-  /** In `conversations()` a group's `users` is empty (see `listConversation`); `conversation(id)` has them. */
-  conversation: Conversation;
-  unreadCount: number;
-  isUnread: boolean;
-  preview: LastMessagePreview | null;
-  /** Epoch seconds the list is sorted by: the last message's time, else the creation time. */
-  sortTime: number;
-}
+import type { ConversationListItem, LastMessagePreview } from '../contract/types';
 
 /** Epoch seconds of the latest activity: last_message_time, or created_at for an empty conversation ('0'). */
 export function conversationSortTime(conversation: Conversation): number {

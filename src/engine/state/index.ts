@@ -13,4 +13,4 @@ export {
   indexMessages,
   windowMessages,
 } from './messageStore';
-export { createReceiptMarksSelector, type ReceiptMarksView } from './receiptMarks';
+export { createReceiptMarksSelector } from './receiptMarks';

@@ -1,21 +1,7 @@
 import type { Message } from '../../protocol/entities';
 import { holdsLatest, windowMessages } from './messageStore';
 import type { ConversationMessages, EngineState, MessageWindow } from './types';
-
-/** A conversation's loaded run of history, oldest first, for a (virtualised) message list. */
-export interface MessageWindowView {
-  messages: readonly Message[];
-  /** Older messages exist on the server: the UI may ask for the next older page. */
-  hasOlder: boolean;
-  /**
-   * Newer messages exist beyond the last loaded one: the window was trimmed at its newer end while the reader
-   * was far up (issue 11), so its end is not the latest message and live messages do not join it until the
-   * reader comes back down (or jumps to the latest). The engine always says; absent reads as false.
-   */
-  hasNewer?: boolean;
-  /** Whether any page was loaded yet (an empty loaded chat and a chat not loaded yet look different). */
-  loaded: boolean;
-}
+import type { MessageWindowView } from '../contract/types';
 
 const EMPTY: MessageWindowView = { messages: [], hasOlder: false, hasNewer: false, loaded: false };
 

@@ -1,6 +1,7 @@
 import type { ReceiptStatus } from '../../protocol/entities';
 import { setEntry } from './records';
 import type { EngineState, ReceiptMarks } from './types';
+import type { ReceiptMarksView } from '../contract/types';
 
 /** Receipts other people sent for the signed-in user's messages (spec §4 `message_dlr2`, GET …/dlrs). */
 
@@ -25,9 +26,6 @@ export function addMarks(state: EngineState, statuses: readonly ReceiptStatus[])
   }
   return receipts === state.receipts ? state : { ...state, receipts };
 }
-
-/** One conversation's receipt marks by message id, for the UI's delivered/read ticks. */
-export type ReceiptMarksView = Readonly<Record<number, ReceiptMarks>>;
 
 const NONE: ReceiptMarksView = {};
 

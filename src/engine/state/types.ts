@@ -1,5 +1,9 @@
 import type { Conversation, ConversationMute, Message, ReceiptStatus } from '../../protocol/entities';
 import type { EventFrame } from '../../protocol/socket';
+import type { ReceiptMarks } from '../contract/types';
+
+/** The contract's, as the state keeps them (contract/types.ts). */
+export type { ReceiptMarks } from '../contract/types';
 
 /**
  * The engine's shared state (design.md §3): what is the same in every tab. Normalised by id so a socket
@@ -55,11 +59,6 @@ export interface UnreadRecord {
   conversationId: number;
   lastReadMessageId: number;
   lastReceivedMessageId: number;
-}
-
-export interface ReceiptMarks {
-  delivered: readonly number[];
-  read: readonly number[];
 }
 
 export type ReceiptKind = 'delivered' | 'read';

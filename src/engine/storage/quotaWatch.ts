@@ -1,12 +1,6 @@
 import { BehaviorSubject, distinctUntilChanged, type Observable } from 'rxjs';
 import type { EngineStorage, StorageOp, StoreName } from './storage';
-
-/**
- * Whether the engine's store takes new data (issue 12): 'full' once a write was refused for want of space
- * (the browser's quota), 'ok' again once a write that adds data commits. Refused writes stay in memory:
- * the state retries them, the outbox sends without them.
- */
-export type StorageStatus = 'ok' | 'full';
+import type { StorageStatus } from '../contract/types';
 
 /** IndexedDB refuses a write over the origin's quota with this error (a DOMException, also as a transaction's error). */
 export function isQuotaError(error: unknown): boolean {

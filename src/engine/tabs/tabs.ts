@@ -1,4 +1,4 @@
-import type { TabState } from '../api';
+import type { TabState } from '../contract/types';
 
 /**
  * Every connected tab's state (which chat it shows, whether it is visible and focused). The engine asks

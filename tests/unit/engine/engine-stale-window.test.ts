@@ -2,7 +2,7 @@ import { firstValueFrom } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { Engine } from '../../../src/engine/engine';
 import type { HttpTransport } from '../../../src/engine/rest';
-import type { MessageWindowView } from '../../../src/engine/state';
+import type { MessageWindowView } from '../../../src/engine/api';
 import { MemoryStorage } from '../../../src/engine/storage/storage';
 import type { Message } from '../../../src/protocol/entities';
 import { conversation, fakeSocket, incoming, ManualEngineClock, ok } from './support/fakeEngine';

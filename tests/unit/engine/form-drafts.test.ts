@@ -65,20 +65,20 @@ describe('FormDraftStore', () => {
     const storage = new MemoryStorage();
     const user = new BehaviorSubject<number | null>(1);
     const store = new FormDraftStore(storage, user, () => user.value);
-    await store.set('newGroup', group);
+    await store.setFormDraft('newGroup', group);
     user.next(2);
-    expect(await firstValueFrom(store.drafts())).toEqual({});
-    await store.set('newGroup', { name: 'Other', members: [] });
+    expect(await firstValueFrom(store.formDrafts())).toEqual({});
+    await store.setFormDraft('newGroup', { name: 'Other', members: [] });
     user.next(null);
-    expect(await firstValueFrom(store.drafts())).toEqual({});
+    expect(await firstValueFrom(store.formDrafts())).toEqual({});
     // Signed out there is no account to keep a draft for.
-    await store.set('newGroup', { name: 'Nobody', members: [] });
+    await store.setFormDraft('newGroup', { name: 'Nobody', members: [] });
 
     const reloaded = new FormDraftStore(storage, user, () => user.value);
     await reloaded.load();
     user.next(1);
-    expect(await firstValueFrom(reloaded.drafts())).toEqual({ newGroup: group });
+    expect(await firstValueFrom(reloaded.formDrafts())).toEqual({ newGroup: group });
     user.next(2);
-    expect(await firstValueFrom(reloaded.drafts())).toEqual({ newGroup: { name: 'Other', members: [] } });
+    expect(await firstValueFrom(reloaded.formDrafts())).toEqual({ newGroup: { name: 'Other', members: [] } });
   });
 });

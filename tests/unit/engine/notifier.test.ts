@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { NotificationRequest } from '../../../src/engine/api';
 import { HOLD_MS, Notifier } from '../../../src/engine/notifications/notifier';
-import { type AppSettings, DEFAULT_APP_SETTINGS } from '../../../src/engine/rules';
+import type { AppSettings } from '../../../src/engine/api';
+import { DEFAULT_APP_SETTINGS } from '../../../src/engine/rules';
 import { TabRegistry } from '../../../src/engine/tabs/tabs';
 import type { Conversation } from '../../../src/protocol/entities';
 import { conversation, loadedState, message, SELF } from './state.fixtures';
@@ -19,7 +20,7 @@ function setup(settings: Partial<AppSettings> = {}, extra: Conversation[] = []) 
     tabs,
     now: () => now,
   });
-  notifier.setPermission('granted');
+  notifier.setNotificationPermission('granted');
   const received = new Map<string, NotificationRequest[]>();
   const listen = (tabId: string) => {
     received.set(tabId, []);
@@ -83,7 +84,7 @@ describe('Notifier', () => {
     expect(off.all()).toEqual([]);
 
     const denied = setup();
-    denied.notifier.setPermission('denied');
+    denied.notifier.setNotificationPermission('denied');
     denied.notifier.incoming(10, message(4));
     expect(denied.all()).toEqual([]);
   });
@@ -126,7 +127,7 @@ describe('Notifier', () => {
     const state = loadedState([]);
     let now = NOW;
     const notifier = new Notifier({ settings: () => DEFAULT_APP_SETTINGS, state: () => state, tabs, now: () => now });
-    notifier.setPermission('granted');
+    notifier.setNotificationPermission('granted');
     // A tab that signed in reports its state at once, but listens only once its main screen has loaded.
     tabs.set('a', { visible: true, focused: true, openConversationId: null }, 1);
     notifier.incoming(10, message(4));
@@ -140,7 +141,7 @@ describe('Notifier', () => {
     expect(again).toEqual([]);
 
     const late = new Notifier({ settings: () => DEFAULT_APP_SETTINGS, state: () => state, tabs, now: () => now });
-    late.setPermission('granted');
+    late.setNotificationPermission('granted');
     late.incoming(10, message(5));
     now += HOLD_MS + 1;
     const tooLate: number[] = [];

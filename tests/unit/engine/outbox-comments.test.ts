@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { engineError } from '../../../src/engine/errors';
 import { Outbox, RETRY_BASE_MS } from '../../../src/engine/messages/outbox';
 import type { RestClient } from '../../../src/engine/rest';
-import type { CreateCommentInput } from '../../../src/engine/rest/inputs';
+import type { CreateCommentInput } from '../../../src/engine/contract/restInputs';
 import { MemoryStorage } from '../../../src/engine/storage/storage';
 import type { Comment, Participant } from '../../../src/protocol/entities';
 import { manualClock } from '../worker/manualClock';
@@ -98,7 +98,7 @@ describe('comments through the outbox (issue 8)', () => {
     expect(t.outbox.current[0]?.error?.message).toBe('You are not a member of this channel');
     await t.advance(10 * RETRY_BASE_MS);
     expect(t.calls).toHaveLength(1);
-    await t.outbox.retry(entry.localId);
+    await t.outbox.retrySend(entry.localId);
     await expect.poll(() => t.outbox.current.length).toBe(0);
     expect(t.calls).toHaveLength(2);
   });

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { engineError } from '../../../src/engine/errors';
-import { Outbox, type OutboxEntry } from '../../../src/engine/messages/outbox';
+import type { OutboxEntry } from '../../../src/engine/api';
+import { Outbox } from '../../../src/engine/messages/outbox';
 import type { RestClient } from '../../../src/engine/rest';
-import type { SendMessageInput } from '../../../src/engine/rest/inputs';
+import type { SendMessageInput } from '../../../src/engine/contract/restInputs';
 import { MemoryStorage } from '../../../src/engine/storage/storage';
 import { manualClock } from '../worker/manualClock';
 

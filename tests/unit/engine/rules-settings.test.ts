@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { AppSettings } from '../../../src/engine/api';
 import {
   DEFAULT_APP_SETTINGS,
-  type AppSettings,
   applySettings,
   normalizeSettings,
   type SettingsRecord,

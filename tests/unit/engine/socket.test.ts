@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type EngineClock, realClock } from '../../../src/engine/clock';
 import { SOCKET_CLOSE_RESTART } from '../../../src/protocol/constants';
+import type { ConnectionState } from '../../../src/engine/api';
 import {
-  type ConnectionState,
   SocketConnection,
   type SocketDelivery,
   type SocketLike,

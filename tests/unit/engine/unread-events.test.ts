@@ -218,7 +218,7 @@ describe('no notification for an event', () => {
       tabs,
       now: () => 1_700_100_000_000,
     });
-    notifier.setPermission('granted');
+    notifier.setNotificationPermission('granted');
     const received: NotificationRequest[] = [];
     notifier.notifications('a').subscribe((r) => received.push(r));
     tabs.set('a', { visible: true, focused: true, openConversationId: null }, 1);

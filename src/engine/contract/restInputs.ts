@@ -1,8 +1,12 @@
 /**
- * What the engine passes to the REST client, in the engine's camelCase; the call files turn these into
- * the wire's field names (spec §7), so no other engine code needs to know them.
+ * What the engine (and a console caller of `engine.call`) passes to the REST client, in the engine's camelCase;
+ * the call files (src/engine/rest/) turn these into the wire's field names (spec §7), so no other engine code
+ * needs to know them. Part of the contract because `call` takes them.
  */
 import type { DeliveryMode, MuteType } from '../../protocol/api';
+
+/** A conversation, user, community or channel: its numeric id or its stid (docs/server.md "Ids in paths"). */
+export type Id = number | string;
 
 /** One member row of a create or add-members form (spec §7 member[i][...]). */
 export interface MemberInput {
