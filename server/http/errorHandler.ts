@@ -96,7 +96,10 @@ const DATABASE_RETRY_AFTER_SECONDS = '2';
 /** The error handler, and the hook that sends the reasons of `warnings` in the request's language. */
 export function installErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof ApiError) return failure(reply, error.status, error.message);
+    if (error instanceof ApiError) {
+      if (error.retryAfterSeconds !== null) reply.header('Retry-After', String(error.retryAfterSeconds));
+      return failure(reply, error.status, error.message);
+    }
     if (error.validation) return failure(reply, 400, validationMessage(error));
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) return failure(reply, status, frameworkMessage(error));

@@ -3,6 +3,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** Sent as Retry-After, so a client (and any proxy) knows when asking again can succeed. */
+    readonly retryAfterSeconds: number | null = null,
   ) {
     super(message);
   }
@@ -14,4 +16,5 @@ export const forbidden = (message: string) => new ApiError(403, message);
 export const notFound = (message: string) => new ApiError(404, message);
 export const tooLarge = (message: string) => new ApiError(413, message);
 export const unsupportedType = (message: string) => new ApiError(415, message);
-export const tooManyRequests = (message: string) => new ApiError(429, message);
+export const tooManyRequests = (message: string, retryAfterSeconds: number | null = null) =>
+  new ApiError(429, message, retryAfterSeconds);

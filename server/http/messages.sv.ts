@@ -50,8 +50,6 @@ export const SWEDISH: Readonly<Record<string, string>> = {
 
   // Login and profile
   'Please enter a valid phone number': 'Ange ett giltigt telefonnummer',
-  'Too many PIN requests for this number. Please wait a few minutes.':
-    'För många begäranden om PIN-kod för det här numret. Vänta några minuter.',
   'Too many wrong PIN codes for this number. Please try again tomorrow.':
     'För många felaktiga PIN-koder för det här numret. Försök igen i morgon.',
   'The PIN code could not be sent. Please try again.': 'PIN-koden kunde inte skickas. Försök igen.',
@@ -141,6 +139,8 @@ export interface SwedishPattern {
 /** "(member 3)": which row of a member form (server/domain/membersResolve.ts). */
 const memberRow = (value: string) => value.replace(/^\(member (\d+)\)$/, '(medlem $1)');
 const word = (words: Record<string, string>) => (value: string) => words[value] ?? value;
+/** "12 minutes", "1 minute": a wait (server/domain/pinRequestWait.ts). */
+const minutes = (value: string) => value.replace(/^(\d+) minutes?$/, (_, n: string) => (n === '1' ? '1 minut' : `${n} minuter`));
 
 export const SWEDISH_PATTERNS: readonly SwedishPattern[] = [
   { en: 'Nickname must be at most {max} characters', sv: 'Smeknamnet får vara högst {max} tecken' },
@@ -160,6 +160,11 @@ export const SWEDISH_PATTERNS: readonly SwedishPattern[] = [
   { en: 'Phone number is required {row}', sv: 'Telefonnummer krävs {row}', values: { row: memberRow } },
   { en: 'Invalid phone number {row}', sv: 'Ogiltigt telefonnummer {row}', values: { row: memberRow } },
   { en: 'This user is no longer available {row}', sv: 'Användaren finns inte längre {row}', values: { row: memberRow } },
+  {
+    en: 'Too many PIN requests for this number. Try again in {wait}.',
+    sv: 'För många begäranden om PIN-kod för det här numret. Försök igen om {wait}.',
+    values: { wait: minutes },
+  },
   { en: 'A message can be at most {max} characters', sv: 'Ett meddelande får vara högst {max} tecken' },
   {
     en: 'The attached file is not an {kind}',

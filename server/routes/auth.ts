@@ -6,6 +6,7 @@ import type { ServerContext } from '../context';
 import { sql } from '../db/store';
 import { COUNTRIES, normalizePhone } from '../domain/countries';
 import { newStid } from '../domain/ids';
+import { pinRequestWaitSeconds, pinRequestWaitWords } from '../domain/pinRequestWait';
 import { announceProfileChange } from '../domain/profileChange';
 import type { UserRow } from '../domain/rows';
 import { loadUser, serializeUser } from '../domain/serialize';
@@ -81,12 +82,17 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: ServerContext): vo
                 expires_at = excluded.expires_at, wrong_tries = 0`,
         );
         const since = now - PIN_REQUEST_WINDOW_MS;
-        const recent = await db.get<{ n: number }>(
-          sql`SELECT COUNT(*) AS n FROM pin_requests WHERE phone_nr = ${phone} AND at > ${since}`,
+        // The limit's worth of the latest requests in the window: when all are there, the oldest of them
+        // says when the number may ask again (it leaves the window then, and the count drops below the limit).
+        const counted = await db.get<{ at: number }>(
+          sql`SELECT at FROM pin_requests WHERE phone_nr = ${phone} AND at > ${since}
+              ORDER BY at DESC LIMIT 1 OFFSET ${PIN_REQUESTS_PER_WINDOW - 1}`,
         );
-        if ((recent?.n ?? 0) >= PIN_REQUESTS_PER_WINDOW) {
+        if (counted) {
           ctx.metrics.limitRefusals.inc({ limit: 'pin_request' });
-          throw tooManyRequests('Too many PIN requests for this number. Please wait a few minutes.');
+          const seconds = pinRequestWaitSeconds(Number(counted.at), PIN_REQUEST_WINDOW_MS, now);
+          const wait = pinRequestWaitWords(seconds);
+          throw tooManyRequests(`Too many PIN requests for this number. Try again in ${wait}.`, seconds);
         }
         await db.run(sql`DELETE FROM pin_requests WHERE at <= ${now - DAY_MS}`);
         await db.run(sql`INSERT INTO pin_requests (phone_nr, at) VALUES (${phone}, ${now})`);

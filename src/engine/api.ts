@@ -60,6 +60,8 @@ export type { AvatarProblem, NicknameProblem } from './rules';
 /** Whether a chat is muted now (its `member.mute`), and the choices chat settings offer (issue 9). */
 export { isMuted, MUTE_CHOICES, muteEndsAt } from './rules';
 export type { MuteChoice } from './rules';
+/** How search folds case and accents, so the chats list's name filter finds what message search would (issue 23). */
+export { fold } from './rules';
 
 /**
  * How a name is served. 'query': an Observable of the current state (a tab shares one subscription per
@@ -216,8 +218,11 @@ export const ENGINE_API = {
   deleteMessages: command<(conversationId: number, messageIds: number[]) => Promise<WarningsAnswer>>('chats'),
   hideMessages: command<(conversationId: number, messageIds: number[]) => Promise<WarningsAnswer>>('chats'),
   react: command<(conversationId: number, messageId: number, emoji: string, on: boolean) => Promise<Message>>('chats'),
-  /** Spec §4: own, not a system message, within 45 minutes. */
-  canEdit: command<(messageId: number) => Promise<boolean>>('chats'),
+  /**
+   * Spec §4: own, not a system message, within 45 minutes. Takes the message or its id (as loaded here: an
+   * unknown id is false); anything else rejects with 'Invalid parameters provided'.
+   */
+  canEdit: command<(message: Message | number) => Promise<boolean>>('chats'),
   /** The message the Up arrow edits in an empty input: the latest own editable one, or null. */
   editTarget: command<(conversationId: number) => Promise<number | null>>('chats'),
   /**

@@ -25,6 +25,7 @@ function hit(id: number, patch: Partial<MessageSearchHit> = {}): MessageSearchHi
     id,
     title: 'Book Club',
     senderName: 'Sara',
+    fromSelf: false,
     createdAt: Date.now() - 60_000,
     snippet: [
       { text: 'See you at the ', match: false },

@@ -41,7 +41,7 @@ describe('server texts in the chosen language', () => {
     const alert = page.getByRole('alert');
     await expect
       .poll(() => alert.textContent())
-      .toBe('För många begäranden om PIN-kod för det här numret. Vänta några minuter.');
+      .toBe('För många begäranden om PIN-kod för det här numret. Försök igen om 15 minuter.');
     expect(await pinRequests(phone)).toBe(5);
   });
 });

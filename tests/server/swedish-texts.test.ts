@@ -31,7 +31,7 @@ describe('Swedish server texts', () => {
     for (let i = 0; i < 5; i++) await call(s.url, 'POST', '/v1/auth/pin', { form: { phone_nr: phone } }).then((r) => r.data);
     const ask = (headers: Record<string, string>) => call(s.url, 'POST', '/v1/auth/pin', { form: { phone_nr: phone }, headers });
 
-    const inSwedish = 'För många begäranden om PIN-kod för det här numret. Vänta några minuter.';
+    const inSwedish = 'För många begäranden om PIN-kod för det här numret. Försök igen om 15 minuter.';
     const swedish = await ask(sv);
     expect(swedish.status).toBe(429);
     expect(swedish.body).toEqual({ success: false, status: 429, message: inSwedish });
@@ -41,7 +41,7 @@ describe('Swedish server texts', () => {
       body: new URLSearchParams({ phone_nr: phone }).toString(),
     });
     expect(raw.headers.get('vary')).toMatch(/accept-language/i);
-    const english = 'Too many PIN requests for this number. Please wait a few minutes.';
+    const english = 'Too many PIN requests for this number. Try again in 15 minutes.';
     expect(message(await ask({ 'Accept-Language': 'en' }))).toBe(english);
     expect(message(await ask({}))).toBe(english);
     expect(message(await ask({ 'Accept-Language': 'de-DE,de;q=0.9' }))).toBe(english);
@@ -115,7 +115,7 @@ describe('Swedish server texts', () => {
     expect(unused).toEqual([]);
     // Sanity: the scan finds the texts it must.
     const found = new Set(texts.map((t) => t.text));
-    expect(found).toContain('Too many PIN requests for this number. Please wait a few minutes.');
+    expect(found).toContain('Too many PIN requests for this number. Try again in {}.');
     expect(found).toContain('Members cannot be added to a one-to-one chat'); // through requireGroup
     expect(found).toContain('Post not found'); // through setReaction and requireVisibleMessage
     expect(found).toContain('File size too large. Please select a file under 50MB'); // upload rules
@@ -152,6 +152,12 @@ describe('Swedish server texts', () => {
     expect(swedishFor('At most 10 reactions per comment')).toBe('Högst 10 reaktioner per kommentar');
     expect(swedishFor('The attached file is not an image')).toBe('Den bifogade filen är inte en bild');
     expect(swedishFor('Unknown user (member 12)')).toBe('Okänd användare (medlem 12)');
+    expect(swedishFor('Too many PIN requests for this number. Try again in 12 minutes.')).toBe(
+      'För många begäranden om PIN-kod för det här numret. Försök igen om 12 minuter.',
+    );
+    expect(swedishFor('Too many PIN requests for this number. Try again in 1 minute.')).toBe(
+      'För många begäranden om PIN-kod för det här numret. Försök igen om 1 minut.',
+    );
     expect(swedishFor('Message-Count must be a whole number from 0 to 50')).toBe(
       'Message-Count måste vara ett heltal från 0 till 50',
     );

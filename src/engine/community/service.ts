@@ -7,7 +7,7 @@ import type { EngineClock } from '../clock';
 import { type EngineError, engineError, isEngineError } from '../errors';
 import { checkSend } from '../messages/outbox';
 import type { RestClient } from '../rest';
-import { FALLBACKS, INVALID_PARAMETERS, type RestCallName, UNEXPECTED } from '../rest/fallbacks';
+import { FALLBACKS, INVALID_MESSAGE, INVALID_PARAMETERS, type RestCallName, UNEXPECTED } from '../rest/fallbacks';
 import { attachmentKind } from '../rules/attachment';
 import type {
   ChannelsView,
@@ -37,8 +37,6 @@ import {
 import { type CommunityState, initialCommunityState, type PersistedCommunityState, threadKey } from './types';
 import { createChannelsSelector, createCommentsSelector, createCommunitiesSelector, createPostsSelector } from './views';
 
-/** Spec §5: a comment needs a message ("Invalid message provided"). */
-export const INVALID_MESSAGE = 'Invalid message provided';
 /** Spec §8: a channel's details answered without the channel. */
 export const NO_CHANNEL_DATA = 'No channel data available';
 /** Spec §8: a channel's details without the community it belongs to (its info lives under that community). */

@@ -225,6 +225,8 @@ export interface MessageSearchHit {
   title: string;
   /** Sender's display name as the engine knows it (may be ''). */
   senderName: string;
+  /** Sent by the signed-in user: the row names them "You", as the chats list's previews do (issue 23). */
+  fromSelf: boolean;
   /** Epoch ms of the item. */
   createdAt: number;
   /** The text around the first match, split so that the matched words are marked: render `match` parts as <mark>. */

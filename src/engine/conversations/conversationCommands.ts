@@ -233,7 +233,15 @@ export class ConversationCommands {
     return answer.delivery_settings;
   }
 
-  canEdit(messageId: number): boolean {
+  /**
+   * Takes the message or its id: a console user holds the message (from `messages(c)`), and an object taken
+   * for an id would quietly answer false (issue 23). The engine's own copy is judged, so it counts as of now.
+   */
+  canEdit(target: number | Message): boolean {
+    const messageId: unknown = typeof target === 'object' && target !== null ? target.id : target;
+    if (typeof messageId !== 'number' || !Number.isSafeInteger(messageId) || messageId <= 0) {
+      throw engineError('canEdit', 400, null, INVALID_PARAMETERS);
+    }
     const state = this.options.state.value;
     const message = findMessage(state, messageId);
     return message ? canEdit(message, state.selfId, this.options.clock.now()) : false;

@@ -4,7 +4,7 @@ import type { Comment, Message, Participant } from '../../protocol/entities';
 import type { EngineClock } from '../clock';
 import { engineError, isEngineError } from '../errors';
 import type { RestClient } from '../rest';
-import { FALLBACKS } from '../rest/fallbacks';
+import { FALLBACKS, INVALID_MESSAGE } from '../rest/fallbacks';
 import { attachmentKind, attachmentMime, attachmentProblem } from '../rules/attachment';
 import { isQuotaError, writeUnlessFull } from '../storage/quotaWatch';
 import type { EngineStorage, StorageOp } from '../storage/storage';
@@ -42,13 +42,19 @@ export function refusedSend(call: 'sendMessage' | 'uploadFile', message: string)
   return engineError(call, 400, message, message);
 }
 
-/** Spec §5 "Sending": text or a file; a file must be an accepted image or video of at most 50 MB. */
+/**
+ * Spec §5 "Sending": text or a file; a file must be an accepted image or video of at most 50 MB. Nothing to
+ * send is the catalogue's "Invalid message provided", as for a blank comment: it says what is wrong, where
+ * "Failed to send message" would blame the network (issue 23; docs/ui.md).
+ */
 export function checkSend(text: string, file: OutboxInput['file']): EngineError | null {
+  // Text that is no string (a console caller's `{file}` without `text: ''`) is refused here, not failed on `.trim`.
+  if (typeof text !== 'string') return refusedSend('sendMessage', INVALID_MESSAGE);
   if (file) {
     const problem = attachmentProblem({ name: file.name ?? '', type: file.type, size: file.size });
     return problem === null ? null : refusedSend('uploadFile', problem);
   }
-  return text.trim() === '' ? refusedSend('sendMessage', FALLBACKS.sendMessage) : null;
+  return text.trim() === '' ? refusedSend('sendMessage', INVALID_MESSAGE) : null;
 }
 
 const newLocalId = (clock: EngineClock) =>

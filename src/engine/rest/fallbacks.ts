@@ -99,3 +99,5 @@ export function fallbackFor(call: RestCallName, reason: 'network' | 'answer'): s
 /** Refusals made before sending (spec §5: a missing id or reaction), per the catalogue. */
 export const INVALID_PARAMETERS = 'Invalid parameters provided';
 export const INVALID_CONVERSATION_ID = 'Invalid conversation ID provided';
+/** Spec §5/§8: a send or a comment without text (and, for a send, without a file). */
+export const INVALID_MESSAGE = 'Invalid message provided';

@@ -7,3 +7,4 @@ export * from './attachment';
 export * from './mute';
 export * from './profile';
 export * from './unread';
+export * from './fold';

@@ -3,18 +3,9 @@
  * find `a`, `ö` finds `o` and `kafe` finds `Kafé`, for English, Swedish and Indonesian alike. The index and
  * the snippet builder both use these rules, so what is marked is exactly what matched.
  */
+import { fold } from '../rules/fold';
 
-/** Letters NFD does not decompose into a base letter and a mark. */
-const LIGATURES: Readonly<Record<string, string>> = { ø: 'o', æ: 'ae', œ: 'oe', ß: 'ss', đ: 'd', ł: 'l', ı: 'i' };
-
-/** Lower case, no combining marks, the ligatures above spelt out. */
-export function fold(text: string): string {
-  return text
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/[øæœßđłı]/g, (c) => LIGATURES[c] ?? c);
-}
+export { fold };
 
 /** A word: letters, marks and digits (so `Kafé`, `2024` and `naïve` are one word each). */
 const WORD = /[\p{L}\p{M}\p{N}]+/gu;

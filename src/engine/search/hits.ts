@@ -34,6 +34,7 @@ export function toHit(raw: RawHit, state: EngineState, community: CommunityState
     id: doc.id,
     title,
     senderName,
+    fromSelf: state.selfId !== null && doc.userId === state.selfId,
     createdAt: doc.createdAt,
     snippet: buildSnippet(doc.text, raw.terms),
     score: raw.score,

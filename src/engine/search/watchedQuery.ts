@@ -17,7 +17,7 @@ export function watchedQuery(view: () => MessageSearchView, changes: Observable<
     let timer: unknown = null;
     const emit = () => {
       const next = view();
-      const key = JSON.stringify([next.complete, next.hits.map((h) => [h.kind, h.id, h.title, h.senderName, h.snippet])]);
+      const key = JSON.stringify([next.complete, next.hits.map((h) => [h.kind, h.id, h.title, h.senderName, h.fromSelf, h.snippet])]);
       if (key === last) return;
       last = key;
       subscriber.next(next);

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { MessageSearchHit, MessageSearchView } from '../../engine/api';
 import { useNow } from '../hooks/useNow';
 import { useQuery } from '../hooks/useQuery';
-import { hitTarget, MESSAGE_PARAM } from './messageHit';
+import { hitSender, hitTarget, MESSAGE_PARAM } from './messageHit';
 import { rowTime } from './preview';
 import { useDebounced } from './useDebounced';
 import { RowBoundary } from '../common/RowBoundary';
@@ -73,6 +73,7 @@ function HitRow({ hit, now }: { hit: MessageSearchHit; now: Date }) {
   const { t, i18n } = useTranslation();
   const target = hitTarget(hit);
   const time = rowTime(Math.floor(hit.createdAt / 1000), now, i18n.language, t);
+  const sender = hitSender(hit, t('chat.you'));
   const kind = hit.kind === 'post' ? t('inbox.messageSearch.post') : hit.kind === 'comment' ? t('inbox.messageSearch.comment') : null;
   const body = (
     <>
@@ -83,7 +84,7 @@ function HitRow({ hit, now }: { hit: MessageSearchHit; now: Date }) {
       </span>
       <span className="inbox-hit__bottom">
         {kind ? <span className="inbox-hit__kind">{kind} · </span> : null}
-        {hit.senderName ? <span className="inbox-hit__sender">{hit.senderName}: </span> : null}
+        {sender ? <span className="inbox-hit__sender">{sender}: </span> : null}
         <span className="inbox-hit__snippet">
           {hit.snippet.map((part, i) => (part.match ? <mark key={i}>{part.text}</mark> : <span key={i}>{part.text}</span>))}
         </span>

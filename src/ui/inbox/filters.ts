@@ -1,4 +1,4 @@
-import type { ConversationListItem } from '../../engine/api';
+import { type ConversationListItem, fold } from '../../engine/api';
 
 /** The filter tabs of spec §2: All and Unread always; Communities and Groups where communities are allowed. */
 export type ChatFilter = 'all' | 'unread' | 'communities' | 'groups';
@@ -21,16 +21,16 @@ function matchesFilter(item: ConversationListItem, filter: ChatFilter): boolean 
   }
 }
 
-/** The rows to show, in the engine's order: the filter, then a case-insensitive name search. */
+/**
+ * The rows to show, in the engine's order: the filter, then a name search that folds case and accents as
+ * message search does (issue 23), so "soder" finds "Södermalm Runners" in both lists alike.
+ */
 export function visibleConversations(
   list: readonly ConversationListItem[],
   filter: ChatFilter,
   query: string,
 ): readonly ConversationListItem[] {
-  const needle = query.trim().toLocaleLowerCase();
+  const needle = fold(query.trim());
   if (filter === 'all' && !needle) return list;
-  return list.filter(
-    (item) =>
-      matchesFilter(item, filter) && (!needle || item.conversation.name.toLocaleLowerCase().includes(needle)),
-  );
+  return list.filter((item) => matchesFilter(item, filter) && (!needle || fold(item.conversation.name).includes(needle)));
 }

@@ -11,6 +11,14 @@ export function hitTarget(hit: MessageSearchHit): { conversationId: number; mess
   return hit.channelId === null || messageId === null ? null : { conversationId: hit.channelId, messageId };
 }
 
+/**
+ * Who a hit is from, as its row says it: the user's own is "You" (`you`, translated), as in the list's
+ * previews and quotes, never their own name (issue 23); '' when the sender is not known.
+ */
+export function hitSender(hit: Pick<MessageSearchHit, 'fromSelf' | 'senderName'>, you: string): string {
+  return hit.fromSelf ? you : hit.senderName;
+}
+
 /** The message a chat's URL asks to open at (its `message` search parameter), or null. */
 export function messageParamOf(search: unknown): number | null {
   const raw = search !== null && typeof search === 'object' ? (search as Record<string, unknown>)[MESSAGE_PARAM] : undefined;

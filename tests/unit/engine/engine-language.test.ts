@@ -69,12 +69,12 @@ describe('Accept-Language', () => {
     for (let i = 0; i < 5; i++) await engine.requestPin(phone);
     await expect(engine.requestPin(phone)).rejects.toMatchObject({
       status: 429,
-      message: 'För många begäranden om PIN-kod för det här numret. Vänta några minuter.',
+      message: 'För många begäranden om PIN-kod för det här numret. Försök igen om 15 minuter.',
       fallback: 'Failed to request the PIN code',
     });
     await engine.setLanguage('en');
     await expect(engine.requestPin(phone)).rejects.toMatchObject({
-      message: 'Too many PIN requests for this number. Please wait a few minutes.',
+      message: 'Too many PIN requests for this number. Try again in 15 minutes.',
     });
   });
 });

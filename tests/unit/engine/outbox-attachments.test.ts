@@ -1,6 +1,6 @@
 import { firstValueFrom } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import type { OutboxEntry } from '../../../src/engine/api';
+import type { OutboxEntry, SendInput } from '../../../src/engine/api';
 import type { Engine } from '../../../src/engine/engine';
 import { fetchTransport, type HttpTransport } from '../../../src/engine/rest';
 import { FILE_TOO_LARGE, FILE_TYPE_NOT_SUPPORTED } from '../../../src/engine/rules';
@@ -93,7 +93,10 @@ describe('attachments in the outbox', () => {
     expect(await refusal(engine.sendMessage(conversationId, { text: 'see this', file: text }))).toBe(FILE_TYPE_NOT_SUPPORTED);
     const huge = new File([new Uint8Array(52_428_801)], 'huge.png', { type: 'image/png' });
     expect(await refusal(engine.sendMessage(conversationId, { text: '', file: huge }))).toBe(FILE_TOO_LARGE);
-    expect(await refusal(engine.sendMessage(conversationId, { text: '   ' }))).toBe('Failed to send message');
+    // Issue 23: nothing to send says so (the catalogue's text, translated by the UI), not "Failed to send message".
+    expect(await refusal(engine.sendMessage(conversationId, { text: '   ' }))).toBe('Invalid message provided');
+    expect(await refusal(engine.sendMessage(conversationId, { text: '' }))).toBe('Invalid message provided');
+    expect(await refusal(engine.sendMessage(conversationId, {} as SendInput))).toBe('Invalid message provided');
     expect(await firstValueFrom(engine.outbox())).toEqual([]);
 
     await engine.sendMessage(conversationId, { text: 'with a picture', file: png('cat.jpg.png') });

@@ -59,6 +59,21 @@ describe('message search over the engine state', () => {
     ]);
   });
 
+  it('marks the user’s own messages and comments, so their rows say "You" (issue 23)', async () => {
+    const { state, community, search } = await setup();
+    state.dispatch({
+      type: 'messagesLoaded',
+      conversationId: 10,
+      messages: [message(1, { conversation_id: 10, message: 'mine here' }), message(2, { conversation_id: 10, user_id: SELF, message: 'mine too' })],
+      older: false,
+      pageSize: 50,
+    });
+    const comment = { comment_id: 99, post_id: 20, parent_comment_id: null, channel_id: 50, user_id: SELF, message: 'mine as well' };
+    community.next({ ...community.value, comments: { 99: { ...comment, created_at: '1700000000', reactions: [], replies_count: 0, client_id: null } } });
+    const fromSelf = Object.fromEntries(search.view('mine').hits.map((h) => [`${h.kind} ${h.id}`, h.fromSelf]));
+    expect(fromSelf).toEqual({ 'message 1': false, 'message 2': true, 'comment 99': true });
+  });
+
   it('re-indexes an edited message: it is found by its new words only', async () => {
     const { state, ids } = await setup();
     state.dispatch(page(10, [1, 'lunch at noon']));

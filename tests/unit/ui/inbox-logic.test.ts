@@ -4,6 +4,7 @@ import type { ConversationListItem, LastMessagePreview } from '../../../src/engi
 import type { Conversation, Country, EventType } from '../../../src/protocol/entities';
 import { filtersFor, visibleConversations } from '../../../src/ui/inbox/filters';
 import { checkRows, groupNameError } from '../../../src/ui/inbox/memberRows';
+import { hitSender } from '../../../src/ui/inbox/messageHit';
 import { memberPhone } from '../../../src/ui/inbox/phone';
 import { previewText, rowTime } from '../../../src/ui/inbox/preview';
 import { createI18n } from '../../../src/ui/i18n';
@@ -90,6 +91,26 @@ describe('filters and search', () => {
     expect(visibleConversations(list, 'groups', '').map((i) => i.conversation.id)).toEqual([1]);
     expect(visibleConversations(list, 'all', '  ERIK ').map((i) => i.conversation.id)).toEqual([2]);
     expect(visibleConversations(list, 'unread', 'erik')).toEqual([]);
+  });
+
+  it('folds accents and case in the name search as message search does (issue 23)', () => {
+    const named = [item(1, { name: 'Södermalm Runners', is_group: true }), item(2, { name: 'Kafé Ærø' }), item(3, { name: 'Sara' })];
+    const ids = (query: string) => visibleConversations(named, 'all', query).map((i) => i.conversation.id);
+    expect(ids('soder')).toEqual([1]);
+    expect(ids('Söder')).toEqual([1]);
+    expect(ids('SÖDERMALM R')).toEqual([1]);
+    expect(ids('kafe aero')).toEqual([2]);
+    expect(ids('Kafé')).toEqual([2]);
+    expect(ids('sö')).toEqual([1]);
+  });
+});
+
+describe('message search hits', () => {
+  it('name the user’s own messages "You", in the user’s language (issue 23)', () => {
+    expect(hitSender({ fromSelf: true, senderName: 'Anna' }, en('chat.you'))).toBe('You');
+    expect(hitSender({ fromSelf: true, senderName: 'Anna' }, sv('chat.you'))).toBe('Du');
+    expect(hitSender({ fromSelf: false, senderName: 'Sara' }, en('chat.you'))).toBe('Sara');
+    expect(hitSender({ fromSelf: false, senderName: '' }, en('chat.you'))).toBe('');
   });
 });
 
