@@ -26,8 +26,10 @@ describe('canEdit', () => {
     // Not loaded here: as for any message this engine does not hold.
     expect(await engine.canEdit(999_999_999)).toBe(false);
     expect(await engine.canEdit({ ...mine, id: 999_999_999 })).toBe(false);
+    // 0 names no message: false, not a refusal (the engine-killed test and the recovery bench probe with it).
+    expect(await engine.canEdit(0)).toBe(false);
 
-    for (const wrong of ['1', null, {}, 0, -1, 1.5, { id: '1' }] as unknown[]) {
+    for (const wrong of ['1', null, {}, -1, 1.5, { id: '1' }] as unknown[]) {
       expect(await refusal(engine.canEdit(wrong as number)), JSON.stringify(wrong)).toBe('Invalid parameters provided');
     }
   });
