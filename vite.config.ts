@@ -3,6 +3,7 @@ import { defaultClientConditions, defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { connectSrcPlugin } from './scripts/vite-connect-src.ts';
 import { precompress } from './scripts/precompress.ts';
+import { engineReferencePlugin } from './scripts/vite-engine-reference.ts';
 
 /** Where `npm run dev` finds the API server it proxies to (scripts/dev.ts starts one). */
 const apiTarget = process.env.API_TARGET ?? 'http://localhost:8080';
@@ -124,7 +125,7 @@ const pwa = VitePWA({
 export default defineConfig({
   // connect-src.json: the origins the build calls (DSN, QA preset), for the server's CSP (issue 20).
   // precompress: .br and .gz beside every text file, once the build (service worker included) is written.
-  plugins: [react(), shellMeta(), compileHints(), pwa, connectSrcPlugin(), precompress()],
+  plugins: [react(), shellMeta(), compileHints(), pwa, connectSrcPlugin(), engineReferencePlugin(), precompress()],
   define: { __MESSENGER_BUILD__: JSON.stringify(build) },
   // RxJS's ES2015 build (classes, no tslib helpers) rather than its ES5 one: smaller in the tab and the worker.
   resolve: { conditions: [...defaultClientConditions, 'es2015'] },

@@ -195,4 +195,8 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX events_payload ON events(payload_id);
   `,
+  // 2 (SQLite's 5): "Go to date" (issue 24) finds a chat's first message at or after a time by one index seek.
+  `
+  CREATE INDEX messages_conversation_time ON messages(conversation_id, created_at, id);
+  `,
 ];

@@ -218,4 +218,9 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE events_v4 RENAME TO events;
   CREATE INDEX events_payload ON events(payload_id);
   `,
+  // 5: "Go to date" (issue 24) finds a chat's first message at or after a time by one index seek (the rowid,
+  // the message id, ends every SQLite index entry: ties come in id order).
+  `
+  CREATE INDEX messages_conversation_time ON messages(conversation_id, created_at);
+  `,
 ];

@@ -35,5 +35,8 @@ export function registerClientFileHeaders(app: FastifyInstance): void {
     if (reply.statusCode !== 200) return;
     const pathname = request.url.split('?')[0] ?? '';
     if (SERVICE_WORKER_SCRIPTS.has(pathname)) reply.header('Cache-Control', 'no-cache');
+    // `.ts` is MPEG transport stream to a MIME table: the console's declarations (issue 24) are text to read.
+    const html = String(reply.getHeader('content-type') ?? '').startsWith('text/html');
+    if (pathname.endsWith('.d.ts') && !html) reply.header('Content-Type', 'text/plain; charset=utf-8');
   });
 }

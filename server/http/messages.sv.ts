@@ -94,6 +94,7 @@ export const SWEDISH: Readonly<Record<string, string>> = {
   'Message not found': 'Meddelandet hittades inte',
   'Invalid message ID provided': 'Ogiltigt meddelande-id',
   'Before and After cannot be used together': 'Before och After kan inte användas tillsammans',
+  'Since cannot be used with Before or After': 'Since kan inte användas med Before eller After',
   'This is a demo chat': 'Det här är en demochatt',
   'System messages cannot be edited': 'Systemmeddelanden kan inte redigeras',
   'You can only edit your own messages': 'Du kan bara redigera dina egna meddelanden',

@@ -6,7 +6,7 @@ import type {
   MessagesAnswer,
   WarningsAnswer,
 } from '../../src/protocol/api';
-import { HEADER_AFTER, HEADER_BEFORE, HEADER_MESSAGE_COUNT } from '../../src/protocol/api';
+import { HEADER_AFTER, HEADER_BEFORE, HEADER_MESSAGE_COUNT, HEADER_SINCE } from '../../src/protocol/api';
 import { MESSAGE_PAGE_MAX, MESSAGE_PAGE_SIZE } from '../../src/protocol/constants';
 import type { ServerContext } from '../context';
 import { sql } from '../db/store';
@@ -100,7 +100,11 @@ export function registerMessageRoutes(app: FastifyInstance, ctx: ServerContext):
       MESSAGE_PAGE_MAX,
     );
     const headers = request.headers;
-    const cursor = parseCursor(headers[HEADER_BEFORE.toLowerCase()], headers[HEADER_AFTER.toLowerCase()]);
+    const cursor = parseCursor(
+      headers[HEADER_BEFORE.toLowerCase()],
+      headers[HEADER_AFTER.toLowerCase()],
+      headers[HEADER_SINCE.toLowerCase()],
+    );
     const { conversation, member } = await requireMembership(db, request.params.id, me(request).id);
     return ok<MessagesAnswer>({ messages: await messagesPage(db, conversation, member, count, cursor) });
   });

@@ -18,6 +18,7 @@ import type { DeliveryMode, DeliverySettings, MuteType, WarningsAnswer } from '.
 import type { Channel, Comment, Community, ConversationMute, Country, Message } from '../protocol/entities';
 import type { RestCallName, RestCalls } from './contract/restCalls';
 import type {
+  ApiHelpEntry,
   AppSettings,
   BuildStamp,
   ChannelsView,
@@ -108,7 +109,9 @@ type CallMethod = <K extends RestCallName>(name: K, ...args: Parameters<RestCall
 /** Every query and command of the engine, once. The comment of a line is the method's documentation. */
 export const ENGINE_API = {
   // Queries.
+  /** Who is signed in: 'unauthenticated', 'needsNickname' (a new account after its PIN) or 'ready' with the account. */
   session: query<() => Observable<SessionView>>('session'),
+  /** The socket's state: 'connecting', 'online' or 'closed'. */
   connection: query<() => Observable<ConnectionState>>('engine'),
   /**
    * Whether this device's store takes new data (issue 12): 'full' while the browser refuses writes for want
@@ -119,13 +122,16 @@ export const ENGINE_API = {
   conversations: query<() => Observable<readonly ConversationListItem[]>>('chats'),
   /** One conversation, with its whole member list. */
   conversation: query<(conversationId: number) => Observable<ConversationListItem | null>>('chats'),
+  /** A chat's loaded window of messages, oldest first, with whether older and newer pages exist. */
   messages: query<(conversationId: number) => Observable<MessageWindowView>>('chats'),
   /**
    * Who marked the user's own messages of a chat delivered and read, by message id (message_dlr2, and
    * the dlrs answer fetched on open). A read of a later message reads the earlier ones too (docs/server.md).
    */
   receipts: query<(conversationId: number) => Observable<ReceiptMarksView>>('chats'),
+  /** Messages, comments and files waiting to be sent, being sent or refused (spec §4 send states). */
   outbox: query<() => Observable<readonly OutboxEntry[]>>('engine'),
+  /** The app's settings: Enter sends, notifications and their previews, the incoming-message sound. */
   settings: query<() => Observable<AppSettings>>('settings'),
   /** Conversations the signed-in user left or was removed from: tabs showing one go back to the list. */
   removedConversations: event<() => Observable<number>>('chats'),
@@ -164,8 +170,11 @@ export const ENGINE_API = {
   historyKept: query<() => Observable<HistoryKept>>('engine'),
 
   // Session.
+  /** Asks the server to send a PIN to the phone number (spec §2; at most 5 per number per 15 minutes). */
   requestPin: command<(phone: string) => Promise<void>>('session'),
+  /** Signs in with the PIN that was sent; a new account then needs `register`. */
   confirmPin: command<(phone: string, pin: string) => Promise<SessionView>>('engine'),
+  /** Names a new account (trimmed, 1–50 characters) after its first PIN. */
   register: command<(nickname: string) => Promise<SessionView>>('session'),
   /**
    * Account editing (spec §2): a new nickname (trimmed, 1–50, as `nicknameError` checks) and/or picture (an
@@ -175,11 +184,13 @@ export const ENGINE_API = {
   updateProfile: command<(changes: ProfileChanges) => Promise<SessionView>>('session'),
   /** Fetches the account again (the account page does on opening); rejects when the server cannot say. */
   refreshProfile: command<() => Promise<SessionView>>('session'),
+  /** Signs out in every tab; the outbox, settings, countries and drafts kept on this device are cleared (spec §4). */
   logout: command<() => Promise<void>>('engine'),
   /** Loads the countries: the cached list at once (refreshed in the background), else from the server. */
   loadCountries: command<() => Promise<Country[]>>('countries'),
 
   // Conversations and messages.
+  /** Fetches the chats list from the server again (the socket keeps it live otherwise). */
   refreshConversations: command<() => Promise<void>>('chats'),
   /** Loads the latest page, marks the chat read (spec §4) and sends the read receipt for its last message. */
   openConversation: command<(conversationId: number) => Promise<void>>('chats'),
@@ -212,15 +223,22 @@ export const ENGINE_API = {
   markVisible: fire<(conversationId: number, messageId: number) => void>('chats'),
   /** Queues a message in the outbox (pending at once); a file is uploaded first, with its progress shown. */
   sendMessage: command<(conversationId: number, input: SendInput) => Promise<OutboxEntry>>('engine'),
+  /** Sends a failed outbox entry again. */
   retrySend: command<(localId: string) => Promise<void>>('outbox'),
+  /** Removes a failed outbox entry without sending it. */
   discardSend: command<(localId: string) => Promise<void>>('outbox'),
+  /** Changes the text of an own message (within 45 minutes, spec §4); every member sees it edited. */
   editMessage: command<(conversationId: number, messageId: number, text: string) => Promise<Message>>('chats'),
+  /** Deletes messages for everybody (own ones, or any as a group admin; spec §4). */
   deleteMessages: command<(conversationId: number, messageIds: number[]) => Promise<WarningsAnswer>>('chats'),
+  /** Hides messages for the signed-in user only. */
   hideMessages: command<(conversationId: number, messageIds: number[]) => Promise<WarningsAnswer>>('chats'),
+  /** Adds (`on` true) or removes an emoji reaction to a message (at most 10 per user and message). */
   react: command<(conversationId: number, messageId: number, emoji: string, on: boolean) => Promise<Message>>('chats'),
   /**
-   * Spec §4: own, not a system message, within 45 minutes. Takes the message or its id (as loaded here: an
-   * unknown id is false); anything else rejects with 'Invalid parameters provided'.
+   * Whether the signed-in user may edit a message: own, not a system message, within 45 minutes (spec §4).
+   * Takes the message or its id (as loaded here: an unknown id is false); anything else rejects with 'Invalid
+   * parameters provided'.
    */
   canEdit: command<(message: Message | number) => Promise<boolean>>('chats'),
   /** The message the Up arrow edits in an empty input: the latest own editable one, or null. */
@@ -250,9 +268,11 @@ export const ENGINE_API = {
   joinCommunity: command<(communityId: number) => Promise<Community>>('communities'),
   /** Leaves the community and all its channels (community admins cannot). */
   leaveCommunity: command<(communityId: number) => Promise<Community>>('communities'),
+  /** Loads a community's channels into `channels`. */
   loadChannels: command<(communityId: number) => Promise<Channel[]>>('communities'),
   /** One channel's details, by id or stid. */
   loadChannel: command<(channelId: number | string) => Promise<Channel>>('communities'),
+  /** Joins a channel of a community the user is a member of. */
   joinChannel: command<(channelId: number) => Promise<Channel>>('communities'),
   /** Leaving the announcements channel is leaving the community (spec §4). */
   leaveChannel: command<(channelId: number) => Promise<Channel>>('communities'),
@@ -262,6 +282,7 @@ export const ENGINE_API = {
   loadOlderPosts: command<(channelId: number) => Promise<boolean>>('communities'),
   /** Posts text and/or a file (uploaded first; the same rules as `sendMessage`). */
   createPost: command<(channelId: number, input: SendInput) => Promise<Message>>('communities'),
+  /** Adds (`on` true) or removes an emoji reaction to a channel post. */
   reactToPost: command<(channelId: number, postId: number, emoji: string, on: boolean) => Promise<Message>>('communities'),
   /** Loads the latest page (50) of a post's comments, or of a comment's replies. */
   loadComments: command<(channelId: number, postId: number, parentCommentId?: number | null) => Promise<void>>(
@@ -279,6 +300,7 @@ export const ENGINE_API = {
   addComment: command<
     (channelId: number, postId: number, text: string, parentCommentId?: number | null) => Promise<OutboxEntry>
   >('communities'),
+  /** Adds (`on` true) or removes an emoji reaction to a comment. */
   reactToComment: command<
     (channelId: number, postId: number, commentId: number, emoji: string, on: boolean) => Promise<Comment>
   >('communities'),
@@ -288,13 +310,19 @@ export const ENGINE_API = {
   setDraft: command<(conversationId: number, text: string) => Promise<void>>('settings'),
   /** Stores the draft of a form (see `formDrafts`); null or a draft with nothing typed removes it. */
   setFormDraft: command<(key: string, draft: FormDraft | null) => Promise<void>>('formDrafts'),
+  /** Chooses the app's language ('en' or 'sv') for every tab; kept across reloads. */
   setLanguage: command<(language: Language) => Promise<void>>('settings'),
+  /** Changes some settings and resolves with all of them. */
   updateSettings: command<(patch: Partial<AppSettings>) => Promise<AppSettings>>('settings'),
   /** Chooses how much history this device keeps; a smaller choice trims what is kept at once. Anything else is refused ('Invalid parameters provided'). */
   setHistoryKept: command<(kept: HistoryKept) => Promise<void>>('engine'),
+  /** Points the engine at another API or socket host (for development and tests). */
   setHostOverrides: command<(overrides: HostOverrides) => Promise<void>>('settings'),
+  /** What this tab learnt of the browser's notification permission (the tab reports it by itself). */
   setNotificationPermission: fire<(permission: NotifyPermission) => void>('notifications'),
+  /** Whether a tab is visible and focused, and which chat it shows (the tab reports it by itself). */
   setTabState: fire<(tabId: string, state: TabState) => void>('engine'),
+  /** A tab is going away: the engine stops counting it (the tab reports it by itself on pagehide). */
   closeTab: fire<(tabId: string) => void>('engine'),
 
   /** Any REST call of spec §7 by name, e.g. `call('getCommunities', { onlyJoined: true })`. */
@@ -339,6 +367,7 @@ export const isApiQuery = (name: unknown): boolean => {
 export interface TabEngine extends EngineApi {
   /** This tab's id in the engine (for `notifications(tabId)`). */
   readonly tabId: string;
+  /** How this browser shares the engine among its tabs: 'shared-worker', or 'leader-election' where there is none. */
   readonly mode: EngineMode;
   /** The build this tab runs. */
   readonly build: BuildStamp;
@@ -350,4 +379,10 @@ export interface TabEngine extends EngineApi {
    * this tab already reloaded that way too often within a minute.
    */
   noteReloadInto(buildId: string): boolean;
+  /**
+   * Lists every query and command of this API with its arguments and what it does, as a console table, and
+   * resolves with the list; `help('sendMessage')` prints one name's whole documentation. Read at build time
+   * from this file's table and comments (scripts/engine-reference.ts), so it cannot drift from them.
+   */
+  help(name?: string): Promise<readonly ApiHelpEntry[]>;
 }

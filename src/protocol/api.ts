@@ -139,5 +139,10 @@ export const HEADER_MESSAGE_COUNT = 'Message-Count';
 export const HEADER_BEFORE = 'Before';
 /** Our addition (issue 13, docs/server.md): the page of messages right after this id, oldest first. */
 export const HEADER_AFTER = 'After';
+/**
+ * Our addition (issue 24, docs/server.md): the page of messages from the first one sent at or after this time
+ * (epoch seconds, as the spec's times), oldest first: "Go to date".
+ */
+export const HEADER_SINCE = 'Since';
 /** Our addition (design.md §4): the outbox's unique local id, so a retry is never taken for a new message. */
 export const HEADER_IDEMPOTENCY_KEY = 'Idempotency-Key';

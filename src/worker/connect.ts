@@ -1,6 +1,7 @@
 import type { TabEngine } from '../engine/api';
 import { linkedQuery } from './bridge';
 import { BUILD } from './build';
+import { engineHelp } from './engineHelp';
 import { randomId } from './linkProtocol';
 import { tabLockName } from './liveness';
 import { holdForLife, webLocks } from './locks';
@@ -97,6 +98,7 @@ export function connectEngine(options: ConnectOptions = {}): TabEngine {
     build: BUILD,
     setOpenConversation: (conversationId: number | null) => presence.setOpenConversation(conversationId),
     noteReloadInto: (buildId: string) => noteEngineReload({ id: buildId, time: 0 }),
+    help: engineHelp,
   }) as unknown as TabEngine;
 
   // Every new connection (the first, a reconnect, a return from the back-forward cache) hears who this tab is.

@@ -367,3 +367,20 @@ export interface BuildStamp {
   id: string;
   time: number;
 }
+
+// What the console says about the API (`engine.help()`, issue 24).
+
+/** One query or command of the contract as `engine.help()` lists it, read from src/engine/api.ts at build. */
+export interface ApiHelpEntry {
+  readonly name: string;
+  /** As ApiKind in api.ts ('query', 'event', 'command', 'void'), or 'tab' for what belongs to the tab alone. */
+  readonly kind: 'query' | 'event' | 'command' | 'void' | 'tab';
+  /** How it is called, e.g. `sendMessage(conversationId: number, input: SendInput)`. */
+  readonly call: string;
+  /** What it answers, e.g. `Promise<OutboxEntry>`, `Observable<MessageWindowView>`. */
+  readonly returns: string;
+  /** The first sentence of its documentation. */
+  readonly summary: string;
+  /** Its whole documentation. */
+  readonly doc: string;
+}
