@@ -1,5 +1,4 @@
-import type { Observable } from 'rxjs';
-import { afterLoad } from './streams';
+import { defer, type Observable, switchMap } from 'rxjs';
 
 /**
  * A stand-in for a part of the engine whose chunk is not loaded yet (signedInParts.ts): calling a method
@@ -16,7 +15,7 @@ export function deferredPart<T extends object>(load: () => Promise<T>, isQuery: 
       if (typeof name !== 'string' || name === 'then') return undefined;
       return (...args: unknown[]) =>
         isQuery(name)
-          ? afterLoad(load, (part) => call(part, name, args) as Observable<unknown>)
+          ? defer(load).pipe(switchMap((part) => call(part, name, args) as Observable<unknown>))
           : load().then((part) => call(part, name, args));
     },
   });

@@ -1,4 +1,4 @@
-import { map, type Observable } from 'rxjs';
+import { defer, map, type Observable, switchMap } from 'rxjs';
 import { isApiQuery, type RestCallName } from './api';
 import { type EngineClock, realClock } from './clock';
 import type { CommunityService } from './community/service';
@@ -31,7 +31,6 @@ import { Session } from './session/session';
 import { ClosableStorage } from './storage/closableStorage';
 import { QuotaWatchStorage } from './storage/quotaWatch';
 import type { EngineStorage } from './storage/storage';
-import { afterLoad } from './streams';
 import { TabRegistry } from './tabs/tabs';
 
 export interface EngineOptions {
@@ -224,7 +223,7 @@ class EngineCore implements AreaImplementation<'engine'> {
 
   /** A query of the signed-in parts: theirs once loaded; until then it loads them and then follows theirs. */
   private ofParts<T>(query: (parts: SignedInParts) => Observable<T>): Observable<T> {
-    return this.parts ? query(this.parts) : afterLoad(() => this.signedIn(), query);
+    return this.parts ? query(this.parts) : defer(() => this.signedIn()).pipe(switchMap((parts) => query(parts)));
   }
 
   /**

@@ -1,5 +1,5 @@
 import * as Comlink from 'comlink';
-import { Observable, type Subscriber, Subscription } from 'rxjs';
+import { EMPTY, Observable, ReplaySubject, share, switchMap } from 'rxjs';
 import { isEventQuery, type QueryName } from './names';
 import type { BridgeObserver, EngineRemote } from './portRemote';
 import { StreamDecoder } from './streamDecoder';
@@ -79,7 +79,16 @@ export function sharedQuery<T>(link: Link, query: QueryName, args: unknown[]): O
   }
   let source = byKey.get(key);
   if (!source) {
-    source = shareLatest(bridgeQuery<unknown>(link.remote, query, args));
+    source = bridgeQuery<unknown>(link.remote, query, args).pipe(
+      // One worker subscription, its latest value replayed to a later subscriber; once it ends, or its last
+      // subscriber leaves, the next subscriber starts afresh (shareReplay would replay a completed one).
+      share({
+        connector: () => new ReplaySubject<unknown>(1),
+        resetOnError: true,
+        resetOnComplete: true,
+        resetOnRefCountZero: true,
+      }),
+    );
     byKey.set(key, source);
   }
   return source as Observable<T>;
@@ -87,89 +96,8 @@ export function sharedQuery<T>(link: Link, query: QueryName, args: unknown[]): O
 
 /**
  * A query that follows the tab's current link: a new link (reconnect) re-subscribes; none (suspended) waits.
- * (RxJS's `switchMap` over the links, written out: it and `share` would bring to the entry chunk, which
- * every page loads, the half of RxJS that converts promises and iterables, which the tab never needs.)
+ * It completes only once the links have and the query on the last one has.
  */
 export function linkedQuery<T>(link$: Observable<Link | null>, query: QueryName, args: unknown[]): Observable<T> {
-  return new Observable<T>((subscriber) => {
-    let inner: Subscription | null = null;
-    let linksDone = false;
-    const links = link$.subscribe({
-      next: (link) => {
-        inner?.unsubscribe();
-        inner = null;
-        if (!link) return;
-        // Filled once subscribe returns: a query that ends at once finds it still empty.
-        const own: { subscription?: Subscription } = {};
-        const current = sharedQuery<T>(link, query, args).subscribe({
-          next: (value) => subscriber.next(value),
-          error: (error: unknown) => subscriber.error(error),
-          complete: () => {
-            if (own.subscription !== undefined && inner === own.subscription) inner = null;
-            if (linksDone) subscriber.complete();
-          },
-        });
-        own.subscription = current;
-        if (!current.closed) inner = current;
-      },
-      error: (error: unknown) => subscriber.error(error),
-      complete: () => {
-        linksDone = true;
-        if (!inner) subscriber.complete();
-      },
-    });
-    return () => {
-      links.unsubscribe();
-      inner?.unsubscribe();
-    };
-  });
-}
-
-/**
- * One subscription to `source` for all its subscribers, the latest value replayed to a later one; it ends
- * (and the next subscriber starts afresh) when the source ends or the last subscriber leaves. RxJS's
- * `share({ connector: () => new ReplaySubject(1) })` with every reset on, written out (see linkedQuery).
- */
-export function shareLatest<T>(source: Observable<T>): Observable<T> {
-  interface Shared {
-    subscribers: Set<Subscriber<T>>;
-    latest: { value: T } | null;
-    connection: Subscription | null;
-  }
-  let shared: Shared | null = null;
-  return new Observable<T>((subscriber) => {
-    const current: Shared = (shared ??= { subscribers: new Set(), latest: null, connection: null });
-    current.subscribers.add(subscriber);
-    if (current.latest) subscriber.next(current.latest.value);
-    const each = (f: (s: Subscriber<T>) => void) => [...current.subscribers].forEach(f);
-    const end = () => {
-      if (shared === current) shared = null;
-    };
-    if (!current.connection && shared === current) {
-      // Marked as connecting before subscribing: a subscriber added during a value the source gives at once
-      // joins this connection instead of making a second one.
-      const connection = new Subscription();
-      current.connection = connection;
-      connection.add(source.subscribe({
-        next: (value) => {
-          current.latest = { value };
-          each((s) => s.next(value));
-        },
-        error: (error: unknown) => {
-          end();
-          each((s) => s.error(error));
-        },
-        complete: () => {
-          end();
-          each((s) => s.complete());
-        },
-      }));
-    }
-    return () => {
-      current.subscribers.delete(subscriber);
-      if (current.subscribers.size > 0) return;
-      end();
-      current.connection?.unsubscribe();
-    };
-  });
+  return link$.pipe(switchMap((link) => (link ? sharedQuery<T>(link, query, args) : EMPTY)));
 }

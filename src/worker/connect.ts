@@ -84,7 +84,7 @@ export function connectEngine(options: ConnectOptions = {}): TabEngine {
   };
 
   const api: Record<string, unknown> = {};
-  for (const name of QUERY_NAMES) api[name] = (...args: unknown[]) => linkedQuery(link.link.changes, name, args);
+  for (const name of QUERY_NAMES) api[name] = (...args: unknown[]) => linkedQuery(link.link, name, args);
   for (const name of COMMAND_NAMES) api[name] = (...args: unknown[]) => invoke(name, args);
   for (const name of VOID_COMMANDS) api[name] = (...args: unknown[]) => fire(name, args);
 
@@ -102,7 +102,7 @@ export function connectEngine(options: ConnectOptions = {}): TabEngine {
   }) as unknown as TabEngine;
 
   // Every new connection (the first, a reconnect, a return from the back-forward cache) hears who this tab is.
-  link.link.changes.subscribe((l) => {
+  link.link.subscribe((l) => {
     if (l) presence.reportAll();
   });
   window.addEventListener('pagehide', (event) => {

@@ -1,4 +1,4 @@
-import { BehaviorSubject, filter, firstValueFrom, Observable, type Subscription } from 'rxjs';
+import { BehaviorSubject, filter, firstValueFrom, type Observable, switchMap } from 'rxjs';
 import type { NotifyPermission, TabState } from '../engine/api';
 import type { EngineBackend } from './backend';
 import type { CommandName, QueryName } from './names';
@@ -29,26 +29,14 @@ export class SwitchingBackend implements EngineBackend {
   }
 
   /**
-   * The query on each engine as it comes; while there is none, the old one's stays. (RxJS's `filter` and
-   * `switchMap`, written out: switchMap would bring to the worker's first chunk the half of RxJS that turns
-   * promises and iterables into Observables, issue 11.)
+   * The query on each engine as it comes; while there is none, the old one's stays. It never completes (the
+   * engines never end), so a query that ends on one engine is asked again of the next.
    */
   query(name: QueryName, args: readonly unknown[]): Observable<unknown> {
-    return new Observable<unknown>((subscriber) => {
-      let inner: Subscription | null = null;
-      const engines = this.current$.subscribe((backend) => {
-        if (!backend) return;
-        inner?.unsubscribe();
-        inner = backend.query(name, args).subscribe({
-          next: (value) => subscriber.next(value),
-          error: (error: unknown) => subscriber.error(error),
-        });
-      });
-      return () => {
-        engines.unsubscribe();
-        inner?.unsubscribe();
-      };
-    });
+    return this.current$.pipe(
+      filter((backend): backend is EngineBackend => backend !== null),
+      switchMap((backend) => backend.query(name, args)),
+    );
   }
 
   async invoke(name: CommandName, args: readonly unknown[]): Promise<unknown> {

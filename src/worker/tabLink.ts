@@ -1,8 +1,8 @@
 import * as Comlink from 'comlink';
+import { BehaviorSubject, filter, firstValueFrom } from 'rxjs';
 import type { BuildStamp, EngineMode } from '../engine/api';
 import { engineError } from '../engine/errors';
 import { newEngineSharedWorker, ownEngineTab, takeEarlyEngineWorker } from './earlyWorker';
-import { Latest } from './latest';
 import { ANSWER_TIMEOUT_MS, HEARTBEAT_INTERVAL_MS } from './liveness';
 import { type Locks, whenReleased } from './locks';
 import type { EngineRemote, HeartbeatAnswer } from './portRemote';
@@ -99,7 +99,7 @@ function dedicatedTransport(worker: Worker): Transport {
  */
 export class TabLink {
   /** The current link; null while the page is suspended. */
-  readonly link = new Latest<Link | null>(null);
+  readonly link = new BehaviorSubject<Link | null>(null);
   private transport: Opened | null = null;
   private loseCurrent: ((reason: unknown) => void) | null = null;
   private timer: ReturnType<typeof setInterval> | null = null;
@@ -122,7 +122,7 @@ export class TabLink {
 
   /** The current link, once there is one (commands wait while the page is suspended). */
   current(): Promise<Link> {
-    return this.link.when((l): l is Link => l !== null);
+    return firstValueFrom(this.link.pipe(filter((l): l is Link => l !== null)));
   }
 
   /**
@@ -205,14 +205,14 @@ export class TabLink {
     this.loseCurrent?.(engineError('engine', 0, null, 'The connection to the engine was lost'));
     this.loseCurrent = null;
     if (!remote) {
-      this.link.set(null);
+      this.link.next(null);
       return;
     }
     const lost = new Promise<never>((_, reject) => {
       this.loseCurrent = reject;
     });
     lost.catch(() => undefined);
-    this.link.set({ remote, lost });
+    this.link.next({ remote, lost });
   }
 
   private async beat(): Promise<void> {

@@ -38,8 +38,8 @@ export class Notifier {
   constructor(private readonly options: NotifierOptions) {}
 
   notifications(tabId: string): Observable<NotificationRequest> {
-    // `defer` and `startWith`, written out: they would bring the half of RxJS that turns promises and
-    // iterables into Observables to the worker's first chunk (issue 11, engine/streams.ts).
+    // An Observable of its own rather than `defer` + `startWith`: the tab counts as listening from the moment
+    // it subscribes until it leaves, also while the held ones are handed over (which come before the live ones).
     return new Observable<NotificationRequest>((subscriber) => {
       this.listening.set(tabId, (this.listening.get(tabId) ?? 0) + 1);
       const since = this.options.now() - HOLD_MS;

@@ -1,8 +1,7 @@
-import { BehaviorSubject, distinctUntilChanged, map, type Observable } from 'rxjs';
+import { BehaviorSubject, combineLatest, distinctUntilChanged, map, type Observable } from 'rxjs';
 import { engineError } from '../errors';
 import { INVALID_PARAMETERS } from '../rest/fallbacks';
 import type { EngineStorage } from '../storage/storage';
-import { latestOfBoth } from '../streams';
 import type { FormDraft, FormDraftMember, FormDrafts } from '../contract/types';
 
 /** How a form draft is stored: in the drafts store (cleared on logout), tagged with its account. */
@@ -65,7 +64,7 @@ export class FormDraftStore {
 
   /** The signed-in account's drafts by form key (none while signed out). */
   formDrafts(): Observable<FormDrafts> {
-    return latestOfBoth(this.all$, this.userId.pipe(distinctUntilChanged())).pipe(
+    return combineLatest([this.all$, this.userId.pipe(distinctUntilChanged())]).pipe(
       map(([all, userId]) =>
         Object.fromEntries(all.filter((d) => d.userId === userId).map((d) => [d.key, d.draft])),
       ),

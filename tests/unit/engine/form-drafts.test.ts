@@ -1,4 +1,4 @@
-import { BehaviorSubject, firstValueFrom } from 'rxjs';
+import { BehaviorSubject, firstValueFrom, Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { FormDraft } from '../../../src/engine/api';
 import { FormDraftStore } from '../../../src/engine/preferences/formDrafts';
@@ -80,5 +80,29 @@ describe('FormDraftStore', () => {
     expect(await firstValueFrom(reloaded.formDrafts())).toEqual({ newGroup: group });
     user.next(2);
     expect(await firstValueFrom(reloaded.formDrafts())).toEqual({ newGroup: { name: 'Other', members: [] } });
+  });
+
+  it('follows the drafts and the account as they change, once the account is known', async () => {
+    const storage = new MemoryStorage();
+    const user = new Subject<number | null>();
+    let current: number | null = null;
+    const store = new FormDraftStore(storage, user, () => current);
+    const seen: string[][] = [];
+    const subscription = store.formDrafts().subscribe((drafts) => seen.push(Object.keys(drafts)));
+    // No account known yet: nothing to show, not an empty list that would clear a form.
+    expect(seen).toEqual([]);
+    current = 1;
+    user.next(1);
+    expect(seen).toEqual([[]]);
+    await store.setFormDraft('newGroup', group);
+    expect(seen).toEqual([[], ['newGroup']]);
+    // The same account again is no change.
+    user.next(1);
+    expect(seen).toHaveLength(2);
+    current = 2;
+    user.next(2);
+    expect(seen).toEqual([[], ['newGroup'], []]);
+    subscription.unsubscribe();
+    expect(user.observed).toBe(false);
   });
 });

@@ -2,7 +2,7 @@ import * as Comlink from 'comlink';
 import { BehaviorSubject, firstValueFrom, Observable, Subject, type Subscription } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EngineBackend } from '../../../src/worker/backend';
-import { shareLatest, sharedQuery } from '../../../src/worker/bridge';
+import { linkedQuery, sharedQuery } from '../../../src/worker/bridge';
 import { ClientHost } from '../../../src/worker/clientHost';
 import { createPortRemote, type EngineRemote } from '../../../src/worker/portRemote';
 import type { Link } from '../../../src/worker/tabLink';
@@ -84,46 +84,156 @@ describe('the stream bridge in a tab', () => {
   });
 });
 
-describe('shareLatest', () => {
-  it('subscribes to its source once, also when a subscriber joins during a value the source gives at once', () => {
-    let subscriptions = 0;
-    const source = new Observable<number>((s) => {
-      subscriptions += 1;
-      s.next(1);
-    });
-    const shared = shareLatest(source);
+/** A stand-in engine whose one query is `source$`, counting the worker subscriptions made and still open. */
+function countingBackend(source$: Observable<unknown>) {
+  const stats = { subscribed: 0, open: 0 };
+  const backend: EngineBackend = {
+    query: () =>
+      new Observable<unknown>((subscriber) => {
+        stats.subscribed++;
+        stats.open++;
+        const inner = source$.subscribe(subscriber);
+        return () => {
+          stats.open--;
+          inner.unsubscribe();
+        };
+      }),
+    invoke: async () => undefined,
+  };
+  return { backend, stats };
+}
+
+describe('a shared state query in a tab', () => {
+  it('makes one worker subscription, also when a subscriber joins during the first value', async () => {
+    const { backend, stats } = countingBackend(new BehaviorSubject(1));
+    const { link, close } = connect(backend);
+    closers.push(close);
+    const shared = sharedQuery<number>(link, 'conversations', []);
     const seen: string[] = [];
     const late: Subscription[] = [];
     const first = shared.subscribe((v) => {
       seen.push(`first ${v}`);
       if (late.length === 0) late.push(shared.subscribe((w) => seen.push(`late ${w}`)));
     });
-    expect(subscriptions).toBe(1);
-    expect(seen).toContain('first 1');
+    await expect.poll(() => seen).toEqual(['first 1', 'late 1']);
+    expect(stats.subscribed).toBe(1);
     first.unsubscribe();
     for (const s of late) s.unsubscribe();
+    await expect.poll(() => stats.open).toBe(0);
   });
 
-  it('replays the latest value to a later subscriber, and starts afresh after the source ended or everyone left', () => {
-    const source = new Subject<number>();
-    let subscriptions = 0;
-    const shared = shareLatest(new Observable<number>((s) => {
-      subscriptions += 1;
-      return source.subscribe(s);
-    }));
+  it('replays the latest value to a later subscriber, and starts afresh once everyone left', async () => {
+    const source = new BehaviorSubject(1);
+    const { backend, stats } = countingBackend(source);
+    const { link, close } = connect(backend);
+    closers.push(close);
     const a: number[] = [];
-    const subA = shared.subscribe((v) => a.push(v));
-    source.next(1);
+    const subA = sharedQuery<number>(link, 'conversations', []).subscribe((v) => a.push(v));
+    await expect.poll(() => a).toEqual([1]);
+    source.next(2);
+    await expect.poll(() => a).toEqual([1, 2]);
     const b: number[] = [];
-    const subB = shared.subscribe((v) => b.push(v));
-    expect(b).toEqual([1]);
+    const subB = sharedQuery<number>(link, 'conversations', []).subscribe((v) => b.push(v));
+    expect(b).toEqual([2]);
+    // Other arguments are another query.
+    const other = sharedQuery<number>(link, 'conversations', ['x']).subscribe();
+    await expect.poll(() => stats.subscribed).toBe(2);
     subA.unsubscribe();
+    expect(stats.open).toBe(2);
     subB.unsubscribe();
-    expect(source.observed).toBe(false);
+    other.unsubscribe();
+    await expect.poll(() => stats.open).toBe(0);
+    // Nothing is replayed from the ended subscription: the next subscriber hears the worker again.
+    source.next(3);
     const c: number[] = [];
-    shared.subscribe((v) => c.push(v)).unsubscribe();
+    const subC = sharedQuery<number>(link, 'conversations', []).subscribe((v) => c.push(v));
     expect(c).toEqual([]);
-    expect(subscriptions).toBe(2);
+    await expect.poll(() => c).toEqual([3]);
+    expect(stats.subscribed).toBe(3);
+    subC.unsubscribe();
+  });
+
+  it('starts afresh after the query ended or failed in the worker', async () => {
+    let end: 'complete' | 'error' = 'complete';
+    let round = 0;
+    const source$ = new Observable<number>((subscriber) => {
+      subscriber.next(++round);
+      if (end === 'complete') subscriber.complete();
+      else subscriber.error({ name: 'EngineError', status: 500, message: 'no', fallback: 'no', call: 'conversations' });
+    });
+    const { backend, stats } = countingBackend(source$);
+    const { link, close } = connect(backend);
+    closers.push(close);
+    const run = () =>
+      new Promise<{ values: number[]; ended: string }>((resolve) => {
+        const values: number[] = [];
+        sharedQuery<number>(link, 'conversations', []).subscribe({
+          next: (v) => values.push(v),
+          complete: () => resolve({ values, ended: 'complete' }),
+          error: () => resolve({ values, ended: 'error' }),
+        });
+      });
+    expect(await run()).toEqual({ values: [1], ended: 'complete' });
+    expect(await run()).toEqual({ values: [2], ended: 'complete' });
+    end = 'error';
+    expect(await run()).toEqual({ values: [3], ended: 'error' });
+    expect(await run()).toEqual({ values: [4], ended: 'error' });
+    expect(stats.subscribed).toBe(4);
   });
 });
 
+describe('a query following the tab’s link', () => {
+  it('waits while there is no link, re-subscribes on each new one and lets go of the old', async () => {
+    const first = countingBackend(new BehaviorSubject('first'));
+    const second = countingBackend(new BehaviorSubject('second'));
+    const one = connect(first.backend);
+    const two = connect(second.backend);
+    closers.push(one.close, two.close);
+    const link$ = new BehaviorSubject<Link | null>(null);
+    const seen: string[] = [];
+    let completed = false;
+    const subscription = linkedQuery<string>(link$, 'conversations', []).subscribe({
+      next: (v) => seen.push(v),
+      complete: () => (completed = true),
+    });
+    link$.next(one.link);
+    await expect.poll(() => seen).toEqual(['first']);
+    link$.next(two.link);
+    await expect.poll(() => seen).toEqual(['first', 'second']);
+    await expect.poll(() => first.stats.open).toBe(0);
+    // Suspended: the query lets go of the worker and waits for a link, without ending.
+    link$.next(null);
+    await expect.poll(() => second.stats.open).toBe(0);
+    expect(completed).toBe(false);
+    link$.next(two.link);
+    await expect.poll(() => seen).toEqual(['first', 'second', 'second']);
+    subscription.unsubscribe();
+    await expect.poll(() => second.stats.open).toBe(0);
+    expect(link$.observed).toBe(false);
+  });
+
+  it('completes once the links have and the query on the last one has', async () => {
+    const source = new Subject<string>();
+    const { backend, stats } = countingBackend(source);
+    const { link, close } = connect(backend);
+    closers.push(close);
+    const link$ = new BehaviorSubject<Link | null>(link);
+    let completed = false;
+    const seen: string[] = [];
+    linkedQuery<string>(link$, 'conversations', []).subscribe({ next: (v) => seen.push(v), complete: () => (completed = true) });
+    await expect.poll(() => stats.open).toBe(1);
+    source.next('a');
+    await expect.poll(() => seen).toEqual(['a']);
+    link$.complete();
+    expect(completed).toBe(false);
+    source.complete();
+    await expect.poll(() => completed).toBe(true);
+
+    // Links that end while there is none end it at once.
+    const none$ = new BehaviorSubject<Link | null>(null);
+    let noneCompleted = false;
+    linkedQuery<string>(none$, 'conversations', []).subscribe({ complete: () => (noneCompleted = true) });
+    none$.complete();
+    expect(noneCompleted).toBe(true);
+  });
+});
