@@ -204,6 +204,13 @@ export const ENGINE_API = {
    */
   openConversationAt: command<(conversationId: number, messageId: number) => Promise<void>>('chats'),
   /**
+   * "Go to date" (issue 24): the first message of a day (`'2026-03-03'`, in this browser's time zone) or, when
+   * that day has none, of the next day that has one; null when no message came on or after it. Open it as a
+   * search hit, with `openConversationAt`. Asks the server (its `Since`, docs/server.md); a day that is not
+   * a calendar date rejects with 'Invalid parameters provided'.
+   */
+  findMessageAtDate: command<(conversationId: number, day: string) => Promise<number | null>>('chats'),
+  /**
    * Loads the next older page (20); resolves false when there is none. A prefetch of that page already on
    * its way (see `setViewport`) is shared, not asked for twice.
    */

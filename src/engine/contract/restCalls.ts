@@ -100,7 +100,7 @@ export interface ConversationCalls {
 
 /** Spec §7 "Messages": pages, send, edit, receipts, reactions, delete and hide. */
 export interface MessageCalls {
-  /** GET /v2/conversations/{id}/messages: a page (Message-Count, default 20), older than Before or right after After (docs/server.md) if given; oldest first. */
+  /** GET /v2/conversations/{id}/messages: a page (Message-Count, default 20), older than Before, right after After or from Since (docs/server.md) if given; oldest first. */
   getMessages(id: Id, page?: MessagesPageInput): Promise<MessagesAnswer>;
   /** POST /v2/conversations/{id}/messages (json). A resend with the same client_id and key answers the stored message. */
   sendMessage(id: Id, input: SendMessageInput): Promise<MessageAnswer>;

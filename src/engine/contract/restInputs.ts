@@ -126,6 +126,11 @@ export interface MessagesPageInput {
   before?: number;
   /** Only the messages right after this id (the reference server's `After`, docs/server.md); not with `before`. */
   after?: number;
+  /**
+   * From the first message sent at or after this time, epoch seconds (the reference server's `Since`,
+   * docs/server.md, issue 24 "Go to date"); not with `before` or `after`.
+   */
+  since?: number;
 }
 
 export interface UploadInput {

@@ -155,6 +155,19 @@ export class ConversationCommands {
     void this.loadReceipts(conversationId);
   }
 
+  /**
+   * The first message at or after the start of `day` (YYYY-MM-DD, local midnight: the engine's worker has the
+   * browser's time zone), by the server's `Since`: one indexed query however long the chat (issue 24).
+   */
+  async findMessageAtDate(conversationId: number, day: string): Promise<number | null> {
+    const since = localMidnight(day);
+    if (since === null || !(Number.isSafeInteger(conversationId) && conversationId > 0)) {
+      throw engineError('findMessageAtDate', 400, null, INVALID_PARAMETERS);
+    }
+    const { messages } = await this.options.rest().getMessages(conversationId, { since, count: 1 });
+    return messages[0]?.id ?? null;
+  }
+
   /** Fetches the receipts on the user's latest own messages of a chat; a failure only leaves ticks as they were. */
   async loadReceipts(conversationId: number): Promise<void> {
     try {
@@ -329,4 +342,15 @@ export class ConversationCommands {
     this.options.state.dispatch({ type: 'messagesLoaded', conversationId, messages, older: false, pageSize: PAGE_SIZE });
     this.history.latestLoaded(conversationId);
   }
+}
+
+/** Epoch seconds of a calendar day's local midnight, or null for anything but a real YYYY-MM-DD date. */
+export function localMidnight(day: unknown): number | null {
+  const match = typeof day === 'string' ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(day) : null;
+  if (!match) return null;
+  const [year, month, date] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const midnight = new Date(year, month - 1, date);
+  // 2026-02-30 would roll over into March: not a day of the calendar.
+  if (midnight.getFullYear() !== year || midnight.getMonth() !== month - 1 || midnight.getDate() !== date) return null;
+  return Math.max(0, Math.floor(midnight.getTime() / 1000));
 }

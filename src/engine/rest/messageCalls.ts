@@ -5,7 +5,7 @@ import type {
   PostCommentAnswer,
   WarningsAnswer,
 } from '../../protocol/api';
-import { HEADER_AFTER, HEADER_BEFORE, HEADER_IDEMPOTENCY_KEY, HEADER_MESSAGE_COUNT } from '../../protocol/api';
+import { HEADER_AFTER, HEADER_BEFORE, HEADER_IDEMPOTENCY_KEY, HEADER_MESSAGE_COUNT, HEADER_SINCE } from '../../protocol/api';
 import { MESSAGE_PAGE_SIZE } from '../../protocol/constants';
 import { path, type RestCore } from './core';
 import { INVALID_PARAMETERS } from './fallbacks';
@@ -35,7 +35,7 @@ export function messageCalls(core: RestCore): MessageCalls {
   };
 
   return {
-    /** GET /v2/conversations/{id}/messages: a page (Message-Count, default 20), older than Before or right after After (docs/server.md) if given; oldest first. */
+    /** GET /v2/conversations/{id}/messages: a page (Message-Count, default 20), older than Before, right after After or from Since (docs/server.md) if given; oldest first. */
     getMessages(id: Id, page: MessagesPageInput = {}): Promise<MessagesAnswer> {
       return core.send({
         call: 'getMessages',
@@ -45,6 +45,7 @@ export function messageCalls(core: RestCore): MessageCalls {
           [HEADER_MESSAGE_COUNT]: String(page.count ?? MESSAGE_PAGE_SIZE),
           ...(page.before !== undefined ? { [HEADER_BEFORE]: String(page.before) } : {}),
           ...(page.after !== undefined ? { [HEADER_AFTER]: String(page.after) } : {}),
+          ...(page.since !== undefined ? { [HEADER_SINCE]: String(page.since) } : {}),
         },
       });
     },

@@ -5,6 +5,7 @@ import { conversationAvatarId } from '../../common/avatarId';
 import { Avatar } from '../../common/Avatar';
 import { InfoIcon } from '../../common/icons';
 import { channelInfoPath, PATHS } from '../../routing/paths';
+import { GoToDate } from './GoToDate';
 
 /** Channels and community feeds look alike: orange-red avatar, channel info instead of chat settings (spec §2, §9). */
 export const isChannel = (c: Conversation) => c.group_type === 'channel' || c.group_type === 'feed';
@@ -36,6 +37,7 @@ export function ChatHeader(props: { conversation: Conversation; selfId: number; 
         <h2 className="chat-title">{name}</h2>
         <p className="chat-status">{statusLine(conversation, selfId, t)}</p>
       </div>
+      <GoToDate conversationId={conversation.id} />
       {channel && conversation.community_id !== null ? (
         // A channel's settings are its channel info (join, leave, mute), under its community.
         <button
