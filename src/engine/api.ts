@@ -28,6 +28,9 @@ import type {
   ConversationListItem,
   CountriesView,
   EngineMode,
+  ExportOptions,
+  ExportProgress,
+  ExportResult,
   FormDraft,
   FormDrafts,
   HistoryKept,
@@ -86,7 +89,8 @@ export type ApiArea =
   | 'notifications'
   | 'chats'
   | 'outbox'
-  | 'communities';
+  | 'communities'
+  | 'exports';
 
 /** One line of the table. `method` is never set: it carries the method's type, as the UI and the console call it. */
 export interface ApiEntry<K extends ApiKind = ApiKind, F = unknown> {
@@ -331,6 +335,20 @@ export const ENGINE_API = {
   setTabState: fire<(tabId: string, state: TabState) => void>('engine'),
   /** A tab is going away: the engine stops counting it (the tab reports it by itself on pagehide). */
   closeTab: fire<(tabId: string) => void>('engine'),
+
+  // Exporting a chat (issue 24).
+  /**
+   * Writes a chat's history as one file: 'html' (readable, self-contained: no script, nothing loaded from
+   * anywhere, attachments as links; the default) or 'json' (every field of spec §3, for scripts), from what
+   * this 'device' keeps (the default) or the whole history from the 'server'. Resolves with the file as a
+   * Blob and its name; runs in the engine's worker, its progress in `exportProgress`; a new export of the
+   * same chat, or `cancelExport`, cancels it ('Export cancelled').
+   */
+  exportConversation: command<(conversationId: number, options?: ExportOptions) => Promise<ExportResult>>('exports'),
+  /** The export of a chat under way or last ended: its phase and how many messages it has gathered; null before any. */
+  exportProgress: query<(conversationId: number) => Observable<ExportProgress | null>>('exports'),
+  /** Stops a chat's export under way; its promise rejects with 'Export cancelled'. */
+  cancelExport: command<(conversationId: number) => Promise<void>>('exports'),
 
   /** Any REST call of spec §7 by name, e.g. `call('getCommunities', { onlyJoined: true })`. */
   call: command<CallMethod>('engine'),

@@ -13,9 +13,11 @@ import type {
   TabState,
 } from './contract/types';
 import type { ConversationCommands } from './conversations/conversationCommands';
+import type { Conversation } from '../protocol/entities';
 import { deferredPart } from './deferredPart';
 import { CountryList } from './session/countries';
 import { engineError } from './errors';
+import { ConversationExporter } from './export/exporter';
 import { Notifier } from './notifications/notifier';
 import type { Outbox } from './messages/outbox';
 import { FormDraftStore } from './preferences/formDrafts';
@@ -69,6 +71,8 @@ class EngineCore implements AreaImplementation<'engine'> {
   private readonly formDraftStore: FormDraftStore;
   private readonly countryList: CountryList;
   private readonly notifier: Notifier;
+  /** "Export chat" (issue 24): its progress lives here; the work loads with the first export. */
+  private readonly exporter: ConversationExporter;
   /**
    * The parts only a signed-in user needs (signedInParts.ts), a chunk of their own (issue 11): loaded when a
    * stored session is restored or at sign-in, or by the first call that needs them; null until then.
@@ -119,6 +123,14 @@ class EngineCore implements AreaImplementation<'engine'> {
       tabs: this.tabs,
       now: () => clock.now(),
     });
+    this.exporter = new ConversationExporter({
+      rest,
+      storage,
+      conversation: (id) => this.conversationWithMembers(id),
+      language: () => this.preferences.currentLanguage ?? 'en',
+      apiBase: () => this.apiBase(),
+      now: () => clock.now(),
+    });
     const parts = () => this.signedIn();
     this.later = {
       chats: deferredPart(() => parts().then((p) => p.chats), isApiQuery),
@@ -138,6 +150,7 @@ class EngineCore implements AreaImplementation<'engine'> {
         chats: () => this.chats,
         outbox: () => this.outboxQueue,
         communities: () => this.communityStore,
+        exports: () => this.exporter,
       }),
     );
   }
@@ -202,6 +215,20 @@ class EngineCore implements AreaImplementation<'engine'> {
       return parts;
     });
     return this.partsLoad;
+  }
+
+  /**
+   * A chat with its whole member list, for an export's names: the server's (the list keeps groups without
+   * their members), else, offline, the copy this engine has.
+   */
+  private async conversationWithMembers(conversationId: number): Promise<Conversation> {
+    try {
+      return (await this.rest.getConversation(conversationId)).conversation;
+    } catch (error) {
+      const known = this.parts?.state.value.conversations[conversationId];
+      if (known) return known;
+      throw error;
+    }
   }
 
   private loadedParts(): SignedInParts {

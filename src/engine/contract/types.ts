@@ -384,3 +384,28 @@ export interface ApiHelpEntry {
   /** Its whole documentation. */
   readonly doc: string;
 }
+
+// Exporting a chat (issue 24).
+
+/** How `exportConversation` writes: 'html' (readable, the default) or 'json' (every field, for scripts); from 'device' (the default) or 'server'. */
+export interface ExportOptions {
+  format?: 'html' | 'json';
+  /** 'device': the history this device keeps; 'server': the whole history, fetched page by page. */
+  source?: 'device' | 'server';
+}
+
+/** Where a chat's export is: gathering messages, writing the file, or ended. */
+export interface ExportProgress {
+  conversationId: number;
+  phase: 'collecting' | 'writing' | 'done' | 'cancelled' | 'failed';
+  /** Messages gathered so far (the total once writing). */
+  messages: number;
+}
+
+/** A finished export: the file (a Blob the tab can save) and what is in it. */
+export interface ExportResult {
+  fileName: string;
+  blob: Blob;
+  messages: number;
+  format: 'html' | 'json';
+}

@@ -1,0 +1,140 @@
+import { describe, expect, it } from 'vitest';
+import { ConversationExporter } from '../../../src/engine/export/exporter';
+import { escapeHtml } from '../../../src/engine/export/exportFiles';
+import type { RestCalls } from '../../../src/engine/contract/restCalls';
+import { MemoryStorage } from '../../../src/engine/storage/storage';
+import type { Conversation, Message } from '../../../src/protocol/entities';
+import type { ExportProgress } from '../../../src/engine/contract/types';
+
+/** "Export chat" (issue 24): the files, from the device or from the server, with progress and cancel. */
+const T0 = Date.UTC(2026, 2, 3, 9); // 3 March 2026, 09:00 UTC
+
+const conversation = {
+  id: 7,
+  name: 'Kafé <Crew>',
+  users: [
+    { user: { id: 1, user_id: 1, nickname: 'Anna', phone_nr: '+46700000001' }, is_admin: true },
+    { user: { id: 2, user_id: 2, nickname: 'Bo "B"', phone_nr: '+46700000002' }, is_admin: false },
+  ],
+} as unknown as Conversation;
+
+const message = (id: number, text: string, extra: Partial<Message> = {}): Message =>
+  ({
+    id,
+    stid: `m${id}`,
+    client_id: null,
+    conversation_id: 7,
+    conversation_stid: 'c7',
+    user_id: id % 2 ? 1 : 2,
+    message: text,
+    rich_message: null,
+    type: 'text',
+    created_at: String(Math.floor((T0 + id * 60_000) / 1000)),
+    edited_at: 0,
+    updated_at: 0,
+    attachment: null,
+    reactions: [],
+    quoted: null,
+    discussion: null,
+    pinned: false,
+    ...extra,
+  }) as Message;
+
+const HOSTILE = `<script>alert(1)</script><img src="https://evil.example/x.png" onerror="alert(2)"> & "quotes" 'too' ‮reversed`;
+
+function exporter(storage = new MemoryStorage(), pages: Message[][] = [], rest?: Partial<RestCalls>) {
+  const asked: (number | undefined)[] = [];
+  const calls = {
+    getMessages: async (_id: number, page?: { before?: number }) => {
+      asked.push(page?.before);
+      const all = pages.flat();
+      const older = all.filter((m) => page?.before === undefined || m.id < page.before);
+      return { messages: older.slice(-100) };
+    },
+    ...rest,
+  } as unknown as RestCalls;
+  const e = new ConversationExporter({
+    rest: () => calls,
+    storage,
+    conversation: async () => conversation,
+    language: () => 'en',
+    apiBase: () => 'https://chat.example',
+    now: () => T0 + 86_400_000,
+  });
+  return { e, asked };
+}
+
+describe('exportConversation', () => {
+  it('writes HTML that shows hostile text as text and loads nothing', async () => {
+    const storage = new MemoryStorage();
+    await storage.writeBatch([
+      { store: 'messages', type: 'put', key: '3', value: message(3, HOSTILE) },
+      { store: 'messages', type: 'put', key: '99', value: { ...message(99, 'another chat'), conversation_id: 8 } },
+      {
+        store: 'history',
+        type: 'put',
+        key: '7:1',
+        value: [
+          message(1, 'Hej'),
+          message(2, 'look', { attachment: { type: 'image', url: '/files/a.png', name: 'a<b>.png' } as Message['attachment'] }),
+          message(4, 'bad link', { attachment: { type: 'image', url: 'javascript:alert(3)', name: 'x' } as Message['attachment'] }),
+        ],
+      },
+    ]);
+    const { e } = exporter(storage);
+    const result = await e.exportConversation(7, { format: 'html' });
+    expect(result).toMatchObject({ messages: 4, format: 'html', fileName: 'chat-kafe-crew-2026-03-04.html' });
+    const html = await result.blob.text();
+    expect(result.blob.type).toBe('text/html;charset=utf-8');
+    expect(html).toContain(`content="default-src 'none'; style-src 'unsafe-inline'"`);
+    // The hostile markup is there as text only: no element that runs or loads anything.
+    expect(html).not.toMatch(/<(script|img|iframe|link|object|embed|video|audio|source)\b/i);
+    expect(html).toContain(escapeHtml(HOSTILE));
+    expect(html).toContain('<title>Kaf&#233; &#60;Crew&#62;</title>'.replace('&#233;', 'é'));
+    expect(html).toContain('<a href="https://chat.example/files/a.png">Attachment: a&#60;b&#62;.png</a>');
+    expect(html).not.toContain('javascript:');
+    expect(html).toContain('Bo &#34;B&#34;');
+    // Oldest first, each once, this chat's only.
+    expect([...html.matchAll(/id="m(\d+)"/g)].map((m) => Number(m[1]))).toEqual([1, 2, 3, 4]);
+    expect(html).toMatch(/<h2>Tuesday,? 3 March 2026<\/h2>/);
+    // A right-to-left override in someone's text ends with their text (<bdi>), not with the rest of the page.
+    expect(html).toContain(`<bdi>${escapeHtml(HOSTILE)}</bdi><time`);
+  });
+
+  it('writes JSON with every field, parsable, from the whole server history page by page', async () => {
+    const all = Array.from({ length: 250 }, (_, i) => message(i + 1, `#${i + 1}`));
+    const { e, asked } = exporter(new MemoryStorage(), [all]);
+    const seen: (ExportProgress | null)[] = [];
+    const sub = e.exportProgress(7).subscribe((p) => seen.push(p));
+    const result = await e.exportConversation(7, { format: 'json', source: 'server' });
+    sub.unsubscribe();
+    // A short page is the first message's: no request after it.
+    expect(asked).toEqual([undefined, 151, 51]);
+    const parsed = JSON.parse(await result.blob.text()) as { source: string; conversation: { id: number }; messages: Message[] };
+    expect(parsed.source).toBe('server');
+    expect(parsed.conversation.id).toBe(7);
+    expect(parsed.messages).toEqual(all);
+    expect(seen[0]).toBeNull();
+    expect(seen.map((p) => p?.phase ?? null)).toEqual([null, 'collecting', 'collecting', 'collecting', 'collecting', 'writing', 'done']);
+    expect(seen.at(-1)).toEqual({ conversationId: 7, phase: 'done', messages: 250 });
+  });
+
+  it('stops when cancelled, and refuses bad options', async () => {
+    let release: () => void = () => undefined;
+    const { e } = exporter(new MemoryStorage(), [], {
+      getMessages: () =>
+        new Promise((resolve) => {
+          release = () => resolve({ messages: [message(1, 'x')] } as never);
+        }),
+    });
+    const running = e.exportConversation(7, { source: 'server' });
+    await new Promise((r) => setTimeout(r, 10));
+    await e.cancelExport(7);
+    release();
+    await expect(running).rejects.toMatchObject({ message: 'Export cancelled' });
+    const last = await new Promise<ExportProgress | null>((resolve) => e.exportProgress(7).subscribe(resolve).unsubscribe());
+    expect(last?.phase).toBe('cancelled');
+    await expect(e.exportConversation(7, { format: 'pdf' as 'html' })).rejects.toMatchObject({ message: 'Invalid parameters provided' });
+    await expect(e.exportConversation(0)).rejects.toMatchObject({ message: 'Invalid parameters provided' });
+  });
+});
