@@ -222,3 +222,57 @@ describe('the comment thread overlay (keyboard)', () => {
     expect(engine.discardSend).toHaveBeenCalledWith('out_1');
   });
 });
+
+describe('the comment reaction picker (issue 23)', () => {
+  for (const [width, height] of [
+    [1280, 800],
+    [390, 844],
+  ] as const) {
+    it(`at ${width} px: two rows of five, every emoji in view below the thread header, on top and pressable`, async () => {
+      await page.viewport(width, height);
+      try {
+        const { engine } = await openThread();
+        // Erik's comment is the first under the post: above it there is no room below the header.
+        await userEvent.click(page.getByRole('button', { name: 'Add a reaction' }).first());
+        const group = page.getByRole('group', { name: 'Add a reaction' });
+        await expect.element(group).toHaveAttribute('data-placed');
+        const header = (document.querySelector('.thread__header') as HTMLElement).getBoundingClientRect();
+        const options = Array.from(group.element().querySelectorAll('button'));
+        expect(options).toHaveLength(10);
+        const boxes = options.map((o) => o.getBoundingClientRect());
+        expect(new Set(boxes.map((b) => Math.round(b.top))).size).toBe(2);
+        for (const [i, box] of boxes.entries()) {
+          expect(box.top).toBeGreaterThanOrEqual(header.bottom);
+          expect(box.bottom).toBeLessThanOrEqual(window.innerHeight);
+          expect(box.left).toBeGreaterThanOrEqual(0);
+          expect(box.right).toBeLessThanOrEqual(window.innerWidth);
+          // Nothing lies over it (no row, header or post).
+          expect(options[i]?.contains(document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2))).toBe(true);
+        }
+        await userEvent.click(page.getByRole('button', { name: 'React with party' }));
+        expect(engine.reactToComment).toHaveBeenCalledWith(10, 100, 201, '🎉', true);
+        await expect.element(group).not.toBeInTheDocument();
+      } finally {
+        await page.viewport(1280, 800);
+      }
+    });
+  }
+
+  it('is a grid for the keyboard: focus starts on the first emoji, arrows move, Tab past the end goes on from its button', async () => {
+    await openThread();
+    const add = page.getByRole('button', { name: 'Add a reaction' }).first();
+    await userEvent.click(add);
+    await expect.element(page.getByRole('button', { name: 'React with thumbs up' })).toHaveFocus();
+    await userEvent.keyboard('{ArrowRight}');
+    await expect.element(page.getByRole('button', { name: 'React with thumbs down' })).toHaveFocus();
+    await userEvent.keyboard('{ArrowDown}');
+    await expect.element(page.getByRole('button', { name: 'React with surprised' })).toHaveFocus();
+    await userEvent.keyboard('{End}{Tab}');
+    await expect.element(page.getByRole('group', { name: 'Add a reaction' })).not.toBeInTheDocument();
+    await expect.element(page.getByRole('button', { name: 'Reply to Erik' })).toHaveFocus();
+    await userEvent.click(add);
+    await userEvent.keyboard('{Shift>}{Tab}{/Shift}');
+    await expect.element(page.getByRole('group', { name: 'Add a reaction' })).not.toBeInTheDocument();
+    await expect.element(add).toHaveFocus();
+  });
+});
