@@ -102,9 +102,9 @@ describe('the comment thread overlay (keyboard)', () => {
       await userEvent.keyboard('{Tab}');
       order.push(focusedName());
     }
-    // Input (focused first) → Send → wraps to Close → the comments' controls, top to bottom.
-    expect(order.slice(0, 7)).toEqual([
-      'Send comment',
+    // Input (focused first) → wraps to Close (Send is disabled while the input is empty) → the comments'
+    // controls, top to bottom.
+    expect(order.slice(0, 6)).toEqual([
       'Close comments',
       'Add a reaction',
       'Reply to Erik',
@@ -112,7 +112,7 @@ describe('the comment thread overlay (keyboard)', () => {
       'Add a reaction',
       'Reply to your comment',
     ]);
-    expect(order[7]).toBe('Write a comment');
+    expect(order[6]).toBe('Write a comment');
     for (let i = 0; i < 3; i++) expect(document.querySelector('dialog')?.contains(document.activeElement)).toBe(true);
   });
 
@@ -138,20 +138,22 @@ describe('the comment thread overlay (keyboard)', () => {
     await expect.element(opener).toHaveFocus();
   });
 
-  it('sends with Enter (a reply to the chosen comment), and says why a blank one is refused', async () => {
+  it('sends with Enter (a reply to the chosen comment); a blank one cannot be sent: Send is disabled, Enter does nothing', async () => {
     const { engine } = await openThread();
-    engine.addComment.mockRejectedValueOnce({
-      name: 'EngineError',
-      status: 400,
-      message: 'Invalid message provided',
-      fallback: 'Invalid message provided',
-      call: 'createComment',
-    });
+    const send = page.getByRole('button', { name: 'Send comment' });
+    await expect.element(send).toBeDisabled();
     await userEvent.keyboard('{Enter}');
-    await expect.element(page.getByRole('alert')).toHaveTextContent('Invalid message provided');
+    await userEvent.keyboard('  {Shift>}{Enter}{/Shift} ');
+    await expect.element(send).toBeDisabled();
+    await userEvent.keyboard('{Enter}');
+    expect(engine.addComment).not.toHaveBeenCalled();
+    expect(page.getByRole('alert').elements()).toHaveLength(0);
+    await userEvent.keyboard('x');
+    await expect.element(send).toBeEnabled();
+    await userEvent.clear(page.getByRole('textbox', { name: 'Write a comment' }));
     await userEvent.click(page.getByRole('button', { name: 'Reply to Erik' }));
     await userEvent.keyboard('Terima kasih{Shift>}{Enter}{/Shift}Erik{Enter}');
-    await expect.poll(() => engine.addComment.mock.calls.length).toBe(2);
+    await expect.poll(() => engine.addComment.mock.calls.length).toBe(1);
     expect(engine.addComment).toHaveBeenLastCalledWith(10, 100, 'Terima kasih\nErik', 201);
     await expect.element(page.getByRole('textbox', { name: 'Write a comment' })).toHaveValue('');
   });
