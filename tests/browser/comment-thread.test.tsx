@@ -102,9 +102,9 @@ describe('the comment thread overlay (keyboard)', () => {
       await userEvent.keyboard('{Tab}');
       order.push(focusedName());
     }
-    // Input (focused first) → Send → wraps to Close → the comments' controls, top to bottom.
-    expect(order.slice(0, 7)).toEqual([
-      'Send comment',
+    // Input (focused first) → wraps to Close (Send is disabled while the input is empty) → the comments'
+    // controls, top to bottom.
+    expect(order.slice(0, 6)).toEqual([
       'Close comments',
       'Add a reaction',
       'Reply to Erik',
@@ -112,7 +112,7 @@ describe('the comment thread overlay (keyboard)', () => {
       'Add a reaction',
       'Reply to your comment',
     ]);
-    expect(order[7]).toBe('Write a comment');
+    expect(order[6]).toBe('Write a comment');
     for (let i = 0; i < 3; i++) expect(document.querySelector('dialog')?.contains(document.activeElement)).toBe(true);
   });
 
@@ -138,20 +138,22 @@ describe('the comment thread overlay (keyboard)', () => {
     await expect.element(opener).toHaveFocus();
   });
 
-  it('sends with Enter (a reply to the chosen comment), and says why a blank one is refused', async () => {
+  it('sends with Enter (a reply to the chosen comment); a blank one cannot be sent: Send is disabled, Enter does nothing', async () => {
     const { engine } = await openThread();
-    engine.addComment.mockRejectedValueOnce({
-      name: 'EngineError',
-      status: 400,
-      message: 'Invalid message provided',
-      fallback: 'Invalid message provided',
-      call: 'createComment',
-    });
+    const send = page.getByRole('button', { name: 'Send comment' });
+    await expect.element(send).toBeDisabled();
     await userEvent.keyboard('{Enter}');
-    await expect.element(page.getByRole('alert')).toHaveTextContent('Invalid message provided');
+    await userEvent.keyboard('  {Shift>}{Enter}{/Shift} ');
+    await expect.element(send).toBeDisabled();
+    await userEvent.keyboard('{Enter}');
+    expect(engine.addComment).not.toHaveBeenCalled();
+    expect(page.getByRole('alert').elements()).toHaveLength(0);
+    await userEvent.keyboard('x');
+    await expect.element(send).toBeEnabled();
+    await userEvent.clear(page.getByRole('textbox', { name: 'Write a comment' }));
     await userEvent.click(page.getByRole('button', { name: 'Reply to Erik' }));
     await userEvent.keyboard('Terima kasih{Shift>}{Enter}{/Shift}Erik{Enter}');
-    await expect.poll(() => engine.addComment.mock.calls.length).toBe(2);
+    await expect.poll(() => engine.addComment.mock.calls.length).toBe(1);
     expect(engine.addComment).toHaveBeenLastCalledWith(10, 100, 'Terima kasih\nErik', 201);
     await expect.element(page.getByRole('textbox', { name: 'Write a comment' })).toHaveValue('');
   });
@@ -220,5 +222,59 @@ describe('the comment thread overlay (keyboard)', () => {
     expect(engine.retrySend).toHaveBeenCalledWith('out_1');
     await userEvent.click(row.getByRole('button', { name: 'Discard' }));
     expect(engine.discardSend).toHaveBeenCalledWith('out_1');
+  });
+});
+
+describe('the comment reaction picker (issue 23)', () => {
+  for (const [width, height] of [
+    [1280, 800],
+    [390, 844],
+  ] as const) {
+    it(`at ${width} px: two rows of five, every emoji in view below the thread header, on top and pressable`, async () => {
+      await page.viewport(width, height);
+      try {
+        const { engine } = await openThread();
+        // Erik's comment is the first under the post: above it there is no room below the header.
+        await userEvent.click(page.getByRole('button', { name: 'Add a reaction' }).first());
+        const group = page.getByRole('group', { name: 'Add a reaction' });
+        await expect.element(group).toHaveAttribute('data-placed');
+        const header = (document.querySelector('.thread__header') as HTMLElement).getBoundingClientRect();
+        const options = Array.from(group.element().querySelectorAll('button'));
+        expect(options).toHaveLength(10);
+        const boxes = options.map((o) => o.getBoundingClientRect());
+        expect(new Set(boxes.map((b) => Math.round(b.top))).size).toBe(2);
+        for (const [i, box] of boxes.entries()) {
+          expect(box.top).toBeGreaterThanOrEqual(header.bottom);
+          expect(box.bottom).toBeLessThanOrEqual(window.innerHeight);
+          expect(box.left).toBeGreaterThanOrEqual(0);
+          expect(box.right).toBeLessThanOrEqual(window.innerWidth);
+          // Nothing lies over it (no row, header or post).
+          expect(options[i]?.contains(document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2))).toBe(true);
+        }
+        await userEvent.click(page.getByRole('button', { name: 'React with party' }));
+        expect(engine.reactToComment).toHaveBeenCalledWith(10, 100, 201, '🎉', true);
+        await expect.element(group).not.toBeInTheDocument();
+      } finally {
+        await page.viewport(1280, 800);
+      }
+    });
+  }
+
+  it('is a grid for the keyboard: focus starts on the first emoji, arrows move, Tab past the end goes on from its button', async () => {
+    await openThread();
+    const add = page.getByRole('button', { name: 'Add a reaction' }).first();
+    await userEvent.click(add);
+    await expect.element(page.getByRole('button', { name: 'React with thumbs up' })).toHaveFocus();
+    await userEvent.keyboard('{ArrowRight}');
+    await expect.element(page.getByRole('button', { name: 'React with thumbs down' })).toHaveFocus();
+    await userEvent.keyboard('{ArrowDown}');
+    await expect.element(page.getByRole('button', { name: 'React with surprised' })).toHaveFocus();
+    await userEvent.keyboard('{End}{Tab}');
+    await expect.element(page.getByRole('group', { name: 'Add a reaction' })).not.toBeInTheDocument();
+    await expect.element(page.getByRole('button', { name: 'Reply to Erik' })).toHaveFocus();
+    await userEvent.click(add);
+    await userEvent.keyboard('{Shift>}{Tab}{/Shift}');
+    await expect.element(page.getByRole('group', { name: 'Add a reaction' })).not.toBeInTheDocument();
+    await expect.element(add).toHaveFocus();
   });
 });

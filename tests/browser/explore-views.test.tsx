@@ -70,6 +70,7 @@ function fakeEngine(patch: Partial<Community> = {}, shownChannel: Channel = chan
     ],
     loaded: true,
   });
+  const shownCommunity = new BehaviorSubject<Community | null>(kopi);
   const { engine, asTab } = fakeTabEngine(
     {
       session: new BehaviorSubject<SessionView>({ status: 'ready', userId: 1, nickname: 'Dewi', phone: '+628123456703', countryCode: '62', avatarUrl: null }),
@@ -81,7 +82,7 @@ function fakeEngine(patch: Partial<Community> = {}, shownChannel: Channel = chan
       notifications: NEVER,
       language: NEVER,
       communities,
-      community: new BehaviorSubject<Community | null>(kopi),
+      community: shownCommunity,
       channels,
       channel: new BehaviorSubject<Channel | null>(shownChannel),
       // A channel joined opens in the chat view: it stays loading here.
@@ -105,7 +106,7 @@ function fakeEngine(patch: Partial<Community> = {}, shownChannel: Channel = chan
     },
     { tabId: 'tab-1', mode: 'shared-worker' },
   );
-  return { engine, asTab, communities };
+  return { engine, asTab, communities, community: shownCommunity };
 }
 
 /** axe-core's serious and critical findings in the rendered app. */
@@ -216,6 +217,38 @@ describe('the community screens', () => {
     await renderApp(admin.asTab, '/explore/7/channels/11');
     await expect.element(page.getByRole('link', { name: 'Open channel' })).toBeInTheDocument();
     expect(page.getByRole('button', { name: 'Leave channel' }).elements()).toHaveLength(0);
+  });
+
+  it('channel info of a community the user is not in: Join channel is disabled and says why; Join community there enables it (issue 23)', async () => {
+    const { engine, asTab, community } = fakeEngine({ is_member: false, member: null }, channel(21, 'Galeri', { is_member: false }));
+    engine.joinCommunity.mockImplementation(async () => {
+      const joined = { ...(community.value as Community), is_member: true, member: { user_id: 1, is_admin: false } };
+      community.next(joined);
+      return joined;
+    });
+    await renderApp(asTab, '/explore/7/channels/21');
+    const join = page.getByRole('button', { name: 'Join channel' });
+    await expect.element(join).toBeDisabled();
+    await expect.element(join).toHaveAccessibleDescription('Only members of Kopi Nusantara can join Galeri. Join the community first.');
+    await userEvent.click(page.getByRole('button', { name: 'Join community' }));
+    expect(engine.joinCommunity).toHaveBeenCalledWith(7);
+    await expect.element(join).toBeEnabled();
+    await expect.element(join).toHaveFocus();
+    expect(page.getByRole('button', { name: 'Join community' }).elements()).toHaveLength(0);
+    expect(engine.joinChannel).not.toHaveBeenCalled();
+    await userEvent.click(join);
+    expect(engine.joinChannel).toHaveBeenCalledWith(21);
+    await unmount();
+
+    // In Swedish; a refused join of the community says why, and Join channel stays disabled.
+    const refused = fakeEngine({ is_member: false, member: null }, channel(21, 'Galeri', { is_member: false }));
+    refused.engine.joinCommunity.mockRejectedValueOnce({ name: 'EngineError', status: 500, message: 'Failed to join community', fallback: 'x', call: 'joinCommunity' });
+    await renderApp(refused.asTab, '/explore/7/channels/21', 'sv');
+    const gå = page.getByRole('button', { name: 'Gå med i kanalen' });
+    await expect.element(gå).toHaveAccessibleDescription('Bara medlemmar i Kopi Nusantara kan gå med i Galeri. Gå med i gemenskapen först.');
+    await userEvent.click(page.getByRole('button', { name: 'Gå med i gemenskapen' }));
+    await expect.element(page.getByRole('alert')).toBeInTheDocument();
+    await expect.element(gå).toBeDisabled();
   });
 
   it('channel info: links without a community or channel id say so; a failed load says why above the known channel, in Swedish, with a retry', async () => {

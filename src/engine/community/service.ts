@@ -7,7 +7,7 @@ import type { EngineClock } from '../clock';
 import { type EngineError, engineError, isEngineError } from '../errors';
 import { checkSend } from '../messages/outbox';
 import type { RestClient } from '../rest';
-import { FALLBACKS, INVALID_MESSAGE, INVALID_PARAMETERS, type RestCallName, UNEXPECTED } from '../rest/fallbacks';
+import { INVALID_MESSAGE, INVALID_PARAMETERS, type RestCallName, UNEXPECTED } from '../rest/fallbacks';
 import { attachmentKind } from '../rules/attachment';
 import type {
   ChannelsView,
@@ -289,7 +289,9 @@ export class CommunityService {
   /** A post with text and/or one image or video (spec §5 rules); a file is uploaded first. */
   async createPost(channelId: number, input: { text: string; file?: Blob & { name?: string }; quotedMessageId?: number }): Promise<Message> {
     const problem = checkSend(input.text, input.file);
-    if (problem) throw problem.call === 'sendMessage' ? refusal('createPost', FALLBACKS.createPost) : problem;
+    // Blank text says what is wrong ("Invalid message provided", as for a message or a comment), not the
+    // generic "Failed to send message", which would blame the network (issue 23).
+    if (problem) throw problem.call === 'sendMessage' ? refusal('createPost', INVALID_MESSAGE) : problem;
     const rest = this.deps.rest();
     let attachment: { type: 'image' | 'video'; fileId: string } | undefined;
     if (input.file) {

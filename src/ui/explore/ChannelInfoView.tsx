@@ -7,6 +7,7 @@ import { MuteControl } from '../chatSettings/MuteControl';
 import { Avatar } from '../common/Avatar';
 import { ConfirmDialog } from '../common/ConfirmDialog';
 import { errorText } from '../common/errorText';
+import { ChannelJoin } from './ChannelJoin';
 import { LoadNotice } from './LoadNotice';
 import { LinkedText } from '../common/LinkedText';
 import { PanelHeader } from '../common/PanelHeader';
@@ -21,7 +22,7 @@ type Failure = { error: unknown } | null;
 
 /**
  * Channel info / join channel (spec §2), at `/explore/{communityId}/channels/{channelId}`: name, description,
- * who may post, and Join (which opens the channel in the chat view) or, for a joined channel, Open and
+ * who may post, and Join (ChannelJoin: Join community first for an outsider) or, for a joined channel, Open and
  * Leave, and mute; leaving the announcements channel leaves the community, and its confirmation says so (spec §4).
  * Spec §8's states: a channel part of the URL that is no channel id is "No channel selected", a community
  * part that is no id "Community ID not available", as is a channel the server describes without its
@@ -54,8 +55,7 @@ function ChannelInfo({ communityId, channelId }: { communityId: number; channelI
   const chat = useQuery<ConversationListItem | null>((e) => e.conversation(channelId), [channelId], null);
   const [load, setLoad] = useState<Load>({ status: 'loading' });
   const [attempt, setAttempt] = useState(0);
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<Failure>(null);
+  const [communitySettled, setCommunitySettled] = useState(false);
   const [leaving, setLeaving] = useState<{ busy: boolean; failure: Failure } | null>(null);
 
   useEffect(() => {
@@ -71,7 +71,14 @@ function ChannelInfo({ communityId, channelId }: { communityId: number; channelI
   }, [engine, channelId, attempt]);
   // The community too (a deep link with nothing cached): its name, and whether the user belongs to it.
   useEffect(() => {
-    void engine.openCommunity(communityId).catch(() => undefined);
+    let live = true;
+    void engine
+      .openCommunity(communityId)
+      .catch(() => undefined)
+      .finally(() => live && setCommunitySettled(true));
+    return () => {
+      live = false;
+    };
   }, [engine, communityId]);
 
   // A channel of another community than the URL says: its info is under its own community.
@@ -102,17 +109,6 @@ function ChannelInfo({ communityId, channelId }: { communityId: number; channelI
     );
   }
 
-  const join = () => {
-    setBusy(true);
-    setFailure(null);
-    engine.joinChannel(channel.id).then(
-      () => void navigate({ to: '/inbox/$conversationId', params: { conversationId: String(channel.id) } }),
-      (error: unknown) => {
-        setBusy(false);
-        setFailure({ error });
-      },
-    );
-  };
   const leave = () => {
     setLeaving({ busy: true, failure: null });
     engine.leaveChannel(channel.id).then(
@@ -164,18 +160,8 @@ function ChannelInfo({ communityId, channelId }: { communityId: number; channelI
               ) : null}
             </div>
           ) : (
-            <>
-              <button type="button" className="mx-button mx-button--primary" onClick={join} disabled={busy} aria-busy={busy || undefined}>
-                {t('explore.channel.join')}
-              </button>
-              {community && !community.is_member ? <p className="community__note">{t('explore.channel.joinCommunityFirst')}</p> : null}
-            </>
+            <ChannelJoin channel={channel} community={community} communitySettled={communitySettled} />
           )}
-          {failure ? (
-            <p className="explore__error" role="alert">
-              {errorText(failure.error, t)}
-            </p>
-          ) : null}
         </div>
         {channel.is_member && chat ? <MuteControl conversationId={channel.id} mute={chat.conversation.member?.mute} /> : null}
       </div>

@@ -109,10 +109,39 @@ const entries: CatalogueEntry[] = [
     spec: 'Invalid message provided',
     key: 'errors.invalidMessage',
     async provoke(s) {
-      // Sending an empty comment (spec §5: a comment needs a message); nothing reaches the server.
-      const { dialog } = await thread(s, member(s));
-      await dialog.getByRole('button', { name: s.t('comments.send') }).click();
-      return dialog.locator('.thread__composer').getByRole('alert');
+      // A blank comment (spec §5: a comment needs a message): the thread never sends one (issue 23: its Send
+      // is disabled while the input holds only spaces), so only a script meets the engine's refusal.
+      const { page, dialog, w } = await thread(s, member(s));
+      await dialog.getByRole('textbox', { name: s.t('comments.input') }).fill('   ');
+      if (!(await dialog.getByRole('button', { name: s.t('comments.send') }).isDisabled())) throw new Error('Send is enabled for a blank comment');
+      const rejected = await page.evaluate(
+        ([channel, post]) =>
+          window.engine.addComment(channel, post, '  ').then(
+            () => 'accepted',
+            (error: { message?: string }) => error.message ?? String(error),
+          ),
+        [w.news, w.kopdar] as const,
+      );
+      return { rejected };
+    },
+  },
+  {
+    spec: 'Invalid message provided',
+    where: 'a post',
+    key: 'errors.invalidMessage',
+    async provoke(s) {
+      // A blank post from the console (the composer's Send is disabled for blank text): not the generic
+      // "Failed to send message" (issue 23).
+      const { page, w } = await at(s, member(s), (w) => `/inbox/${w.talk}`);
+      const rejected = await page.evaluate(
+        (channel) =>
+          window.engine.createPost(channel, { text: ' ' }).then(
+            () => 'accepted',
+            (error: { message?: string }) => error.message ?? String(error),
+          ),
+        w.talk,
+      );
+      return { rejected };
     },
   },
   {
@@ -155,7 +184,8 @@ const entries: CatalogueEntry[] = [
       const { dialog } = await thread(s, member(s));
       const reactions = dialog.locator('.comment:not(.comment--reply) .comment__reactions').first();
       await reactions.getByRole('button', { name: s.t('comments.addReaction') }).click();
-      await reactions.getByRole('button', { name: reactWithParty(s) }).click();
+      // The picker lies over the thread (portalled into its dialog, issue 23), not inside the comment.
+      await dialog.getByRole('group', { name: s.t('comments.addReaction') }).getByRole('button', { name: reactWithParty(s) }).click();
       return reactions.getByRole('alert');
     },
   },

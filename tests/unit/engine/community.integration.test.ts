@@ -78,6 +78,8 @@ describe('communities through the engine, against the seeded reference server', 
 
     // Refusals before any call (spec §5).
     expect(await refusal(newcomer.addComment(talk.id, mine.id, '   '))).toBe('Invalid message provided');
+    // A blank post says what is wrong, as a blank message does, rather than the generic "Failed to send message".
+    expect(await refusal(newcomer.createPost(talk.id, { text: ' \n ' }))).toBe('Invalid message provided');
     expect(await refusal(newcomer.reactToComment(talk.id, mine.id, first.comment_id, '', true))).toBe('Invalid parameters provided');
     expect(await refusal(newcomer.reactToPost(talk.id, 0, '👍', true))).toBe('Invalid parameters provided');
     expect(await refusal(newcomer.openCommunity(-1))).toBe('Invalid parameters provided');

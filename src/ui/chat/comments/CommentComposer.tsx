@@ -11,8 +11,9 @@ import { enterAction } from '../composer/sendRules';
 /**
  * The thread's input (the chat composer's Enter rules, spec §5): a comment on the post, or a reply to
  * `replyTo`. It empties as soon as the comment is handed to the engine (a second Enter cannot send it
- * twice); a refused one comes back with the reason, ahead of anything typed since. The engine refuses
- * blank text ("Invalid message provided", spec §5).
+ * twice); a refused one comes back with the reason, ahead of anything typed since. Blank text (spaces and
+ * line breaks only) is never sent: Send is disabled and Enter does nothing (issue 23); the engine would
+ * refuse it with "Invalid message provided" (spec §5), which only scripts meet.
  */
 export function CommentComposer(props: {
   ref: Ref<HTMLTextAreaElement>;
@@ -31,7 +32,9 @@ export function CommentComposer(props: {
   const [text, setText] = useState('');
   const [failure, setFailure] = useState<{ error: unknown } | null>(null);
 
+  const blank = text.trim() === '';
   const send = () => {
+    if (blank) return;
     setFailure(null);
     const sent = text;
     setText('');
@@ -96,7 +99,7 @@ export function CommentComposer(props: {
           aria-label={label}
           placeholder={label}
         />
-        <button type="submit" className="mx-button mx-button--primary" aria-label={t('comments.send')}>
+        <button type="submit" className="mx-button mx-button--primary" aria-label={t('comments.send')} disabled={blank}>
           <SendIcon />
         </button>
       </div>

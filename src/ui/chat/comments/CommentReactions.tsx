@@ -1,16 +1,16 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Comment } from '../../../protocol/entities';
 import { errorText } from '../../common/errorText';
 import { AddReactionIcon } from '../../common/icons';
-import { useDismiss } from '../../common/useDismiss';
 import { useEngine } from '../../hooks/EngineContext';
-import { QUICK_REACTION_ITEMS } from '../actions/quickReactions';
 import { useChatUi } from '../ChatContext';
+import { CommentReactionPicker } from './CommentReactionPicker';
 
 /**
  * A comment's reactions with their counts, pressed where the user reacted (a press toggles), and a button
- * offering the 10 quick reactions. Who reacted is not shown: comments belong to channels (spec §6).
+ * offering the 10 quick reactions (CommentReactionPicker). Who reacted is not shown: comments belong to
+ * channels (spec §6).
  */
 export function CommentReactions({ channelId, postId, comment }: { channelId: number; postId: number; comment: Comment }) {
   const { t } = useTranslation();
@@ -18,14 +18,8 @@ export function CommentReactions({ channelId, postId, comment }: { channelId: nu
   const { selfId } = useChatUi();
   const [open, setOpen] = useState(false);
   const [failure, setFailure] = useState<{ error: unknown } | null>(null);
-  const menuRef = useRef<HTMLDivElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
   const menuId = useId();
-  useDismiss(open, menuRef, () => setOpen(false), { returnFocus: buttonRef, ignore: buttonRef });
-  // A disclosure: opening it takes the keyboard to the first reaction.
-  useEffect(() => {
-    if (open) menuRef.current?.querySelector('button')?.focus();
-  }, [open]);
 
   const react = (emoji: string, on: boolean) => {
     setFailure(null);
@@ -72,20 +66,7 @@ export function CommentReactions({ channelId, postId, comment }: { channelId: nu
         <AddReactionIcon />
       </button>
       {open ? (
-        <div ref={menuRef} id={menuId} className="comment__reaction-menu" role="group" aria-label={t('comments.addReaction')}>
-          {QUICK_REACTION_ITEMS.map(({ emoji, nameKey }) => (
-            <button
-              key={emoji}
-              type="button"
-              className="comment__reaction-option"
-              onClick={() => react(emoji, !mine(emoji))}
-              aria-pressed={mine(emoji)}
-              aria-label={t('chatActions.menu.reactWith', { name: t(`chatActions.reactions.${nameKey}`) })}
-            >
-              <span aria-hidden="true">{emoji}</span>
-            </button>
-          ))}
-        </div>
+        <CommentReactionPicker id={menuId} anchor={buttonRef} mine={mine} onChoose={react} onClose={() => setOpen(false)} />
       ) : null}
       {failure ? (
         <p className="comment__error" role="alert">
