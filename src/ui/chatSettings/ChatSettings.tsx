@@ -3,6 +3,7 @@ import type { Conversation } from '../../protocol/entities';
 import { useEngine } from '../hooks/EngineContext';
 import { AvatarEditor } from './AvatarEditor';
 import { ConfirmDialog } from '../common/ConfirmDialog';
+import { ExportChat } from './ExportChat';
 import './chatSettings.css';
 import { MemberRow } from './MemberRow';
 import { MuteControl } from './MuteControl';
@@ -70,6 +71,8 @@ export function ChatSettings(props: {
           ))}
         </ul>
       </section>
+
+      <ExportChat conversationId={conversation.id} />
 
       <div className="cs-actions">
         <button type="button" className="mx-button mx-button--danger" onClick={() => ask('exit')}>

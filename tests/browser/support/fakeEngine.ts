@@ -27,6 +27,8 @@ export function fakeTabEngine<
     storageStatus: () => new BehaviorSubject('ok'),
     // The chats-list search also searches messages (issue 13): nothing found, unless a test says otherwise.
     searchMessages: (query: string) => new BehaviorSubject({ query, hits: [], complete: true }),
+    // Chat settings show the export's progress (issue 24): no export under way, unless a test says otherwise.
+    exportProgress: () => new BehaviorSubject(null),
     ...fields,
     ...commands,
   };
