@@ -39,6 +39,7 @@ import type {
   NotifyPermission,
   OutboxEntry,
   PostsView,
+  PresenceView,
   ProfileChanges,
   ReceiptMarksView,
   SendInput,
@@ -125,6 +126,11 @@ export const ENGINE_API = {
    * the dlrs answer fetched on open). A read of a later message reads the earlier ones too (docs/server.md).
    */
   receipts: query<(conversationId: number) => Observable<ReceiptMarksView>>('chats'),
+  /**
+   * Whether a person the user shares a chat with is online, and since when they were last seen (issue 23),
+   * from the server's `user_presence`; null until the server said something of them (it tells changes only).
+   */
+  presence: query<(userId: number) => Observable<PresenceView | null>>('chats'),
   outbox: query<() => Observable<readonly OutboxEntry[]>>('engine'),
   settings: query<() => Observable<AppSettings>>('settings'),
   /** Conversations the signed-in user left or was removed from: tabs showing one go back to the list. */
