@@ -43,6 +43,7 @@ import type {
   NotifyPermission,
   OutboxEntry,
   PostsView,
+  PresenceView,
   ProfileChanges,
   ReceiptMarksView,
   SendInput,
@@ -133,6 +134,11 @@ export const ENGINE_API = {
    * the dlrs answer fetched on open). A read of a later message reads the earlier ones too (docs/server.md).
    */
   receipts: query<(conversationId: number) => Observable<ReceiptMarksView>>('chats'),
+  /**
+   * Whether a person the user shares a chat with is online, and since when they were last seen (issue 23),
+   * from the server's `user_presence`; null until the server said something of them (it tells changes only).
+   */
+  presence: query<(userId: number) => Observable<PresenceView | null>>('chats'),
   /** Messages, comments and files waiting to be sent, being sent or refused (spec §4 send states). */
   outbox: query<() => Observable<readonly OutboxEntry[]>>('engine'),
   /** The app's settings: Enter sends, notifications and their previews, the incoming-message sound. */

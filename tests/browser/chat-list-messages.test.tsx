@@ -186,4 +186,31 @@ describe('message rendering', () => {
     await expect.element(page.getByRole('separator')).toHaveTextContent('Idag');
     await act(async () => undefined);
   });
+
+  it('names each message actions button after its sender, the start of its text and its time', async () => {
+    const { messages, asTab } = listEngine();
+    const long = 'Hej Sara, kommer du till bokklubben på torsdag eller blir det nästa vecka?';
+    messages.next({
+      loaded: true,
+      hasOlder: false,
+      messages: [
+        msg(1, { message: 'Hej Sara' }),
+        msg(2, { message: long }),
+        msg(3, { user_id: SELF, message: 'Visst' }),
+        msg(4, { message: '', attachment: { type: 'image', url: pixel, name: 'dot.png' } }),
+      ],
+    });
+    await renderList(asTab);
+    const name = (id: number) =>
+      page.getByRole('log').element().querySelector(`[data-actions-for="${id}"] button`)?.getAttribute('aria-label');
+    await expect.poll(() => name(4)).toBeTruthy();
+    const time = (id: number) =>
+      page.getByRole('log').element().querySelector(`[data-message-id="${id}"] time`)?.textContent ?? '';
+    expect(name(1)).toBe(`Message actions: Erik, “Hej Sara”, ${time(1)}`);
+    // Long texts are cut between words.
+    expect(name(2)).toBe(`Message actions: Erik, “Hej Sara, kommer du till bokklubben på…”, ${time(2)}`);
+    expect(name(3)).toBe(`Message actions: You, “Visst”, ${time(3)}`);
+    expect(name(4)).toBe(`Message actions: Erik, Image, ${time(4)}`);
+    expect(time(1)).toMatch(/^Today \d\d:\d\d$/u);
+  });
 });

@@ -160,9 +160,29 @@ describe('the composer', () => {
     await erik.keyboard.press('Enter');
     const viewer = erik.getByRole('dialog', { name: 'Media viewer' });
     await expect.poll(() => viewer.getAttribute('data-state')).toBe('loaded');
+    // Issue 23: fitted to the screen (a 1×1 picture scaled up, less the margin for the close button), never
+    // cropped, over a dark backdrop.
+    const fit = await viewer.evaluate((dialog) => {
+      const img = dialog.querySelector('img') as HTMLImageElement;
+      const box = img.getBoundingClientRect();
+      const backdrop = getComputedStyle(dialog, '::backdrop').backgroundColor;
+      return { width: box.width, height: box.height, fit: getComputedStyle(img).objectFit, vw: innerWidth, vh: innerHeight, backdrop };
+    });
+    expect(fit.fit).toBe('contain');
+    expect(fit.width).toBeGreaterThan(fit.vw * 0.8);
+    expect(fit.width).toBeLessThanOrEqual(fit.vw);
+    expect(fit.height).toBeGreaterThan(fit.vh * 0.8);
+    expect(fit.height).toBeLessThanOrEqual(fit.vh);
+    const alpha = Number(/rgba?\([^)]*,\s*([\d.]+)\)/u.exec(fit.backdrop)?.[1] ?? '1');
+    expect(alpha).toBeGreaterThanOrEqual(0.85);
     await erik.keyboard.press('Escape');
     await expect.poll(() => viewer.count()).toBe(0);
     await expect.poll(() => picture.evaluate((b) => b === document.activeElement)).toBe(true);
+    // A click beside the picture closes it too (spec §2: outside click).
+    await picture.evaluate((b: HTMLElement) => b.click());
+    await expect.poll(() => viewer.getAttribute('data-state')).toBe('loaded');
+    await erik.mouse.click(5, 5);
+    await expect.poll(() => viewer.count()).toBe(0);
   });
 
   it('covers the chat with an overlay while files are dragged over it and takes the first dropped file', async () => {

@@ -139,4 +139,29 @@ describe('form drafts', () => {
     await expect.poll(() => panel.getByText('3 members').isVisible()).toBe(true);
     await expect.poll(async () => Object.keys(await current(page, 'formDrafts'))).toEqual([]);
   });
+
+  it('keeps an add-member draft typed just before a reload (issue 23)', async () => {
+    const [bo, cy] = [await signUp(s.url, 'Bo'), await signUp(s.url, 'Cy')];
+    const me = await signedInPerson(chromium, s, 'Quick', { context: wide });
+    const { page } = me;
+    const group = await groupOf(me.user.token, 'Quick group', bo, 'Bo');
+    const panel = page.locator('aside.right-panel');
+    const openAddMember = async () => {
+      await page.goto(`${s.url}/inbox/${group}`);
+      await expect.poll(() => page.getByRole('heading', { name: 'Quick group', level: 2 }).count()).toBeGreaterThan(0);
+      await page.getByRole('button', { name: 'Chat settings', exact: true }).click();
+      await panel.getByRole('button', { name: 'Add member' }).click();
+      await expect.poll(() => panel.getByRole('heading', { name: 'Add member' }).isVisible()).toBe(true);
+    };
+    const nameField = panel.getByRole('textbox', { name: 'Name' });
+    const phoneField = panel.getByRole('textbox', { name: 'Phone number' });
+    await openAddMember();
+    await nameField.fill('Cy');
+    await phoneField.fill(cy.phone);
+    // At once, well within the form's save delay.
+    await page.reload();
+    await openAddMember();
+    await expect.poll(() => nameField.inputValue()).toBe('Cy');
+    expect(await phoneField.inputValue()).toBe(cy.phone);
+  });
 });

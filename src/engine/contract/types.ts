@@ -159,6 +159,16 @@ export interface ReceiptMarks {
 export type ReceiptMarksView = Readonly<Record<number, ReceiptMarks>>;
 
 /**
+ * Whether a person is online, as the server last said (`user_presence`, spec §4), and when they were last
+ * seen (epoch seconds). The server says so when it changes only, so null means nothing was heard since
+ * this engine connected.
+ */
+export interface PresenceView {
+  online: boolean;
+  lastSeen: number;
+}
+
+/**
  * What the user sends: text, and/or one image or video file (spec §5), optionally quoting a message.
  * Text may be empty when a file is given. A file that is not an accepted image or video, or is over 50 MB,
  * is refused with the spec's text (`attachmentProblem`), as is a send with neither text nor file.

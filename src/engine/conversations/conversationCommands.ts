@@ -26,7 +26,7 @@ import { holdsLatest } from '../state/messageStore';
 import type { EngineStorage } from '../storage/storage';
 import type { WriteBatch } from '../storage/batchedWriter';
 import type { TabRegistry } from '../tabs/tabs';
-import type { ConversationListItem, MessageViewport, MessageWindowView, ReceiptMarksView } from '../contract/types';
+import type { ConversationListItem, MessageViewport, MessageWindowView, PresenceView, ReceiptMarksView } from '../contract/types';
 import { History, PAGE_SIZE } from './history';
 
 /** The browser's IANA time zone, as mutes are set in (the server assumes UTC without one). */
@@ -110,6 +110,15 @@ export class ConversationCommands {
   /** Receipts others sent for the user's messages in this chat, by message id (delivered/read ticks). */
   receipts(conversationId: number): Observable<ReceiptMarksView> {
     return this.options.state.state$.pipe(map(createReceiptMarksSelector(conversationId)), distinctUntilChanged());
+  }
+
+  /** A person's presence as last announced (`user_presence`), or null when none came since connecting. */
+  presence(userId: number): Observable<PresenceView | null> {
+    return this.options.state.state$.pipe(
+      map((s) => s.presence[userId]),
+      distinctUntilChanged(),
+      map((p) => (p ? { online: p.online, lastSeen: Number(p.lastSeen) || 0 } : null)),
+    );
   }
 
   /** Conversations the signed-in user left or was removed from. */

@@ -1,8 +1,7 @@
 import { Link, useRouterState } from '@tanstack/react-router';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ConversationListItem } from '../../engine/api';
-import { isEngineError } from '../../engine/api';
 import { useEngine } from '../hooks/EngineContext';
 import { errorText } from '../common/errorText';
 import { useQuery } from '../hooks/useQuery';
@@ -15,13 +14,9 @@ import { Composer } from './composer/Composer';
 import { ChatHeader } from './header/ChatHeader';
 import { MessageList, type OpenTarget } from './list/MessageList';
 import { MediaViewer } from './media/MediaViewer';
+import { asSentence } from './sentence';
+import { useChatOpening } from './useChatOpening';
 import './chat.css';
-
-/** Why a chat did not open: the engine's error, and whether it says the chat is not the user's (404). */
-interface OpenFailure {
-  error: unknown;
-  notFound: boolean;
-}
 
 /**
  * The chat view (spec §2): header, the message list, the input and the media viewer of one conversation.
@@ -39,38 +34,17 @@ export function ChatView({ conversationId, onOpenSettings }: { conversationId: n
     [conversationId],
     undefined,
   );
-  const [failure, setFailure] = useState<OpenFailure | null>(null);
-  const [opened, setOpened] = useState(false);
-  const targetId = useRouterState({ select: (s) => messageParamOf(s.location.search) });
-  const visit = useRouterState({ select: (s) => s.location.state.__TSR_key ?? '' });
-  /** This opening: the latest (null), or the message of this visit. */
-  const opening = targetId === null ? null : `${targetId}:${visit}`;
-  const [settled, setSettled] = useState<string | null>(null);
-
   useEffect(() => {
     engine.setOpenConversation(conversationId);
     return () => engine.setOpenConversation(null);
   }, [engine, conversationId]);
 
-  useEffect(() => {
-    let live = true;
-    setFailure(null);
-    setOpened(false);
-    (targetId === null ? engine.openConversation(conversationId) : engine.openConversationAt(conversationId, targetId))
-      .catch((error: unknown) => {
-        if (live) setFailure({ error, notFound: isEngineError(error) && error.status === 404 });
-      })
-      .finally(() => {
-        if (live) {
-          setOpened(true);
-          setSettled(opening);
-        }
-      });
-    return () => {
-      live = false;
-    };
-    // `opening` names `targetId` and the visit: a new visit opens again.
-  }, [engine, conversationId, opening]);
+  const targetId = useRouterState({ select: (s) => messageParamOf(s.location.search) });
+  const visit = useRouterState({ select: (s) => s.location.state.__TSR_key ?? '' });
+  /** This opening: the latest (null), or the message of this visit. */
+  const opening = targetId === null ? null : `${targetId}:${visit}`;
+  const { failure, opened, settled, retry } = useChatOpening(conversationId, targetId, opening);
+
   const target: OpenTarget | null = targetId === null ? null : { messageId: targetId, settled: settled === opening };
 
   const selfId = session?.status === 'ready' ? session.userId : null;
@@ -78,7 +52,7 @@ export function ChatView({ conversationId, onOpenSettings }: { conversationId: n
   if ((failure?.notFound && !item) || (item === null && opened && !failure)) {
     return <ChatUnavailable state="not-found" title={t('chat.notFound')} detail={t('chat.notFoundHint')} />;
   }
-  // Spec §8: a chat that cannot load says so, why, and offers a retry that reloads /inbox.
+  // Spec §8: a chat that cannot load at all says so, why, and offers a retry that reloads /inbox.
   if (failure && !item) {
     return <ChatUnavailable state="error" title={t('chat.loadFailed')} detail={errorText(failure.error, t)} retry />;
   }
@@ -106,15 +80,15 @@ export function ChatView({ conversationId, onOpenSettings }: { conversationId: n
           // The chat is known (the list has it) but its messages did not load.
           <div className="chat-list-error" role="alert" data-chat-error="open">
             <p className="chat-list-error__text">
-              <strong>{failure.notFound ? t('chat.notFound') : t('chat.loadFailed')}</strong>{' '}
-              <span>{errorText(failure.error, t)}</span>
+              <strong>{asSentence(failure.notFound ? t('chat.notFound') : t('chat.loadFailed'))}</strong>{' '}
+              <span>{asSentence(errorText(failure.error, t))}</span>
             </p>
             {failure.notFound ? (
               <Link to={PATHS.inbox} className="mx-button">
                 {t('chat.header.back')}
               </Link>
             ) : (
-              <button type="button" className="mx-button mx-button--primary" onClick={reloadInbox}>
+              <button type="button" className="mx-button mx-button--primary" onClick={retry}>
                 {t('chat.retry')}
               </button>
             )}

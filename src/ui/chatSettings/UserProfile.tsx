@@ -2,6 +2,7 @@ import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { Conversation, ConversationUser } from '../../protocol/entities';
 import { Avatar } from '../common/Avatar';
+import { usePresenceText } from '../common/usePresence';
 import { useEngine } from '../hooks/EngineContext';
 import { ConfirmDialog } from '../common/ConfirmDialog';
 import './chatSettings.css';
@@ -49,6 +50,7 @@ export function UserProfile(props: {
   const name = displayName(member) || t('chatSettings.unknownMember');
   const manage = conversation.is_group && userId !== selfId && selfIsAdmin(conversation, selfId);
   const role: Role = isBroadcast(conversation) ? 'broadcaster' : 'admin';
+  const presence = usePresenceText(userId === selfId ? null : userId);
 
   const { pending, ask, dialog } = useConfirmed<Pending>(async (what) => {
     if (what === 'remove') {
@@ -69,6 +71,11 @@ export function UserProfile(props: {
           <p className="cs-profile__phone">
             <span className="visually-hidden">{t('chatSettings.profile.phone')}: </span>
             {member.user.phone_nr}
+          </p>
+        ) : null}
+        {presence ? (
+          <p className="cs-profile__presence" data-presence={presence}>
+            {presence}
           </p>
         ) : null}
         {conversation.is_group && member.is_admin ? <RoleBadge conversation={conversation} /> : null}

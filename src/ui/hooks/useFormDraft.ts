@@ -1,7 +1,9 @@
 import { useEffect, useRef } from 'react';
 import type { FormDraft, FormDrafts } from '../../engine/api';
 import { useEngine } from './EngineContext';
+import { rescueFormDraft, takeRescuedFormDraft } from './formDraftRescue';
 import { useSaveBeforeReload } from './saveBeforeReload';
+import { useSession } from './useSession';
 import { useQuery } from './useQuery';
 
 const SAVE_DELAY_MS = 400;
@@ -38,6 +40,10 @@ export function useFormDraft(
 ): { clear: () => void } {
   const engine = useEngine();
   const drafts = useQuery<FormDrafts | null>((e) => e.formDrafts(), [], null);
+  const session = useSession();
+  const userId = session?.status === 'ready' ? session.userId : null;
+  const userIdRef = useRef(userId);
+  userIdRef.current = userId;
   /** The draft this tab last wrote or took from the engine, canonical (null: none seen yet). */
   const known = useRef<string | null>(null);
   const pending = useRef<FormDraft | null>(null);
@@ -48,15 +54,22 @@ export function useFormDraft(
   applyRef.current = apply;
 
   useEffect(() => {
-    if (drafts === null) return;
+    // Drafts are an account's: nothing is taken before the account is known (a rescued draft names it).
+    if (drafts === null || userId === null) return;
     const stored = drafts[key] ?? null;
     const text = canonical(stored);
     if (text === known.current) return;
     const first = known.current === null;
     known.current = text;
+    // Typed just before a reload, kept in this browser (formDraftRescue.ts): it wins, and is saved anew.
+    const rescued = first && userId !== null ? takeRescuedFormDraft(userId, key) : null;
+    if (rescued && canonical(rescued) !== text && currentRef.current === '') {
+      applyRef.current(rescued);
+      return;
+    }
     // On opening, what the user already typed wins (and is saved); later, only an idle form follows.
     if (first ? currentRef.current === '' : pending.current === null) applyRef.current(stored);
-  }, [drafts, key]);
+  }, [drafts, key, userId]);
 
   useEffect(() => {
     if (known.current === null || current === known.current) {
@@ -83,7 +96,23 @@ export function useFormDraft(
     return engine.setFormDraft(key, draft);
   });
 
-  // Closing the form (another screen, the tab going away): write what is still waiting.
+  // A reload or a closed tab unmounts nothing: typing still waiting out its delay is written on `pagehide`
+  // (issue 23: an add-member draft was lost by a reload within a second of typing). In the capture phase,
+  // so it goes out before the engine's link (src/worker/connect.ts) says goodbye on the same event.
+  useEffect(() => {
+    const flush = () => {
+      const draft = pending.current;
+      if (draft === null) return;
+      pending.current = null;
+      known.current = currentRef.current;
+      if (userIdRef.current !== null) rescueFormDraft(userIdRef.current, key, draft);
+      void engine.setFormDraft(key, draft).catch(() => undefined);
+    };
+    window.addEventListener('pagehide', flush, { capture: true });
+    return () => window.removeEventListener('pagehide', flush, { capture: true });
+  }, [engine, key]);
+
+  // Closing the form (another screen): write what is still waiting.
   useEffect(
     () => () => {
       if (pending.current !== null) void engine.setFormDraft(key, pending.current).catch(() => undefined);

@@ -5,6 +5,8 @@ import { useEngine } from '../hooks/EngineContext';
 import { ChatsList } from '../inbox/ChatsList';
 import { NewChatForm } from '../inbox/NewChatForm';
 import { type NewChatKind, NewChatPicker } from '../inbox/NewChatPicker';
+import { ShortcutList } from '../keyboard/ShortcutList';
+import { useAppShortcuts } from '../keyboard/useAppShortcuts';
 import { useBrowserNotifications } from '../notifications/useBrowserNotifications';
 // The chat view, the right panel, settings and communities load as chunks of their own (issue 11).
 import {
@@ -53,6 +55,7 @@ export function MainScreen() {
   const [creating, setCreating] = useState<Creating>(null);
   const [panel, setPanel] = useState<RightPanelState | null>(null);
   useBrowserNotifications();
+  const shortcuts = useAppShortcuts(openId);
 
   // Another left view closes the chat creation screens.
   useEffect(() => {
@@ -175,6 +178,7 @@ export function MainScreen() {
         />
       ) : null}
       <UpdateBar />
+      {shortcuts.listOpen ? <ShortcutList onClose={shortcuts.closeList} /> : null}
     </div>
   );
 }

@@ -25,6 +25,8 @@ export function fakeTabEngine<
     setFormDraft: () => Promise.resolve(),
     // The main screen's storage notice (issue 12): the store has room unless a test says otherwise.
     storageStatus: () => new BehaviorSubject('ok'),
+    // Presence (issue 23): nothing heard of anyone, unless a test says otherwise.
+    presence: () => new BehaviorSubject(null),
     // The chats-list search also searches messages (issue 13): nothing found, unless a test says otherwise.
     searchMessages: (query: string) => new BehaviorSubject({ query, hits: [], complete: true }),
     // Chat settings show the export's progress (issue 24): no export under way, unless a test says otherwise.

@@ -17,7 +17,7 @@ import './actions.css';
  * button shows while the message is hovered; on a touch screen a tap on the message reveals it and a long
  * press opens the menu (touchReveal.ts); with the keyboard it shows as it takes the focus.
  */
-export function MessageActions({ message }: { message: Message }) {
+export function MessageActions({ message, label }: { message: Message; label?: string }) {
   const { t } = useTranslation();
   const engine = useEngine();
   const { conversation, selfId, setReplyTo, setEditing } = useChatRow();
@@ -90,7 +90,7 @@ export function MessageActions({ message }: { message: Message }) {
         ref={buttonRef}
         type="button"
         className="message-actions-button"
-        aria-label={t('chatActions.menu.open')}
+        aria-label={label ?? t('chatActions.menu.open')}
         aria-haspopup="menu"
         aria-expanded={menu !== null}
         aria-controls={menu ? menuId : undefined}

@@ -12,6 +12,7 @@ import { ComposerPreview } from './ComposerPreview';
 import { DropOverlay } from './DropOverlay';
 import { PaperclipIcon } from './icons';
 import { attachmentProblem, canSubmit, enterAction, INPUT_MAX_HEIGHT_PX, type SendBlock, sendBlock } from './sendRules';
+import { useComposerFocus } from '../../keyboard/composerFocus';
 import { useDraft } from './useDraft';
 import './composer.css';
 
@@ -103,6 +104,8 @@ function ComposerForm() {
     };
     // Only a different message (or none) starts or ends an edit; a live update of the same one does not.
   }, [editingId]);
+
+  useComposerFocus(conversationId, inputRef);
 
   // Starting a reply or an edit (from the action menu) puts the cursor in the input, at the end.
   const replyId = replyTo?.id ?? null;
@@ -236,7 +239,7 @@ function ComposerForm() {
       void submit();
       return;
     }
-    if (event.key === 'ArrowUp' && text === '' && !file && !editing && !event.shiftKey) {
+    if (event.key === 'ArrowUp' && text === '' && !file && !editing && !event.shiftKey && !event.altKey && !event.ctrlKey && !event.metaKey) {
       event.preventDefault();
       void startEditingLatest();
       return;

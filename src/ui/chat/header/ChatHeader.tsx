@@ -4,6 +4,7 @@ import type { Conversation } from '../../../protocol/entities';
 import { conversationAvatarId } from '../../common/avatarId';
 import { Avatar } from '../../common/Avatar';
 import { InfoIcon } from '../../common/icons';
+import { usePresenceText } from '../../common/usePresence';
 import { channelInfoPath, PATHS } from '../../routing/paths';
 import { GoToDate } from './GoToDate';
 
@@ -22,6 +23,8 @@ export function ChatHeader(props: { conversation: Conversation; selfId: number; 
   const navigate = useNavigate();
   const name = conversation.name || t('chat.unnamed');
   const channel = isChannel(conversation);
+  // A one-to-one chat says whether the other person is online (issue 23), else their number.
+  const presence = usePresenceText(otherPersonOf(conversation, selfId));
   return (
     <header className="chat-header">
       <button
@@ -35,7 +38,9 @@ export function ChatHeader(props: { conversation: Conversation; selfId: number; 
       <Avatar id={conversationAvatarId(conversation, selfId)} name={name} imageUrl={conversationImage(conversation)} channel={channel} size={40} />
       <div className="chat-header-text">
         <h2 className="chat-title">{name}</h2>
-        <p className="chat-status">{statusLine(conversation, selfId, t)}</p>
+        <p className="chat-status" data-presence={presence === null ? undefined : presence}>
+          {presence ?? statusLine(conversation, selfId, t)}
+        </p>
       </div>
       <GoToDate conversationId={conversation.id} />
       {channel && conversation.community_id !== null ? (
@@ -56,6 +61,13 @@ export function ChatHeader(props: { conversation: Conversation; selfId: number; 
       ) : null}
     </header>
   );
+}
+
+/** The other person of a one-to-one chat, or null for groups, channels and the demo chat. */
+function otherPersonOf(c: Conversation, selfId: number): number | null {
+  if (c.is_group || c.is_demo || isChannel(c)) return null;
+  const other = c.users.find((u) => (u.user.user_id ?? u.user.id) !== selfId);
+  return other ? (other.user.user_id ?? other.user.id) : null;
 }
 
 function statusLine(c: Conversation, selfId: number, t: (key: string, options?: Record<string, unknown>) => string): string {

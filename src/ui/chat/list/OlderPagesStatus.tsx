@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../common/errorText';
+import { asSentence } from '../sentence';
 
 /** Above the list: an older page is loading, or the last one failed, with a retry. */
 export function OlderPagesStatus({ loading, error, onRetry }: { loading: boolean; error: unknown; onRetry: () => void }) {
@@ -15,7 +16,7 @@ export function OlderPagesStatus({ loading, error, onRetry }: { loading: boolean
         // Spec §8: 'Failed to load conversation messages', and why (the server's words or the call's text).
         <div className="chat-list-error" role="alert" data-chat-error="older">
           <p className="chat-list-error__text">
-            <strong>{t('chat.list.olderFailed')}</strong> <span>{errorText(error, t)}</span>
+            <strong>{asSentence(t('chat.list.olderFailed'))}</strong> <span>{asSentence(errorText(error, t))}</span>
           </p>
           <button type="button" className="mx-button" onClick={onRetry}>
             {t('chat.list.retry')}

@@ -1,6 +1,7 @@
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Message } from '../../../protocol/entities';
+import { actionsLabel } from '../actions/actionsLabel';
 import { MessageActions } from '../actions/MessageActions';
 import { ReactionBar } from '../actions/ReactionBar';
 import { useChatRow } from '../ChatContext';
@@ -46,6 +47,7 @@ function Bubble({ message, runStart, quoted, receipt, today }: MessageRowProps) 
   const showSender = !own && conversation.is_group && runStart;
   const sender = memberName(conversation, message.user_id) ?? t('chat.someone');
   const edited = message.edited_at > 0;
+  const time = messageTime(date, today, i18n.language, t);
   return (
     <article
       className={`msg ${own ? 'msg-own' : 'msg-other'}`}
@@ -60,14 +62,14 @@ function Bubble({ message, runStart, quoted, receipt, today }: MessageRowProps) 
         <span className="msg-meta">
           {edited ? <span className="msg-edited">{t('chat.edited')}</span> : null}
           <time dateTime={date.toISOString()} title={fullTime(date, i18n.language)}>
-            {messageTime(date, today, i18n.language, t)}
+            {time}
           </time>
           {own && receipt ? <ReceiptMark status={receipt} /> : null}
         </span>
       </div>
       <ReactionBar message={message} />
       {isCommunityChat(conversation) && !conversation.disable_comments ? <CommentsButton post={message} /> : null}
-      <MessageActions message={message} />
+      <MessageActions message={message} label={actionsLabel(message, own ? t('chat.you') : sender, time, t)} />
     </article>
   );
 }

@@ -1,0 +1,71 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { ConnectionState } from '../../engine/api';
+import { isEngineError } from '../../engine/api';
+import { useEngine } from '../hooks/EngineContext';
+import { useQuery } from '../hooks/useQuery';
+
+/** Why a chat did not open: the engine's error, and whether it says the chat is not the user's (404). */
+export interface OpenFailure {
+  error: unknown;
+  notFound: boolean;
+}
+
+/**
+ * Opens a chat (its latest page, or the page around `targetId`) and keeps trying while it failed: `retry`
+ * opens it again in place (issue 23: the banner's Retry no longer reloads /inbox), and so does the socket
+ * coming back online, so a load that failed offline mends itself once the server answers again. A failure
+ * stays shown while a retry is under way and goes only when a retry succeeds.
+ */
+export function useChatOpening(conversationId: number, targetId: number | null, opening: string | null) {
+  const engine = useEngine();
+  const [failure, setFailure] = useState<OpenFailure | null>(null);
+  const [opened, setOpened] = useState(false);
+  const [settled, setSettled] = useState<string | null>(null);
+  /** The current opening's attempt: an answer of an older one (another chat, or a retry overtaken) is dropped. */
+  const attempt = useRef(0);
+
+  const open = useCallback(
+    (fresh: boolean) => {
+      const mine = ++attempt.current;
+      if (fresh) {
+        setFailure(null);
+        setOpened(false);
+      }
+      const call = targetId === null ? engine.openConversation(conversationId) : engine.openConversationAt(conversationId, targetId);
+      call
+        .then(() => {
+          if (mine === attempt.current) setFailure(null);
+        })
+        .catch((error: unknown) => {
+          if (mine === attempt.current) setFailure({ error, notFound: isEngineError(error) && error.status === 404 });
+        })
+        .finally(() => {
+          if (mine === attempt.current) {
+            setOpened(true);
+            setSettled(opening);
+          }
+        });
+    },
+    // `opening` names `targetId` and the visit: a new visit opens again.
+    [engine, conversationId, opening],
+  );
+
+  useEffect(() => {
+    open(true);
+    return () => {
+      attempt.current++;
+    };
+  }, [open]);
+
+  const connection = useQuery<ConnectionState | null>((e) => e.connection(), [], null);
+  const wasOnline = useRef(connection === 'online');
+  const retryable = failure !== null && !failure.notFound;
+  useEffect(() => {
+    const cameOnline = connection === 'online' && !wasOnline.current;
+    if (connection !== null) wasOnline.current = connection === 'online';
+    if (cameOnline && retryable) open(false);
+  }, [connection, retryable, open]);
+
+  const retry = useCallback(() => open(false), [open]);
+  return { failure, opened, settled, retry };
+}
