@@ -6,6 +6,7 @@ import { ChatsList } from '../inbox/ChatsList';
 import { NewChatForm } from '../inbox/NewChatForm';
 import { type NewChatKind, NewChatPicker } from '../inbox/NewChatPicker';
 import { useBrowserNotifications } from '../notifications/useBrowserNotifications';
+import { useUnreadTitle } from '../notifications/useUnreadTitle';
 // The chat view, the right panel, settings and communities load as chunks of their own (issue 11).
 import {
   AccountView,
@@ -53,6 +54,7 @@ export function MainScreen() {
   const [creating, setCreating] = useState<Creating>(null);
   const [panel, setPanel] = useState<RightPanelState | null>(null);
   useBrowserNotifications();
+  useUnreadTitle();
 
   // Another left view closes the chat creation screens.
   useEffect(() => {
