@@ -195,4 +195,8 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX events_payload ON events(payload_id);
   `,
+  // 2: SQLite's 5: the name the creator of a one-to-one chat typed for the other person (issue 23).
+  `
+  ALTER TABLE conversation_members ADD COLUMN contact_name TEXT;
+  `,
 ];

@@ -218,4 +218,9 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE events_v4 RENAME TO events;
   CREATE INDEX events_payload ON events(payload_id);
   `,
+  // 5: the name the creator of a one-to-one chat typed for the other person (issue 23), shown as the chat's
+  // name on the creator's side while that person has no nickname of their own (no account yet).
+  `
+  ALTER TABLE conversation_members ADD COLUMN contact_name TEXT;
+  `,
 ];

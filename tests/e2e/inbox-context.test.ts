@@ -109,4 +109,24 @@ describe('the chats list in context (issue 23)', () => {
       await context.close();
     }
   });
+
+  it('titles a one-to-one chat with a number that has no account by the name typed, with its initial (item 3)', async () => {
+    const context = await chromium.browser.newContext({ viewport: { width: 1200, height: 800 } });
+    try {
+      const page = await openTab(context, s.url);
+      await signInThrough(page, 'Anna');
+      await page.waitForURL(/\/inbox$/);
+      const chat = await page.evaluate(async () => {
+        const { conversation } = await window.engine.call('createConversation', {
+          members: [{ name: 'Okänd', value: '0761234567' }],
+        });
+        await window.engine.refreshConversations();
+        return conversation.id;
+      });
+      await expect.poll(() => row(page, chat).locator('.inbox-row__name').textContent(), { timeout: 10_000 }).toBe('Okänd');
+      expect(await row(page, chat).getByTestId('avatar').textContent()).toBe('O');
+    } finally {
+      await context.close();
+    }
+  });
 });
