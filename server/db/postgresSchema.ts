@@ -199,4 +199,8 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   `
   CREATE INDEX messages_conversation_time ON messages(conversation_id, created_at, id);
   `,
+  // 3 (SQLite's 6): the name the creator of a one-to-one chat typed for the other person (issue 23).
+  `
+  ALTER TABLE conversation_members ADD COLUMN contact_name TEXT;
+  `,
 ];

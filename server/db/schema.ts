@@ -223,4 +223,9 @@ export const MIGRATIONS: readonly string[] = [
   `
   CREATE INDEX messages_conversation_time ON messages(conversation_id, created_at);
   `,
+  // 6: the name the creator of a one-to-one chat typed for the other person (issue 23), shown as the chat's
+  // name on the creator's side while that person has no nickname of their own (no account yet).
+  `
+  ALTER TABLE conversation_members ADD COLUMN contact_name TEXT;
+  `,
 ];

@@ -85,13 +85,15 @@ export async function createConversation(
           RETURNING id`,
     );
     const id = inserted!.id;
-    const insert = (userId: number, isAdmin: number, isOwner: number) =>
+    const insert = (userId: number, isAdmin: number, isOwner: number, contactName: string | null = null) =>
       db.run(
-        sql`INSERT INTO conversation_members (conversation_id, user_id, is_admin, is_owner, joined_at)
-            VALUES (${id}, ${userId}, ${isAdmin}, ${isOwner}, ${now})`,
+        sql`INSERT INTO conversation_members (conversation_id, user_id, is_admin, is_owner, joined_at, contact_name)
+            VALUES (${id}, ${userId}, ${isAdmin}, ${isOwner}, ${now}, ${contactName})`,
       );
-    // In a one-to-one chat nobody is an admin: there is nothing to administer.
-    await insert(caller.id, oneToOne ? 0 : 1, oneToOne ? 0 : 1);
+    // In a one-to-one chat nobody is an admin: there is nothing to administer. The name the caller typed
+    // names the chat on their side while the other person has no nickname (issue 23: "Okänd", not the number).
+    const contactName = oneToOne ? resolved[0]?.name || null : null;
+    await insert(caller.id, oneToOne ? 0 : 1, oneToOne ? 0 : 1, contactName);
     for (const m of members) await insert(m.userId, !oneToOne && m.isAdmin ? 1 : 0, 0);
     const everyone = [caller.id, ...members.map((m) => m.userId)];
     await emitAddUser(ctx, id, everyone, everyone);

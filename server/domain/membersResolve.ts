@@ -35,6 +35,8 @@ export interface ResolvedMember {
   phone: string;
   countryCode: string;
   isAdmin: boolean;
+  /** The name the caller typed in the row (trimmed; '' when none). */
+  name: string;
 }
 
 function where(index: number): string {
@@ -78,12 +80,12 @@ export async function resolveMembers(
     const key = member.userId != null ? `u${member.userId}` : `p${member.phone}`;
     const seen = byKey.get(key);
     if (seen) seen.isAdmin ||= isOn(row.is_admin);
-    else byKey.set(key, { ...member, isAdmin: isOn(row.is_admin) });
+    else byKey.set(key, { ...member, isAdmin: isOn(row.is_admin), name });
   }
   return [...byKey.values()];
 }
 
-async function byStid(db: Store, value: string, index: number): Promise<Omit<ResolvedMember, 'isAdmin'>> {
+async function byStid(db: Store, value: string, index: number): Promise<Omit<ResolvedMember, 'isAdmin' | 'name'>> {
   if (value === '') throw badRequest(`A user id is required ${where(index)}`);
   const user = await db.get<UserRow>(sql`SELECT * FROM users WHERE stid = ${value} AND deleted_at = '0'`);
   if (!user) throw badRequest(`Unknown user ${where(index)}`);
@@ -95,7 +97,7 @@ async function byPhone(
   value: string,
   index: number,
   callerCountryCode: string,
-): Promise<Omit<ResolvedMember, 'isAdmin'>> {
+): Promise<Omit<ResolvedMember, 'isAdmin' | 'name'>> {
   if (value === '') throw badRequest(`Phone number is required ${where(index)}`);
   const normalized = memberPhone(value, callerCountryCode);
   if (!normalized) throw badRequest(`Invalid phone number ${where(index)}`);

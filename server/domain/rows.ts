@@ -44,6 +44,8 @@ export interface MemberRow {
   last_read_message_id: number;
   /** The member's mute as JSON ({type, time_zone, until: epoch ms | null}), or null. */
   mute: string | null;
+  /** The name this member typed for the other person of a one-to-one chat they created, or null. */
+  contact_name: string | null;
 }
 
 export interface MessageRow {

@@ -206,12 +206,15 @@ function usersFor(snapshot: ConversationSnapshot, viewerId: number, viewerIsAdmi
   return list;
 }
 
-/** A one-to-one chat is named after the other person, as each side sees it. */
-function conversationName(snapshot: ConversationSnapshot, viewerId: number): string {
+/**
+ * A one-to-one chat is named after the other person, as each side sees it: their nickname, else the name
+ * the viewer typed for them when creating the chat (they have no account yet), else their number.
+ */
+function conversationName(snapshot: ConversationSnapshot, viewerId: number, member: MemberRow | undefined): string {
   const { row } = snapshot;
   if (row.is_group === 1 || row.name !== '') return row.name;
   const other = snapshot.users.find((u) => u.user.id !== viewerId)?.user;
-  return other ? other.nickname || other.phone_nr : row.name;
+  return other ? other.nickname || member?.contact_name || other.phone_nr : row.name;
 }
 
 /**
@@ -287,7 +290,7 @@ export function buildConversation(snapshot: ConversationSnapshot, viewerId: numb
   return {
     id: row.id,
     stid: row.stid,
-    name: conversationName(snapshot, viewerId),
+    name: conversationName(snapshot, viewerId, member),
     description: row.description,
     image: { meta: image },
     avatar: { meta: image },

@@ -93,6 +93,20 @@ describe('the chats list', () => {
     await expect.poll(rowNames).toEqual(['Kopi']);
   });
 
+  it('says what each empty tab holds (issue 23), not "No conversations yet"', async () => {
+    const fake = fakeEngine('62');
+    fake.conversations.next([listItem(1, 'Erik')]);
+    fake.refresh.next.resolve();
+    await renderApp(fake.asTab);
+    const empty = () => document.querySelector('.inbox-state__title')?.textContent;
+    await userEvent.click(page.getByRole('tab', { name: 'Unread' }));
+    await expect.poll(empty).toBe('No unread chats');
+    await userEvent.click(page.getByRole('tab', { name: 'Groups' }));
+    await expect.poll(empty).toBe('No groups yet');
+    await userEvent.click(page.getByRole('tab', { name: 'Communities' }));
+    await expect.poll(empty).toBe('No community channels yet');
+  });
+
   it('renders a bounded number of rows for 5,000 conversations and reaches the last one', async () => {
     const fake = fakeEngine();
     fake.conversations.next(Array.from({ length: 5000 }, (_, i) => listItem(i + 1, `Chat ${i + 1}`)));

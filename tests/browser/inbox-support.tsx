@@ -57,6 +57,8 @@ export function fakeEngine(countryCode: '46' | '62' = '46') {
       settings,
       removedConversations: new Subject<number>(),
       notifications: NEVER,
+      // The chats list shows each chat's unsent text (issue 23).
+      drafts: new BehaviorSubject<Readonly<Record<number, string>>>({}),
       language: NEVER,
     },
     {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { seriousViolations } from '../support/axe';
 import { useTestServer } from '../support/server';
-import { CLIENT_DIR, createChat, openTab, useChromium } from '../support/tabs';
+import { CLIENT_DIR, createChat, openTab, sendText, useChromium } from '../support/tabs';
 import { createGroup, person } from './chat-settings-support';
 import { png } from './chat-view-support';
 
@@ -19,10 +19,13 @@ describe('the account page', () => {
     const erik = await person(chromium, s, 'Erik');
     const chat = await createChat(anna.page, 'Erik', erik.user.phone);
     const group = await createGroup(s, anna, 'Runners', [erik]);
+    await sendText(anna.page, group, 'hi runners');
     const second = await openTab(anna.context, `${s.url}/profile`);
     await erik.page.goto(`${s.url}/inbox`);
     const erikRow = erik.page.locator(`[data-conversation-id="${chat}"]`);
     await expect.poll(() => erikRow.locator('.inbox-row__name').textContent(), { timeout: 10_000 }).toBe('Anna');
+    const groupPreview = erik.page.locator(`[data-conversation-id="${group}"] .inbox-row__preview`);
+    await expect.poll(() => groupPreview.textContent(), { timeout: 10_000 }).toBe('Anna: hi runners');
 
     const page = anna.page;
     await page.goto(`${s.url}/profile`);
@@ -57,9 +60,11 @@ describe('the account page', () => {
     await expect.poll(() => page.locator('.avatar-picker img').count()).toBe(0);
     await expect.poll(() => erikRow.locator('img').count(), { timeout: 10_000 }).toBe(0);
 
-    // The group says who changed their name.
+    // The group renames her in place (issue 23): its preview follows, and no "Anna is now Anna Lind" is posted.
+    await expect.poll(() => groupPreview.textContent(), { timeout: 10_000 }).toBe('Anna Lind: hi runners');
     await erik.page.locator(`[data-conversation-id="${group}"]`).click();
-    await expect.poll(() => erik.page.getByRole('log').getByText('Anna is now Anna Lind').count(), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => erik.page.getByRole('log').getByText('hi runners').count(), { timeout: 10_000 }).toBe(1);
+    expect(await erik.page.getByRole('log').getByText(/is now/).count()).toBe(0);
   });
 
   it('refuses a blank or too long nickname with the nickname step’s texts, in Swedish', async () => {

@@ -223,7 +223,9 @@ describe('browser notifications', () => {
       // Messages in both chats: only the group's is notified; the muted chat's unread badge is grey.
       await say(quiet, 'psst, muted');
       await say(loud, 'hello group');
-      await expect.poll(async () => (await all()).map((n) => n.body), { timeout: 15_000 }).toEqual(['hello group']);
+      // A group's notification says who wrote (issue 23), as its row in the list does.
+      await expect.poll(async () => (await all()).map((n) => n.body), { timeout: 15_000 }).toEqual(['Chatty: hello group']);
+      await expect.poll(() => row(b, loud).locator('.inbox-row__preview').textContent()).toBe('Chatty: hello group');
       await expect.poll(() => row(b, quiet).getByTestId('unread-badge').getAttribute('class')).toContain('inbox-row__badge--muted');
       expect(await row(b, loud).getByTestId('unread-badge').getAttribute('class')).not.toContain('--muted');
       await expect.poll(() => row(b, quiet).textContent()).toContain('muted');
@@ -231,6 +233,8 @@ describe('browser notifications', () => {
       await say(loud, 'group again');
       await expect.poll(async () => (await all()).length, { timeout: 15_000 }).toBe(2);
       expect((await all()).map((n) => n.body)).not.toContain('psst, muted');
+      // The one-to-one chat's row has no name before the text: the row is the person.
+      expect(await row(b, quiet).locator('.inbox-row__preview').textContent()).toBe('psst, muted');
 
       // Unmute from tab b's settings: the bell goes away in tab a, and the chat is heard again.
       await b.goto(`${s.url}/inbox/${quiet}`);

@@ -156,7 +156,7 @@ describe('profile changes', () => {
     call<{ account: { nickname: string; image: { meta: { url: string; is_default: boolean } } } }>(s.url, 'PUT', '/v1/me', { token: user.token, form });
   const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1]);
 
-  it('posts one user_renamed message per group and edits one-to-one chats for the other side', async () => {
+  it('renames in place (issue 23): no message in any chat, the demo chat included, no reorder; every shared chat is edited', async () => {
     const rita = await signUp(s.url, 'Rita');
     const fred = await signUp(s.url, 'Fred');
     const olga = await signUp(s.url, 'Olga');
@@ -164,6 +164,13 @@ describe('profile changes', () => {
     const mine = await createGroup(s.url, rita, [fred, olga]);
     const theirs = await createGroup(s.url, fred, [rita]);
     const chat = await oneToOne(rita, fred.phone);
+    const demo = await insertConversation(s.server.ctx.db, {
+      members: [fred.id, rita.id],
+      admins: [fred.id],
+      name: 'Welcome to Messenger',
+      isGroup: true,
+      demo: true,
+    });
     const community = await insertCommunity(s.server.ctx.db, { name: 'Club', ownerId: fred.id, members: [rita.id] });
     const channel = await insertConversation(s.server.ctx.db, {
       members: [fred.id, rita.id],
@@ -173,40 +180,35 @@ describe('profile changes', () => {
       groupType: 'channel',
       communityId: community.id,
     });
+    const listOrder = async () =>
+      (await call<{ conversations: { conversation: Conversation }[] }>(s.url, 'GET', '/v2/conversations', { token: fred.token })).data.conversations.map(
+        (c) => [c.conversation.id, c.conversation.last_message_time],
+      );
+    const orderBefore = await listOrder();
     const fredSock = new TestSocket(s.url, fred.token);
     const outSock = new TestSocket(s.url, outsider.token);
     await Promise.all([fredSock.loaded(), outSock.loaded()]);
     try {
       const res = await putMe(rita, { nickname: '  Rita B  ' });
       expect(res.data.account.nickname).toBe('Rita B');
-      const renamed = { type: 'event', event_type: 'user_renamed', event: { user_id: rita.id, old_nickname: 'Rita', new_nickname: 'Rita B' } };
-      expect((await systemEvents(mine.id)).filter((e) => e.event_type === 'user_renamed')).toEqual([{ user_id: rita.id, ...renamed }]);
-      expect((await systemEvents(theirs.id)).filter((e) => e.event_type === 'user_renamed')).toEqual([{ user_id: rita.id, ...renamed }]);
-      expect(await systemEvents(chat.id)).toEqual([]);
-      expect(await systemEvents(channel.id)).toEqual([]);
+      for (const c of [mine, theirs, chat, demo, channel]) expect(await systemEvents(c.id)).toEqual([]);
 
-      for (const g of [mine, theirs]) {
-        expect((await waitFor(fredSock, 'conversation_message', g.id)).data.message.attachment).toEqual(renamed);
+      // Every shared normal chat is edited with the new name in its member list; the one-to-one chat is named after her.
+      for (const id of [mine.id, theirs.id, chat.id, demo.id]) {
+        const edit = await waitFor(fredSock, 'conversation_edit', id);
+        expect(edit.data.conversation.users.find((u) => u.user.id === rita.id)?.user.nickname).toBe('Rita B');
       }
-      // The chat is named after Rita on Fred's side; Rita's own view of it does not change.
-      const edit = await waitFor(fredSock, 'conversation_edit', chat.id);
-      expect(edit.data.conversation.name).toBe('Rita B');
-      expect(edit.data.conversation.users.find((u) => u.user.id === rita.id)?.user.nickname).toBe('Rita B');
-      // Groups learn the new name from the message alone, with no conversation_edit each.
-      expect(framesAbout(fredSock, 'conversation_edit', mine.id)).toEqual([]);
-      expect(framesAbout(fredSock, 'conversation_edit', theirs.id)).toEqual([]);
-      expect(framesAbout(fredSock, 'conversation_message', channel.id)).toEqual([]);
+      expect((await waitFor(fredSock, 'conversation_edit', chat.id)).data.conversation.name).toBe('Rita B');
+      for (const id of [mine.id, theirs.id, chat.id, demo.id, channel.id]) expect(framesAbout(fredSock, 'conversation_message', id)).toEqual([]);
+      expect(framesAbout(fredSock, 'conversation_edit', channel.id)).toEqual([]);
       await expectNothingAbout(s.url, outsider, outSock, mine.id);
+      // Nothing moved up Fred's list.
+      expect(await listOrder()).toEqual(orderBefore);
 
       // Registering again is a rename too; the same name again changes nothing.
       await call(s.url, 'POST', '/v2/me/register', { token: rita.token, json: { name: 'Rita C' } }).then((r) => r.data);
-      expect((await systemEvents(mine.id)).filter((e) => e.event_type === 'user_renamed').map((e) => e.event)).toEqual([
-        renamed.event,
-        { user_id: rita.id, old_nickname: 'Rita B', new_nickname: 'Rita C' },
-      ]);
       await putMe(rita, { nickname: 'Rita C' }).then((r) => r.data);
       await call(s.url, 'POST', '/v2/me/register', { token: rita.token, json: { name: 'Rita C' } }).then((r) => r.data);
-      expect(await systemEvents(mine.id)).toHaveLength(2);
       // Frames reach Fred in order: once the edit of a later real rename is in, any from the no-ops would be too.
       await putMe(rita, { nickname: 'Rita D' }).then((r) => r.data);
       await fredSock.next((f) => f.action === 'conversation_edit' && f.data.conversation.name === 'Rita D');
@@ -215,6 +217,7 @@ describe('profile changes', () => {
         'Rita C',
         'Rita D',
       ]);
+      expect(await systemEvents(mine.id)).toEqual([]);
     } finally {
       fredSock.close();
       outSock.close();

@@ -107,6 +107,26 @@ describe('groups', () => {
     expect(list.conversations.map((c) => c.conversation.id)).toContain(group.id);
   });
 
+  it('names a one-to-one chat with a number that has no account by the name typed, on the creator’s side (issue 23)', async () => {
+    const phone = nextPhone();
+    const national = `0${phone.slice(3)}`;
+    const chat = (await create(alice, { 'member[0][name]': ' Okänd ', 'member[0][value]': national })).data.conversation;
+    expect(chat.name).toBe('Okänd');
+    const list = async (user: { token: string }) =>
+      (await call<{ conversations: { conversation: Conversation }[] }>(s.url, 'GET', '/v2/conversations', { token: user.token })).data.conversations;
+    expect((await list(alice)).find((c) => c.conversation.id === chat.id)?.conversation.name).toBe('Okänd');
+    expect((await call<{ conversation: Conversation }>(s.url, 'GET', `/v2/conversations/${chat.id}`, { token: alice.token })).data.conversation.name).toBe('Okänd');
+
+    // Once they sign up, their own nickname names the chat; they see Alice by hers.
+    await call(s.url, 'POST', '/v1/auth/pin', { form: { phone_nr: phone } }).then((r) => r.data);
+    const { token } = (
+      await call<{ token: string }>(s.url, 'POST', '/v1/auth/pin/confirm', { form: { phone_nr: phone, pin: TEST_PIN } })
+    ).data;
+    await call(s.url, 'POST', '/v2/me/register', { token, json: { name: 'Olle' } }).then((r) => r.data);
+    expect((await list(alice)).find((c) => c.conversation.id === chat.id)?.conversation.name).toBe('Olle');
+    expect((await list({ token })).find((c) => c.conversation.id === chat.id)?.conversation.name).toBe('Alice');
+  });
+
   it('accepts 256 members and refuses 257', async () => {
     const phones = Array.from({ length: 257 }, () => nextPhone());
     const before = await count('conversations');

@@ -111,6 +111,11 @@ export interface LastMessagePreview {
    * the member list: a group's row carries no member list (see `listConversation`). Empty for messages.
    */
   names: Readonly<Record<number, string>>;
+  /**
+   * The sender's nickname from the member list, for a group's "Erik: …" (issue 23); null for own messages,
+   * system messages, one-to-one chats and channels, and a sender the list does not hold (past 500 members).
+   */
+  senderName: string | null;
   /** The signed-in user, whom an event may be about ("Erik added you"). */
   selfId: number | null;
   /** Epoch seconds as a string, as the server sends it. */
@@ -361,6 +366,8 @@ export interface NotificationRequest {
   title: string;
   /** Empty when previews are off (spec §3 notificationsShowPreview). */
   body: string;
+  /** A group's sender, for the UI's "Erik: …" in the user's language (issue 23); null elsewhere. */
+  sender: string | null;
   playSound: boolean;
 }
 

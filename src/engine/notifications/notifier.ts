@@ -2,7 +2,7 @@ import { filter, finalize, map, Observable, Subject } from 'rxjs';
 import type { Message } from '../../protocol/entities';
 import type { NotificationRequest } from '../contract/types';
 import type { AppSettings, NotifyPermission } from '../contract/types';
-import { isMuted, notificationBody, shouldNotify } from '../rules';
+import { groupSenderName, isMuted, notificationBody, shouldNotify } from '../rules';
 import type { EngineState } from '../state/types';
 import type { TabRegistry } from '../tabs/tabs';
 
@@ -93,6 +93,8 @@ export class Notifier {
       messageId: message.id,
       title: conversation?.name ?? '',
       body: settings.notificationsShowPreview ? notificationBody(message.message) : '',
+      // Who wrote is part of the preview: with previews off the notification says only the chat's name.
+      sender: settings.notificationsShowPreview ? groupSenderName(message, state.selfId, conversation) : null,
       playSound: settings.incomingMessagesSound,
     };
     const tabId = tabs.notificationTarget((id) => this.listening.has(id));

@@ -8,3 +8,4 @@ export * from './mute';
 export * from './profile';
 export * from './unread';
 export * from './fold';
+export * from './sender';

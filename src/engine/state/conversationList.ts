@@ -1,5 +1,6 @@
 import type { Conversation, Message } from '../../protocol/entities';
 import type { EngineState, UnreadRecord } from './types';
+import { groupSenderName } from '../rules/sender';
 import { unreadCount } from './unread';
 import type { ConversationListItem, LastMessagePreview } from '../contract/types';
 
@@ -38,6 +39,7 @@ export function lastMessagePreview(
   message: Message | null,
   selfId: number | null,
   members: Conversation['users'] = [],
+  conversation: Conversation | null = null,
 ): LastMessagePreview | null {
   if (!message) return null;
   return {
@@ -50,6 +52,7 @@ export function lastMessagePreview(
     eventType: message.attachment?.event_type ?? null,
     event: message.attachment?.event_type ? (message.attachment.event ?? null) : null,
     names: eventNames(message, members),
+    senderName: groupSenderName(message, selfId, conversation, members),
     selfId,
     createdAt: message.created_at,
     edited: message.edited_at > 0,
@@ -68,7 +71,7 @@ export function listItem(
     conversation,
     unreadCount: count,
     isUnread: count > 0,
-    preview: lastMessagePreview(conversation.last_message, selfId, members),
+    preview: lastMessagePreview(conversation.last_message, selfId, members, conversation),
     sortTime: conversationSortTime(conversation),
   };
 }

@@ -14,6 +14,14 @@ import './inbox.css';
 
 const NONE: readonly ConversationListItem[] = [];
 
+/** What an empty tab says (issue 23): an empty Unread tab is good news, not "No conversations yet". */
+const EMPTY_KEYS: Record<ChatFilter, string> = {
+  all: 'inbox.noneYet',
+  unread: 'inbox.empty.unread',
+  communities: 'inbox.empty.communities',
+  groups: 'inbox.empty.groups',
+};
+
 /** Spec §2 chats list: title, add button, search, filter tabs, and the list with its loading, error and empty states. */
 export const ChatsList = memo(function ChatsList({
   openId,
@@ -62,7 +70,7 @@ export const ChatsList = memo(function ChatsList({
   } else if (shown.length === 0) {
     body = (
       <div className="inbox-state">
-        <p className="inbox-state__title">{query.trim() ? t('inbox.noneFound') : t('inbox.noneYet')}</p>
+        <p className="inbox-state__title">{query.trim() ? t('inbox.noneFound') : t(EMPTY_KEYS[filter])}</p>
       </div>
     );
   } else {

@@ -1,6 +1,7 @@
 import { elementScroll, type Rect, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState } from 'react';
 import type { ConversationListItem } from '../../engine/api';
+import { useQuery } from '../hooks/useQuery';
 import { useSession } from '../hooks/useSession';
 import { ConversationRow, ROW_HEIGHT } from './ConversationRow';
 import { RowBoundary } from '../common/RowBoundary';
@@ -37,6 +38,7 @@ function observeRectAfterLayout(instance: Virtualizer<HTMLDivElement, Element>, 
 }
 
 const scrolledOnce = new WeakSet<Element>();
+const NO_DRAFTS: Readonly<Record<number, string>> = {};
 
 function scrollUnlessNewAtTop(
   offset: number,
@@ -69,6 +71,7 @@ export function ConversationList({
   const now = useMinuteClock();
   const session = useSession();
   const selfId = session?.status === 'ready' ? session.userId : null;
+  const drafts = useQuery((engine) => engine.drafts(), [], NO_DRAFTS);
   const virtualizer = useVirtualizer({
     count: items.length,
     getScrollElement: () => scrollRef.current,
@@ -103,7 +106,14 @@ export function ConversationList({
               aria-posinset={row.index + 1}
             >
               <RowBoundary kind="chat" resetKey={item}>
-                <ConversationRow item={item} now={now} selected={item.conversation.id === openId} selfId={selfId} />
+                <ConversationRow
+                  item={item}
+                  now={now}
+                  selected={item.conversation.id === openId}
+                  selfId={selfId}
+                  // The open chat's draft is in its composer, being typed: its row keeps the last message.
+                  draft={item.conversation.id === openId ? undefined : drafts[item.conversation.id]}
+                />
               </RowBoundary>
             </li>
           );

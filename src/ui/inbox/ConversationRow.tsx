@@ -5,30 +5,34 @@ import { type ConversationListItem, isMuted } from '../../engine/api';
 import { Avatar } from '../common/Avatar';
 import { conversationAvatarId } from '../common/avatarId';
 import { MutedIcon } from '../common/icons';
-import { previewText, rowTime } from './preview';
+import { draftLine, previewText, rowTime } from './preview';
 
 export const ROW_HEIGHT = 72;
 
 /**
  * A conversation in the chats list: a link to /inbox/{id}; the open one is marked by the router
  * (aria-current). Its name is its visible text, with hidden commas and the unread count in words. A muted
- * chat shows a struck bell after its name and a grey unread badge (issue 9); `now` ends a timed mute.
+ * chat shows a struck bell after its name and a grey unread badge (issue 9); `now` ends a timed mute. Unsent
+ * text shows as "Draft: …" in place of the last message (issue 23), and does not move the row.
  */
 export const ConversationRow = memo(function ConversationRow({
   item,
   now,
   selected,
   selfId,
+  draft,
 }: {
   item: ConversationListItem;
   now: Date;
   selected: boolean;
   selfId: number | null;
+  draft?: string;
 }) {
   const { t, i18n } = useTranslation();
   const c = item.conversation;
   const name = c.name || t('inbox.unnamed');
   const preview = previewText(item.preview, t);
+  const unsent = draftLine(draft);
   const time = item.preview ? rowTime(item.preview.createdAt, now, i18n.language, t) : '';
   const image = c.avatar?.meta && !c.avatar.meta.is_default ? c.avatar.meta.thumbnail || c.avatar.meta.url : null;
   const unread = item.unreadCount > 0 ? t('inbox.unreadCount', { count: item.unreadCount }) : '';
@@ -64,7 +68,13 @@ export const ConversationRow = memo(function ConversationRow({
         </span>
         <span className="inbox-row__bottom">
           <span className="visually-hidden">, </span>
-          <span className="inbox-row__preview">{preview}</span>
+          {unsent ? (
+            <span className="inbox-row__preview" data-testid="row-draft">
+              <span className="inbox-row__draft">{t('inbox.draft')}</span> {unsent}
+            </span>
+          ) : (
+            <span className="inbox-row__preview">{preview}</span>
+          )}
           {item.unreadCount > 0 ? (
             <>
               <span

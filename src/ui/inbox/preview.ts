@@ -17,7 +17,8 @@ const ATTACHMENT_KEYS: Record<Exclude<AttachmentType, 'event'>, string> = {
 /**
  * The last-message line of a row, in the user's language: an event says the chat's own sentence ("You
  * removed Sara", "Erik added you"), attachments are worded (a link keeps its text), own messages say
- * "You:". Keys are listed above so the locale check sees them.
+ * "You:", and a group's other senders are named ("Erik: …", issue 23). Keys are listed above so the
+ * locale check sees them.
  */
 export function previewText(preview: LastMessagePreview | null, t: TFunction): string {
   if (!preview) return t('inbox.noMessages');
@@ -40,7 +41,14 @@ export function previewText(preview: LastMessagePreview | null, t: TFunction): s
   } else {
     body = text;
   }
-  return preview.fromSelf ? t('inbox.you', { text: body }) : body;
+  if (preview.fromSelf) return t('inbox.you', { text: body });
+  // A name is one of ours in the sentence too ("Erik: …"); an older cached row has no `senderName`.
+  return preview.senderName ? t('inbox.from', { name: inSentence(preview.senderName), text: body }) : body;
+}
+
+/** A chat's unsent text in its row (issue 23, as WhatsApp): one line, in place of the last message. */
+export function draftLine(draft: string | undefined): string {
+  return draft ? inSentence(draft.trim().replace(/\s+/g, ' ')) : '';
 }
 
 /** Spec §4 time display for the list: today's clock time, "Yesterday", else a short date. */

@@ -8,6 +8,7 @@ import { type NewChatKind, NewChatPicker } from '../inbox/NewChatPicker';
 import { ShortcutList } from '../keyboard/ShortcutList';
 import { useAppShortcuts } from '../keyboard/useAppShortcuts';
 import { useBrowserNotifications } from '../notifications/useBrowserNotifications';
+import { useUnreadTitle } from '../notifications/useUnreadTitle';
 // The chat view, the right panel, settings and communities load as chunks of their own (issue 11).
 import {
   AccountView,
@@ -56,6 +57,7 @@ export function MainScreen() {
   const [panel, setPanel] = useState<RightPanelState | null>(null);
   useBrowserNotifications();
   const shortcuts = useAppShortcuts(openId);
+  useUnreadTitle();
 
   // Another left view closes the chat creation screens.
   useEffect(() => {

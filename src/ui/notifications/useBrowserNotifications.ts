@@ -1,9 +1,16 @@
 import { useNavigate } from '@tanstack/react-router';
 import { useEffect } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { NotificationRequest } from '../../engine/api';
+import { inSentence } from '../common/bidi';
 import { useEngine } from '../hooks/EngineContext';
 import { playChime } from './sound';
+
+/** The body, with a group's sender before it (issue 23: "Erik: Hej Sara", as the chats list says it). */
+export function notificationText(request: Pick<NotificationRequest, 'body' | 'sender'>, t: TFunction): string {
+  return request.sender && request.body ? t('notifications.from', { name: inSentence(request.sender), text: request.body }) : request.body;
+}
 
 /** Spec §9: a notification closes itself after 3 s. */
 export const NOTIFICATION_AUTO_CLOSE_MS = 3000;
@@ -23,7 +30,7 @@ export function useBrowserNotifications(): void {
       if (request.playSound) playChime();
       try {
         const notification = new Notification(request.title || t('notifications.newMessage'), {
-          body: request.body,
+          body: notificationText(request, t),
           // One per chat: a newer message replaces the older one of the same chat instead of piling up.
           tag: `conversation-${request.conversationId}`,
         });

@@ -46,8 +46,17 @@ describe('Notifier', () => {
     notifier.incoming(10, message(4, { message: '  Hej där  ' }));
     expect(all()).toHaveLength(1);
     expect(received.get('b')).toEqual([
-      { conversationId: 10, messageId: 4, title: 'chat 10', body: 'Hej där', playSound: true },
+      { conversationId: 10, messageId: 4, title: 'chat 10', body: 'Hej där', sender: 'user 2', playSound: true },
     ]);
+  });
+
+  it("names a group's sender (issue 23), not a one-to-one chat's, and not when previews are off", () => {
+    const { notifier, received } = setup({}, [conversation(12, { is_group: false })]);
+    notifier.incoming(12, message(4, { conversation_id: 12 }));
+    expect(received.get('b')).toEqual([expect.objectContaining({ messageId: 4, sender: null })]);
+    const quiet = setup({ notificationsShowPreview: false });
+    quiet.notifier.incoming(10, message(5));
+    expect(quiet.received.get('b')).toEqual([expect.objectContaining({ messageId: 5, body: '', sender: null })]);
   });
 
   it('sends an empty body when previews are off, and no sound when sound is off', () => {

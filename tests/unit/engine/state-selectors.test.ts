@@ -82,6 +82,27 @@ describe('conversation list', () => {
     expect(selectConversationList(listState())[0]?.preview).toMatchObject({ event: null, names: {} });
   });
 
+  it("names a group's sender for its preview, not a one-to-one chat's, a channel's or one's own (issue 23)", () => {
+    const state = run(initialState(), [
+      { type: 'signedIn', selfId: SELF },
+      {
+        type: 'conversationsLoaded',
+        conversations: [
+          listed(10, message(3, { user_id: ALICE })),
+          listed(20, message(4, { conversation_id: 20, user_id: ALICE }), { is_group: false }),
+          listed(30, message(5, { conversation_id: 30, user_id: ALICE }), { group_type: 'channel', community_id: 7 }),
+          listed(40, message(6, { conversation_id: 40, user_id: SELF })),
+          // A sender past the member list the server gives (500): no name rather than a wrong one.
+          listed(50, message(7, { conversation_id: 50, user_id: 99 })),
+        ],
+      },
+    ]).state;
+    const names = Object.fromEntries(selectConversationList(state).map((i) => [i.conversation.id, i.preview?.senderName]));
+    expect(names).toEqual({ 10: 'user 2', 20: null, 30: null, 40: null, 50: null });
+    // The row still carries no member list.
+    expect(selectConversationList(state).find((i) => i.conversation.id === 10)?.conversation.users).toEqual([]);
+  });
+
   it('sort time: last_message_time, else created_at', () => {
     expect(conversationSortTime(conversation(1, { last_message_time: '0', created_at: '100' }))).toBe(100);
     expect(conversationSortTime(conversation(1, { last_message_time: '200', created_at: '100' }))).toBe(200);

@@ -118,6 +118,7 @@ describe('hostile text: names, previews, events, notifications, snippets', () =>
             eventType,
             event: { name, description: text, user_id: 3, user_ids: [3, 1], old_nickname: name, new_nickname: text },
             names: { 2: name, 3: text },
+            senderName: name,
             selfId: 1,
             createdAt: text,
             edited: false,

@@ -6,7 +6,7 @@ import { filtersFor, visibleConversations } from '../../../src/ui/inbox/filters'
 import { checkRows, groupNameError } from '../../../src/ui/inbox/memberRows';
 import { hitSender } from '../../../src/ui/inbox/messageHit';
 import { memberPhone } from '../../../src/ui/inbox/phone';
-import { previewText, rowTime } from '../../../src/ui/inbox/preview';
+import { draftLine, previewText, rowTime } from '../../../src/ui/inbox/preview';
 import { createI18n } from '../../../src/ui/i18n';
 import { idParamOf, leftViewOf, sectionOf } from '../../../src/ui/main/leftView';
 
@@ -28,6 +28,7 @@ const preview = (patch: Partial<LastMessagePreview>): LastMessagePreview => ({
   eventType: null,
   event: null,
   names: {},
+  senderName: null,
   selfId: 1,
   createdAt: '0',
   edited: false,
@@ -123,6 +124,18 @@ describe('row previews in the user language', () => {
     expect(previewText(preview({ text: '', attachmentType: 'file', fromSelf: true }), en)).toBe('You: File');
     expect(previewText(preview({ text: 'https://a.example', attachmentType: 'link' }), en)).toBe('https://a.example');
     expect(previewText(null, en)).toBe('No messages yet');
+  });
+
+  it("names a group's sender before the text (issue 23), in both languages", () => {
+    expect(previewText(preview({ senderName: 'Erik', text: 'Hej Sara' }), en)).toBe('Erik: Hej Sara');
+    expect(previewText(preview({ senderName: 'Erik', text: '', attachmentType: 'image' }), sv)).toBe('Erik: Foto');
+    // Own messages stay "You:"; a one-to-one chat's (no sender name) stays bare.
+    expect(previewText(preview({ senderName: null, fromSelf: true, text: 'hej' }), sv)).toBe('Du: hej');
+    expect(previewText(preview({ text: 'hej' }), sv)).toBe('hej');
+    // A name cannot turn the app's sentence around.
+    expect(previewText(preview({ senderName: '\u202eEve', text: 'x' }), en)).toBe('Eve: x');
+    expect(draftLine('  two\n lines ')).toBe('two lines');
+    expect(draftLine(undefined)).toBe('');
   });
 
   it('says an event as the chat does, with the reader as "you" (not "A member was removed")', () => {
