@@ -148,6 +148,7 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
     config,
     files,
     metrics,
+    presence,
     announcePin:
       options.announcePin ??
       (config.pinWebhookUrl !== undefined

@@ -1,3 +1,4 @@
+import type { PresenceCounter } from './realtime/presence';
 import type { Clock } from './clock';
 import type { ServerConfig } from './config';
 import type { Store } from './db/store';
@@ -18,4 +19,6 @@ export interface ServerContext {
   metrics: ServerMetrics;
   /** Hands an issued PIN to its owner (spec: out of band; server/pins/delivery.ts); throws when it could not. */
   announcePin: PinDelivery;
+  /** Who is online anywhere (one node's counts, or the cluster's in Redis): for `GET /v1/users/{id}/presence`. */
+  presence: PresenceCounter;
 }

@@ -203,4 +203,8 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE conversation_members ADD COLUMN contact_name TEXT;
   `,
+  // 4 (SQLite's 7): when each user's last socket closed (epoch ms), for "last seen" (issue 23).
+  `
+  ALTER TABLE users ADD COLUMN last_seen_at BIGINT;
+  `,
 ];

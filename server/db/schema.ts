@@ -228,4 +228,8 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE conversation_members ADD COLUMN contact_name TEXT;
   `,
+  // 7: when each user's last socket closed (epoch ms), so a chat opened later can say "last seen" (issue 23).
+  `
+  ALTER TABLE users ADD COLUMN last_seen_at INTEGER;
+  `,
 ];

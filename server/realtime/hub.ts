@@ -404,6 +404,9 @@ export class SocketHub implements DeliveryTarget {
 
   private async presence(userId: number, online: boolean): Promise<void> {
     if (this.closing) return;
+    const now = this.options.now();
+    // Kept for whoever opens a chat with them later (GET /v1/users/{id}/presence); the event tells those now.
+    if (!online) await this.options.db.run(sql`UPDATE users SET last_seen_at = ${now} WHERE id = ${userId}`);
     const rows = await this.options.db.all<{ user_id: number }>(
       sql`SELECT DISTINCT m2.user_id FROM conversation_members m1
           JOIN conversation_members m2 ON m2.conversation_id = m1.conversation_id
@@ -415,7 +418,7 @@ export class SocketHub implements DeliveryTarget {
     this.options.events.ephemeral(peers, 'user_presence', {
       user_id: userId,
       online,
-      last_seen: epochSeconds(this.options.now()),
+      last_seen: epochSeconds(now),
     });
   }
 

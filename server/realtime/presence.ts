@@ -10,6 +10,8 @@ export interface PresenceCounter {
   opened(userId: number): Promise<boolean>;
   /** A socket of the user closed on this node; true when the user has none left anywhere. */
   closed(userId: number): Promise<boolean>;
+  /** Whether the user has a socket open anywhere now (a chat opened later asks, issue 23). */
+  isOnline(userId: number): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -28,6 +30,10 @@ export class LocalPresence implements PresenceCounter {
     if (n <= 0) this.counts.delete(userId);
     else this.counts.set(userId, n);
     return n <= 0;
+  }
+
+  async isOnline(userId: number): Promise<boolean> {
+    return this.counts.has(userId);
   }
 
   async close(): Promise<void> {}
@@ -86,6 +92,12 @@ export class RedisPresence implements PresenceCounter {
   async closed(userId: number): Promise<boolean> {
     const gone = await this.local.closed(userId);
     return this.count(userId, -1).then((total) => total <= 0, () => gone);
+  }
+
+  async isOnline(userId: number): Promise<boolean> {
+    const here = await this.local.isOnline(userId);
+    // A count that adds nothing answers the cluster's total (and drops dead nodes' fields on the way).
+    return this.count(userId, 0).then((total) => total > 0, () => here);
   }
 
   /** This node's sockets stop counting at once (a drain, a stop), not when its key would expire. */

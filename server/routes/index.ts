@@ -5,6 +5,7 @@ import { registerCommunityRoutes } from './communities';
 import { registerConversationRoutes } from './conversations';
 import { registerFileRoutes } from './files';
 import { registerMessageRoutes } from './messages';
+import { registerPresenceRoutes } from './presence';
 
 export function registerRoutes(app: FastifyInstance, ctx: ServerContext): void {
   registerAuthRoutes(app, ctx);
@@ -12,4 +13,5 @@ export function registerRoutes(app: FastifyInstance, ctx: ServerContext): void {
   registerConversationRoutes(app, ctx);
   registerMessageRoutes(app, ctx);
   registerCommunityRoutes(app, ctx);
+  registerPresenceRoutes(app, ctx);
 }

@@ -38,6 +38,15 @@ export interface ConversationsAnswer {
 export interface ConversationAnswer {
   conversation: Conversation;
 }
+/**
+ * Our addition (issue 23, docs/server.md) `GET /v1/users/{id}/presence`: online now, and when the person's last
+ * socket closed (epoch seconds, as `user_presence`'s `last_seen`), null when never.
+ */
+export interface PresenceAnswer {
+  user_id: number;
+  online: boolean;
+  last_seen: string | null;
+}
 export interface MessagesAnswer {
   messages: Message[];
 }

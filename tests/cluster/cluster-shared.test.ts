@@ -71,8 +71,13 @@ describe('presence across nodes', () => {
     // The socket on the other node still counts: no "offline" in between.
     await new Promise((r) => setTimeout(r, 500));
     expect(presenceOf(watching, mover.id)).toEqual([true]);
+    // Asked later (a chat opened now, issue 23), a node with none of the mover's sockets says online too.
+    const asked = (node: number) => call<{ online: boolean; last_seen: string | null }>(url(node), 'GET', `/v1/users/${mover.id}/presence`, { token: watcher.token });
+    expect((await asked(0)).data).toMatchObject({ online: true });
     second.close();
     await expect.poll(() => presenceOf(watching, mover.id)).toEqual([true, false]);
+    await expect.poll(async () => (await asked(0)).data?.online).toBe(false);
+    expect((await asked(1)).data?.last_seen).toMatch(/^\d+$/);
     watching.close();
   });
 });

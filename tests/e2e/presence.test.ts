@@ -31,4 +31,27 @@ describe('presence', () => {
     await expect.poll(() => status.innerText(), { timeout: 20_000 }).toMatch(/^last seen today at \d\d:\d\d$/u);
     await expect.poll(() => profile.innerText()).toMatch(/^last seen today at \d\d:\d\d$/u);
   });
+
+  it('knows it at once in a chat opened after the change: online, or last seen (the server is asked)', async () => {
+    const dan = await signUp(s.url, 'Dan');
+    const danContext = await chromium.context();
+    const danPage = await openTab(danContext, s.url);
+    await signInAs(danPage, dan.phone);
+    // Dan has been online since before Carol came: no user_presence will reach her until he leaves.
+    const carol = await signedInPerson(chromium, s, 'Carol', { context: { viewport: { width: 1200, height: 800 }, locale: 'sv-SE' } });
+    const chatId = await createChat(carol.page, 'Dan', dan.phone);
+    await carol.page.goto(`${s.url}/inbox/${chatId}`);
+    const status = carol.page.locator('.chat-header .chat-status');
+    await expect.poll(() => status.innerText(), { timeout: 15_000 }).toBe('online');
+    await danContext.close();
+    await expect.poll(() => status.innerText(), { timeout: 20_000 }).toMatch(/^senast sedd idag kl\. \d\d[:.]\d\d$/u);
+
+    // Erik shares a chat with Dan but signs in only now, after Dan left: "last seen" from the start.
+    const erik = await signedInPerson(chromium, s, 'Erik', { context: { viewport: { width: 1200, height: 800 } } });
+    const erikChat = await createChat(erik.page, 'Dan', dan.phone);
+    await erik.page.goto(`${s.url}/inbox/${erikChat}`);
+    await expect
+      .poll(() => erik.page.locator('.chat-header .chat-status').innerText(), { timeout: 15_000 })
+      .toMatch(/^last seen today at \d\d:\d\d$/u);
+  });
 });

@@ -6,6 +6,7 @@
  */
 import type {
   AccountAnswer,
+  PresenceAnswer,
   AddedMembersAnswer,
   ChannelAnswer,
   ChannelsAnswer,
@@ -102,6 +103,8 @@ export interface ConversationCalls {
 export interface MessageCalls {
   /** GET /v2/conversations/{id}/messages: a page (Message-Count, default 20), older than Before, right after After or from Since (docs/server.md) if given; oldest first. */
   getMessages(id: Id, page?: MessagesPageInput): Promise<MessagesAnswer>;
+  /** GET /v1/users/{id}/presence (our addition, docs/server.md): online now, or when last seen. */
+  getPresence(userId: Id): Promise<PresenceAnswer>;
   /** POST /v2/conversations/{id}/messages (json). A resend with the same client_id and key answers the stored message. */
   sendMessage(id: Id, input: SendMessageInput): Promise<MessageAnswer>;
   /** The same call with post_id (community channels): the text becomes a comment on that post. */

@@ -112,8 +112,35 @@ export class ConversationCommands {
     return this.options.state.state$.pipe(map(createReceiptMarksSelector(conversationId)), distinctUntilChanged());
   }
 
-  /** A person's presence as last announced (`user_presence`), or null when none came since connecting. */
+  /**
+   * A person's presence as last announced (`user_presence`), or null when nothing is known. The event tells
+   * only changes, so a first subscriber for someone the engine has heard nothing of asks the server
+   * (`GET /v1/users/{id}/presence`, issue 23); a failure leaves it null (presence is a hint).
+   */
   presence(userId: number): Observable<PresenceView | null> {
+    return defer(() => {
+      if (this.options.state.value.presence[userId] === undefined && !this.presenceAsked.has(userId)) {
+        this.presenceAsked.add(userId);
+        this.options
+          .rest()
+          .getPresence(userId)
+          .then(
+            (answer) =>
+              this.options.state.dispatch({ type: 'presenceLoaded', userId, online: answer.online, lastSeen: answer.last_seen }),
+            (error: unknown) => {
+              this.presenceAsked.delete(userId);
+              this.options.log('presence not loaded', error);
+            },
+          );
+      }
+      return this.presenceOf(userId);
+    });
+  }
+
+  /** Who was asked for already: once per person while the engine runs (the socket tells changes after). */
+  private readonly presenceAsked = new Set<number>();
+
+  private presenceOf(userId: number): Observable<PresenceView | null> {
     return this.options.state.state$.pipe(
       map((s) => s.presence[userId]),
       distinctUntilChanged(),

@@ -60,6 +60,8 @@ export const FALLBACKS = {
   removePostReaction: 'Failed to remove reaction',
   addCommentReaction: 'Failed to add reaction',
   removeCommentReaction: 'Failed to remove reaction',
+  // Ours (issue 23): presence is a hint, never shown as an error; the text is for scripts.
+  getPresence: 'Failed to fetch presence',
 } as const satisfies Record<string, string>;
 
 export type RestCallName = keyof typeof FALLBACKS;

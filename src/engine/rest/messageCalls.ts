@@ -1,5 +1,6 @@
 import type {
   DlrsAnswer,
+  PresenceAnswer,
   MessageAnswer,
   MessagesAnswer,
   PostCommentAnswer,
@@ -48,6 +49,11 @@ export function messageCalls(core: RestCore): MessageCalls {
           ...(page.since !== undefined ? { [HEADER_SINCE]: String(page.since) } : {}),
         },
       });
+    },
+
+    /** GET /v1/users/{id}/presence (our addition, docs/server.md): online now, or when last seen. */
+    getPresence(userId: Id): Promise<PresenceAnswer> {
+      return core.send({ call: 'getPresence', method: 'GET', path: path`/v1/users/${userId}/presence` });
     },
 
     /** POST /v2/conversations/{id}/messages (json). A resend with the same client_id and key answers the stored message. */

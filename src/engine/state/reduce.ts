@@ -59,6 +59,12 @@ export function reduce(state: EngineState, event: EngineEvent, ctx: ReduceContex
       return { state: addMarks(state, event.receipts), effects };
     case 'muteChanged':
       return { state: setOwnMute(state, event.conversationId, event.mute), effects };
+    case 'presenceLoaded': {
+      // The socket's word is newer than an answer that may have crossed it; "never seen" says nothing.
+      if (state.presence[event.userId] || (!event.online && event.lastSeen === null)) return { state, effects };
+      const presence = { online: event.online, lastSeen: event.lastSeen ?? '0' };
+      return { state: { ...state, presence: { ...state.presence, [event.userId]: presence } }, effects };
+    }
     case 'readWithdrawn': {
       const { conversationId, messageId } = event;
       return { state: recordReceipt(unreadAgain(state, conversationId, messageId), conversationId, messageId, 'delivered'), effects };

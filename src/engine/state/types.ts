@@ -73,6 +73,8 @@ export interface ReduceContext {
 /** Inputs of the reducer: server events and the results of the engine's own calls. */
 export type EngineEvent =
   | { type: 'socket'; frame: EventFrame }
+  /** What `GET /v1/users/{id}/presence` said (issue 23): kept only where no `user_presence` came meanwhile. */
+  | { type: 'presenceLoaded'; userId: number; online: boolean; lastSeen: string | null }
   /** An event this client cannot read (a newer server's action): only its id counts, so no gap is seen. */
   | { type: 'socketSkipped'; id: number }
   | { type: 'socketLoaded'; needSync: boolean; lastEventId: number; epoch: string }

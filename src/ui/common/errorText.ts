@@ -35,6 +35,7 @@ export const KNOWN_ERRORS: Readonly<Record<string, ErrorKey>> = {
   "Failed to edit message": 'errors.editMessage',
   "Failed to update message status": 'errors.updateStatus',
   "Failed to fetch DLR status": 'errors.fetchDlrs',
+  "Failed to fetch presence": 'errors.fetchPresence',
   "Failed to add reaction": 'errors.addReaction',
   "Failed to remove reaction": 'errors.removeReaction',
   "Failed to delete messages": 'errors.deleteMessages',
