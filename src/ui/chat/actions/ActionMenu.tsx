@@ -3,6 +3,7 @@ import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { QUICK_REACTION_ITEMS } from './quickReactions';
 import { useDismiss } from '../../common/useDismiss';
+import { useFollowAnchor } from '../../common/useFollowAnchor';
 
 export interface MenuChoices {
   reply: boolean;
@@ -59,26 +60,10 @@ export function ActionMenu(props: {
   const [place, setPlace] = useState<MenuPlace | null>(null);
   useDismiss(true, menuRef, onClose, { returnFocus: anchor, ignore: anchor });
 
-  useLayoutEffect(() => {
-    const measure = () => {
-      const button = anchor.current;
-      if (button) setPlace(placeMenu(button.getBoundingClientRect()));
-    };
-    measure();
-    // The list scrolls under an open menu (new messages, older pages): the menu follows its button.
-    let frame = 0;
-    const follow = () => {
-      cancelAnimationFrame(frame);
-      frame = requestAnimationFrame(measure);
-    };
-    window.addEventListener('scroll', follow, true);
-    window.addEventListener('resize', follow);
-    return () => {
-      cancelAnimationFrame(frame);
-      window.removeEventListener('scroll', follow, true);
-      window.removeEventListener('resize', follow);
-    };
-  }, [anchor]);
+  useFollowAnchor(anchor, () => {
+    const button = anchor.current;
+    if (button) setPlace(placeMenu(button.getBoundingClientRect()));
+  });
 
   // Focus goes to the first item once, when the menu is first placed.
   const focused = useRef(false);

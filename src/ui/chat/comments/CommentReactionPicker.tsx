@@ -2,6 +2,7 @@ import { type KeyboardEvent, type RefObject, useLayoutEffect, useRef, useState }
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { useDismiss } from '../../common/useDismiss';
+import { useFollowAnchor } from '../../common/useFollowAnchor';
 import { QUICK_REACTION_ITEMS } from '../actions/quickReactions';
 import { type PickerPlace, placePicker, withinWindow } from './pickerPlace';
 
@@ -31,32 +32,16 @@ export function CommentReactionPicker(props: {
   const host = anchor.current?.closest('dialog') ?? document.body;
   useDismiss(true, menuRef, onClose, { returnFocus: anchor, ignore: anchor });
 
-  useLayoutEffect(() => {
-    const measure = () => {
-      const button = anchor.current;
-      const menu = menuRef.current;
-      if (!button || !menu) return;
-      const dialog = button.closest('dialog');
-      const frame = dialog?.getBoundingClientRect() ?? { top: 0, left: 0, bottom: window.innerHeight, right: window.innerWidth };
-      const header = dialog?.querySelector('.thread__header')?.getBoundingClientRect();
-      const bounds = withinWindow({ ...edges(frame), top: header ? header.bottom : frame.top }, window.innerWidth, window.innerHeight);
-      setPlace(placePicker(edges(button.getBoundingClientRect()), { width: menu.offsetWidth, height: menu.offsetHeight }, bounds));
-    };
-    measure();
-    // The list scrolls under an open picker (new comments, older pages): it follows its button.
-    let frame = 0;
-    const follow = () => {
-      cancelAnimationFrame(frame);
-      frame = requestAnimationFrame(measure);
-    };
-    window.addEventListener('scroll', follow, true);
-    window.addEventListener('resize', follow);
-    return () => {
-      cancelAnimationFrame(frame);
-      window.removeEventListener('scroll', follow, true);
-      window.removeEventListener('resize', follow);
-    };
-  }, [anchor]);
+  useFollowAnchor(anchor, () => {
+    const button = anchor.current;
+    const menu = menuRef.current;
+    if (!button || !menu) return;
+    const dialog = button.closest('dialog');
+    const frame = dialog?.getBoundingClientRect() ?? { top: 0, left: 0, bottom: window.innerHeight, right: window.innerWidth };
+    const header = dialog?.querySelector('.thread__header')?.getBoundingClientRect();
+    const bounds = withinWindow({ ...edges(frame), top: header ? header.bottom : frame.top }, window.innerWidth, window.innerHeight);
+    setPlace(placePicker(edges(button.getBoundingClientRect()), { width: menu.offsetWidth, height: menu.offsetHeight }, bounds));
+  });
 
   // Focus goes to the first emoji once the picker is in place (focusing earlier could scroll the list).
   const focused = useRef(false);
