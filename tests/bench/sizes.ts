@@ -40,6 +40,9 @@ export interface Sizes {
   /** Messages of the search index (issue 13), and of its baseline. */
   searchMessages: number;
   searchBaselineMessages: number;
+  /** Messages of a chat exported (issue 24), and of its baseline. */
+  exportMessages: number;
+  exportBaselineMessages: number;
   /** The pages Lighthouse measures (issue 20): first visits to /login and /satir, /inbox signed in. */
   lighthousePages: ('/login' | '/satir' | '/inbox')[];
 }
@@ -87,6 +90,8 @@ export function fullSizes(): Sizes {
     fanoutSeconds: num('BENCH_FANOUT_SECONDS', 30),
     searchMessages: num('BENCH_SEARCH_MESSAGES', 100_000),
     searchBaselineMessages: 1_000,
+    exportMessages: num('BENCH_EXPORT_MESSAGES', 100_000),
+    exportBaselineMessages: 1_000,
     lighthousePages: ['/login', '/satir', '/inbox'],
   };
 }
@@ -115,5 +120,7 @@ export const SMOKE: Sizes = {
   fanoutSeconds: 1,
   searchMessages: 2_000,
   searchBaselineMessages: 200,
+  exportMessages: 500,
+  exportBaselineMessages: 50,
   lighthousePages: ['/login', '/inbox'],
 };

@@ -10,6 +10,7 @@ import { fanoutBench, fanoutClusterBench } from './fanout';
 import { type Figure, formatTable, type Results } from './harness';
 import { recoveryFigures } from './engineRecovery';
 import { lighthouseBench } from './lighthouse';
+import { exportBench } from './exportChat';
 import { searchBench } from './search';
 import { searchTypingBench } from './searchTyping';
 import { listBench, serverBench } from './serverBench';
@@ -46,6 +47,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
     name: 'search',
     run: async ({ sizes, builds }) => [...(await searchBench(sizes)), ...(await searchTypingBench(sizes, builds.dir('production')))],
   },
+  { name: 'export', run: ({ sizes }) => exportBench(sizes) },
   { name: 'lighthouse', run: ({ sizes, builds, log }) => lighthouseBench(sizes, builds.dir('production'), log) },
 ];
 

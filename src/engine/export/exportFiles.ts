@@ -15,9 +15,9 @@ export interface ExportContext {
 /**
  * The JSON export (issue 24): for scripts, so every field of spec §3 as the server sent it, in one object
  * with the chat and when and from where it was exported. Returned as parts for a Blob, one per message, so
- * 100,000 messages never make one huge string.
+ * 100,000 messages never make one huge string; a generator, so the writer can pause between them.
  */
-export function jsonExport(context: ExportContext, messages: readonly Message[]): string[] {
+export function* jsonExport(context: ExportContext, messages: readonly Message[]): Generator<string> {
   const head = {
     format: 'messenger-chat-export',
     version: 1,
@@ -25,11 +25,9 @@ export function jsonExport(context: ExportContext, messages: readonly Message[])
     source: context.source,
     conversation: context.conversation,
   };
-  const opening = JSON.stringify(head, null, 2).replace(/\n}$/, ',\n  "messages": [');
-  const parts = [opening];
-  messages.forEach((message, i) => parts.push(`${i === 0 ? '\n' : ',\n'}    ${JSON.stringify(message)}`));
-  parts.push(messages.length > 0 ? '\n  ]\n}\n' : ']\n}\n');
-  return parts;
+  yield JSON.stringify(head, null, 2).replace(/\n}$/, ',\n  "messages": [');
+  for (const [i, message] of messages.entries()) yield `${i === 0 ? '\n' : ',\n'}    ${JSON.stringify(message)}`;
+  yield messages.length > 0 ? '\n  ]\n}\n' : ']\n}\n';
 }
 
 const TEXTS = {
@@ -79,14 +77,14 @@ function safeHref(url: string | undefined, base: string): string | null {
  * Content-Security-Policy says so to the browser that opens it: `default-src 'none'`, inline styles only);
  * what others wrote is text, never markup; attachments are links to where the server keeps them.
  */
-export function htmlExport(context: ExportContext, messages: readonly Message[], apiBase: string): string[] {
+export function* htmlExport(context: ExportContext, messages: readonly Message[], apiBase: string): Generator<string> {
   const t = TEXTS[context.language];
   const locale = context.language === 'sv' ? 'sv-SE' : 'en-GB';
   const day = new Intl.DateTimeFormat(locale, { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' });
   const clock = new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', hour12: false });
   const full = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short' });
   const title = context.conversation.name || `#${context.conversation.id}`;
-  const parts = [
+  yield* [
     `<!doctype html>\n<html lang="${context.language}">\n<head>\n<meta charset="utf-8">\n`,
     `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">\n`,
     `<meta name="viewport" content="width=device-width, initial-scale=1">\n<title>${escapeHtml(title)}</title>\n`,
@@ -108,7 +106,7 @@ export function htmlExport(context: ExportContext, messages: readonly Message[],
     const at = new Date(Number(message.created_at) * 1000);
     const dayText = day.format(at);
     if (dayText !== lastDay) {
-      parts.push(`<h2>${escapeHtml(dayText)}</h2>\n`);
+      yield `<h2>${escapeHtml(dayText)}</h2>\n`;
       lastDay = dayText;
     }
     const who = context.names.get(message.user_id) ?? fill(t.user, { id: message.user_id });
@@ -116,7 +114,7 @@ export function htmlExport(context: ExportContext, messages: readonly Message[],
       message.edited_at > 0 ? ` · ${t.edited}` : ''
     }</time>`;
     if (message.type === 'system') {
-      parts.push(`<p class="m s" id="m${message.id}"><bdi>${escapeHtml(message.message || t.system)}</bdi>${time}</p>\n`);
+      yield `<p class="m s" id="m${message.id}"><bdi>${escapeHtml(message.message || t.system)}</bdi>${time}</p>\n`;
       continue;
     }
     const quote = message.quoted !== null ? `<span class="q">${escapeHtml(fill(t.quote, { id: message.quoted }))}</span>\n` : '';
@@ -126,13 +124,10 @@ export function htmlExport(context: ExportContext, messages: readonly Message[],
           `${t.attachment}: ${message.attachment.name ?? message.attachment.type}`,
         )}${href ? '</a>' : ''}`
       : '';
-    parts.push(
-      // <bdi>: a right-to-left override in a name or a text ends with it, not with the rest of the page.
-      `<p class="m" id="m${message.id}">${quote}<span class="w"><bdi>${escapeHtml(who)}</bdi></span><bdi>${escapeHtml(
-        message.message,
-      )}</bdi>${attachment}${time}</p>\n`,
-    );
+    // <bdi>: a right-to-left override in a name or a text ends with it, not with the rest of the page.
+    yield `<p class="m" id="m${message.id}">${quote}<span class="w"><bdi>${escapeHtml(who)}</bdi></span><bdi>${escapeHtml(
+      message.message,
+    )}</bdi>${attachment}${time}</p>\n`;
   }
-  parts.push('</body>\n</html>\n');
-  return parts;
+  yield '</body>\n</html>\n';
 }

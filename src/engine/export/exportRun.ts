@@ -24,7 +24,7 @@ export async function runExport(run: ExportRun): Promise<ExportResult> {
   for (const { user } of conversation.users) names.set(user.user_id ?? user.id, user.nickname || user.phone_nr);
   const exportedAt = run.now();
   const context: ExportContext = { conversation, names, exportedAt, language: run.language(), source: run.source };
-  const parts = run.format === 'json' ? jsonExport(context, messages) : htmlExport(context, messages, run.apiBase());
+  const parts = await written(run.format === 'json' ? jsonExport(context, messages) : htmlExport(context, messages, run.apiBase()), run.signal);
   const type = run.format === 'json' ? 'application/json' : 'text/html';
   return {
     fileName: `${fileStem(conversation.name, run.conversationId)}-${isoDay(exportedAt)}.${run.format}`,
@@ -32,6 +32,25 @@ export async function runExport(run: ExportRun): Promise<ExportResult> {
     messages: messages.length,
     format: run.format,
   };
+}
+
+/** Parts written between which the worker answers its tabs: about 2,000 messages' worth. */
+const SLICE = 2_000;
+
+/**
+ * The file's parts, written a slice at a time with a pause between slices, so a 100,000-message export keeps
+ * the engine answering every tab's queries and commands while it writes (and can be cancelled between).
+ */
+async function written(parts: Iterable<string>, signal: AbortSignal): Promise<string[]> {
+  const out: string[] = [];
+  for (const part of parts) {
+    out.push(part);
+    if (out.length % SLICE === 0) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      signal.throwIfAborted();
+    }
+  }
+  return out;
 }
 
 /**

@@ -119,6 +119,22 @@ describe('exportConversation', () => {
     expect(seen.at(-1)).toEqual({ conversationId: 7, phase: 'done', messages: 250 });
   });
 
+  it('pauses between slices of a long chat, so the worker keeps answering its tabs', async () => {
+    const storage = new MemoryStorage();
+    await storage.writeBatch(
+      Array.from({ length: 10_000 }, (_, i) => ({ store: 'messages' as const, type: 'put' as const, key: String(i + 1), value: message(i + 1, `#${i + 1}`) })),
+    );
+    const { e } = exporter(storage);
+    await e.exportConversation(7, { format: 'json' }); // the writer's chunk is loaded before counting
+    let turns = 0;
+    const timer = setInterval(() => turns++, 0);
+    const result = await e.exportConversation(7, { format: 'html' });
+    clearInterval(timer);
+    expect(result.messages).toBe(10_000);
+    // 10,000 messages and their day headings, 2,000 parts a slice: a pause after each slice.
+    expect(turns).toBeGreaterThanOrEqual(4);
+  });
+
   it('stops when cancelled, and refuses bad options', async () => {
     let release: () => void = () => undefined;
     const { e } = exporter(new MemoryStorage(), [], {
