@@ -61,8 +61,8 @@ export const panel = (page: Page) => page.locator('aside.right-panel');
 export const dialog = (page: Page) => page.getByRole('dialog');
 
 /** Opens the chat settings panel from the chat header. */
-export async function openSettings(page: Page): Promise<void> {
-  await settingsButton(page).click();
+export async function openSettings(page: Page, buttonName = 'Chat settings'): Promise<void> {
+  await settingsButton(page, buttonName).click();
   await expect.poll(() => panel(page).isVisible()).toBe(true);
 }
 

@@ -60,4 +60,28 @@ describe('Export chat', () => {
     expect(data.messages.every((m, i) => i === 0 || m.id > data.messages[i - 1]!.id)).toBe(true);
     await anna.context.close();
   });
+
+  it('shows its progress while it gathers a long history from the server, and Cancel stops it', async () => {
+    const bo = await person(chromium, s, 'Bo', { locale: 'sv-SE' });
+    const db = s.server.ctx.db;
+    const group = await generateBigGroup(db, bo.user.id, 20_000, Date.now());
+    const name = (await db.get<{ name: string }>(sql`SELECT name FROM conversations WHERE id = ${group.conversationId}`))!.name;
+    const page = bo.page;
+    await openChat(s, bo, group.conversationId, name);
+    await openSettings(page, 'Chattinställningar');
+    const section = panel(page).locator('[data-export-chat]');
+    await section.getByLabel(/Hela historiken från servern/).check();
+    let downloads = 0;
+    page.on('download', () => downloads++);
+    await section.getByRole('button', { name: 'Exportera chatt' }).click();
+    // 200 pages of 100: it is still gathering when the count first shows.
+    await expect.poll(() => section.getByRole('status').textContent(), { timeout: 15_000 }).toMatch(/^Samlar meddelanden… [\d\s ]+ hittills$/u);
+    await expect.poll(() => section.locator('progress').count()).toBe(1);
+    await section.getByRole('button', { name: 'Avbryt' }).click();
+    await expect.poll(() => section.getByRole('status').textContent()).toBe('Exporten avbröts.');
+    expect(await section.locator('progress').count()).toBe(0);
+    await page.waitForTimeout(500);
+    expect(downloads).toBe(0);
+    await bo.context.close();
+  });
 });
