@@ -138,7 +138,7 @@ describe('system events are not unread (issue 10)', () => {
       // A message counts: the badge says 1, the chat is under Unread, and a notification is shown.
       await erikDoes.say('Next book: Moby Dick');
       await expect.poll(() => badge.textContent()).toBe('1');
-      await expect.poll(async () => (await shown(page)).map((n) => n.body)).toEqual(['Next book: Moby Dick']);
+      await expect.poll(async () => (await shown(page)).map((n) => n.body)).toEqual(['Erik: Next book: Moby Dick']);
       await page.getByRole('tab', { name: 'Unread' }).click();
       await expect.poll(() => page.locator('.inbox-row').count()).toBe(1);
       await page.getByRole('tab', { name: 'All' }).click();
