@@ -6,6 +6,7 @@ import type { Conversation, Message } from '../../src/protocol/entities';
 import { type Figure, figure, repeat } from './harness';
 import { messages as searchTexts } from './search';
 import type { Sizes } from './sizes';
+import { message } from '../unit/engine/state.fixtures';
 
 /**
  * Issue 24's export figures: the engine's own export (src/engine/export) in Node, as its worker runs it,
@@ -17,25 +18,9 @@ function chat(count: number): { storage: MemoryStorage; conversation: Conversati
   const storage = new MemoryStorage();
   const users = Array.from({ length: 7 }, (_, i) => ({ user: { id: i + 1, user_id: i + 1, nickname: `User ${i + 1}`, phone_nr: '' }, is_admin: i === 0 }));
   const conversation = { id: 1, name: 'Big group', users } as unknown as Conversation;
-  const rows: Message[] = searchTexts(count).map((doc) => ({
-    id: doc.id,
-    stid: doc.stid ?? `s${doc.id}`,
-    client_id: null,
-    conversation_id: 1,
-    conversation_stid: 'c1',
-    user_id: doc.userId,
-    message: doc.text,
-    rich_message: null,
-    type: 'text',
-    created_at: String(Math.floor(doc.createdAt / 1000)),
-    edited_at: 0,
-    updated_at: 0,
-    attachment: null,
-    reactions: [],
-    quoted: null,
-    discussion: null,
-    pinned: false,
-  }));
+  const rows: Message[] = searchTexts(count).map((doc) =>
+    message(doc.id, { conversation_id: 1, user_id: doc.userId, message: doc.text, created_at: String(Math.floor(doc.createdAt / 1000)) }),
+  );
   const ready = storage.writeBatch(rows.map((m) => ({ store: 'messages', type: 'put', key: String(m.id), value: m })));
   return { storage, conversation, ready };
 }

@@ -4,6 +4,7 @@ import { deleteMessages, storeMessage } from './messageEvents';
 import { conversationMessages, getMessage, loadLatestPage, loadNewerPage, loadOlderPage, moveWindow, trimWindow } from './messageStore';
 import { addMarks } from './receiptMarks';
 import { planReceiptBeforeRead, recordReceipt } from './receipts';
+import { setEntry } from './records';
 import { reduceFrame, skipFrame } from './socketFrame';
 import { initialState } from './types';
 import type { EngineEffect, EngineEvent, EngineState, ReduceContext, ReduceResult } from './types';
@@ -63,7 +64,7 @@ export function reduce(state: EngineState, event: EngineEvent, ctx: ReduceContex
       // The socket's word is newer than an answer that may have crossed it; "never seen" says nothing.
       if (state.presence[event.userId] || (!event.online && event.lastSeen === null)) return { state, effects };
       const presence = { online: event.online, lastSeen: event.lastSeen ?? '0' };
-      return { state: { ...state, presence: { ...state.presence, [event.userId]: presence } }, effects };
+      return { state: { ...state, presence: setEntry(state.presence, event.userId, presence) }, effects };
     }
     case 'readWithdrawn': {
       const { conversationId, messageId } = event;

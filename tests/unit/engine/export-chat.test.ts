@@ -5,6 +5,7 @@ import type { RestCalls } from '../../../src/engine/contract/restCalls';
 import { MemoryStorage } from '../../../src/engine/storage/storage';
 import type { Conversation, Message } from '../../../src/protocol/entities';
 import type { ExportProgress } from '../../../src/engine/contract/types';
+import { message as fixtureMessage } from './state.fixtures';
 
 /** "Export chat" (issue 24): the files, from the device or from the server, with progress and cancel. */
 const T0 = Date.UTC(2026, 2, 3, 9); // 3 March 2026, 09:00 UTC
@@ -19,26 +20,13 @@ const conversation = {
 } as unknown as Conversation;
 
 const message = (id: number, text: string, extra: Partial<Message> = {}): Message =>
-  ({
-    id,
-    stid: `m${id}`,
-    client_id: null,
+  fixtureMessage(id, {
     conversation_id: 7,
-    conversation_stid: 'c7',
     user_id: id % 2 ? 1 : 2,
     message: text,
-    rich_message: null,
-    type: 'text',
     created_at: String(Math.floor((T0 + id * 60_000) / 1000)),
-    edited_at: 0,
-    updated_at: 0,
-    attachment: null,
-    reactions: [],
-    quoted: null,
-    discussion: null,
-    pinned: false,
     ...extra,
-  }) as Message;
+  });
 
 const HOSTILE = `<script>alert(1)</script><img src="https://evil.example/x.png" onerror="alert(2)"> & "quotes" 'too' ‮reversed`;
 
