@@ -65,7 +65,7 @@ export async function createConversation(
       // Two requests for the same pair may run at once (PostgreSQL runs transactions side by side): the
       // second waits here, on both users' rows (in id order, as the event log locks them), until the first
       // committed, and then finds its chat. A no-op update is the lock both stores understand.
-      await db.run(sql`UPDATE users SET event_seq = event_seq WHERE id IN ${list([caller.id, other].sort((x, y) => x - y))}`);
+      await db.run(sql`UPDATE event_counters SET seq = seq WHERE user_id IN ${list([caller.id, other].sort((x, y) => x - y))}`);
       const existing = await findOneToOne(db, caller.id, other);
       if (existing !== undefined) return { id: existing, created: false };
     }

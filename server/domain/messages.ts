@@ -8,7 +8,7 @@ import { adminIds, memberIds } from './access';
 import { newStid } from './ids';
 import { checkCanSend } from './permissions';
 import type { ConversationRow, MemberRow, MessageRow } from './rows';
-import { fileUrl, serializeMessages } from './serialize';
+import { fileUrl, serializeMessageRows, serializeMessages } from './serialize';
 import { visibleMessagesSql } from './visibility';
 
 export interface SendInput {
@@ -33,6 +33,8 @@ export async function audienceOf(
 }
 
 export const MESSAGE_NOT_FOUND = 'Message not found';
+
+const NO_REACTIONS: ReadonlyMap<number, never[]> = new Map();
 
 /**
  * A message of the conversation that `member` may see, or a 404 with `notFoundText`. The one lookup for
@@ -118,20 +120,22 @@ export async function sendMessage(
       return { message: (await serializeMessages(db, conversation, [existing]))[0] as Message, created: false };
     }
     const attachment = input.attachment ? await buildAttachment(db, member.user_id, input.attachment) : null;
-    const inserted = await db.get<{ id: number }>(
+    // The row comes back whole (no read after the insert), and a new message has no reactions to look up: every
+    // statement inside the conversation's lock is a round trip that the chat's next send waits for (issue 21).
+    const row = await db.get<MessageRow>(
       sql`INSERT INTO messages (stid, conversation_id, user_id, client_id, fingerprint, type, message, attachment,
             quoted_id, audience, created_at, updated_at)
           VALUES (${newStid('msg')}, ${conversation.id}, ${member.user_id}, ${input.clientId}, ${print}, 'text',
             ${text}, ${attachment ? JSON.stringify(attachment) : null}, ${input.quotedId}, ${audience}, ${now}, ${now})
-          ON CONFLICT DO NOTHING RETURNING id`,
+          ON CONFLICT DO NOTHING RETURNING *`,
     );
-    if (!inserted) {
+    if (!row) {
       // On PostgreSQL a concurrent retry can commit between the check and the insert: answer its message.
       const winner = await stored();
       if (!winner) throw new Error('a message insert changed nothing and no retry explains it');
       return { message: (await serializeMessages(db, conversation, [winner]))[0] as Message, created: false };
     }
-    const { id } = inserted;
+    const { id } = row;
     if (audience === null) {
       await db.run(
         sql`UPDATE conversations SET last_message_id = ${id}, last_message_at = ${now} WHERE id = ${conversation.id}`,
@@ -142,8 +146,7 @@ export async function sendMessage(
       sql`UPDATE conversation_members SET last_read_message_id = ${id}
           WHERE conversation_id = ${conversation.id} AND user_id = ${member.user_id}`,
     );
-    const row = (await db.get<MessageRow>(sql`SELECT * FROM messages WHERE id = ${id}`)) as MessageRow;
-    const message = (await serializeMessages(db, conversation, [row]))[0] as Message;
+    const message = serializeMessageRows(conversation, [row], NO_REACTIONS)[0] as Message;
     await ctx.events.emit(await audienceOf(db, row), 'conversation_message', {
       conversation_id: conversation.id,
       message,

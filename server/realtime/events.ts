@@ -93,7 +93,7 @@ export class EventLog {
     if (this.db.dialect !== 'postgres') return;
     const ids = [...new Set(userIds)].sort((a, b) => a - b);
     if (ids.length === 0) return;
-    await this.db.all(sql`SELECT id FROM users WHERE id IN ${list(ids)} ORDER BY id FOR UPDATE`);
+    await this.db.all(sql`SELECT user_id FROM event_counters WHERE user_id IN ${list(ids)} ORDER BY user_id FOR UPDATE`);
   }
 
   /**
@@ -137,12 +137,16 @@ export class EventLog {
     const seqs = new Map<number, number>();
     for (const chunk of chunks(ids, IDS_PER_STATEMENT)) {
       // PostgreSQL locks an UPDATE's rows in the order it scans them, which an IN list does not fix; the
-      // SELECT … ORDER BY … FOR UPDATE locks them in id order first.
-      await this.lockUsers(chunk);
-      const rows = await this.db.all<{ id: number; event_seq: number }>(
-        sql`UPDATE users SET event_seq = event_seq + 1 WHERE id IN ${list(chunk)} RETURNING id, event_seq`,
+      // inner SELECT … ORDER BY … FOR UPDATE locks them in id order (whether the join reads it first or row by
+      // row). In the same statement: each round trip here is one the chat's next send waits for.
+      const receivers =
+        this.db.dialect === 'postgres'
+          ? sql`(SELECT user_id FROM event_counters WHERE user_id IN ${list(chunk)} ORDER BY user_id FOR UPDATE)`
+          : list(chunk);
+      const rows = await this.db.all<{ user_id: number; seq: number }>(
+        sql`UPDATE event_counters SET seq = seq + 1 WHERE user_id IN ${receivers} RETURNING user_id, seq`,
       );
-      for (const r of rows) seqs.set(r.id, r.event_seq);
+      for (const r of rows) seqs.set(r.user_id, r.seq);
     }
     return seqs;
   }
@@ -208,10 +212,10 @@ export class EventLog {
     const out: [number, number][] = [];
     for (let i = 0; i < userIds.length; i += 500) {
       const chunk = userIds.slice(i, i + 500);
-      const rows = await this.db.all<{ id: number; event_seq: number }>(
-        sql`SELECT id, event_seq FROM users WHERE id IN ${list(chunk)}`,
+      const rows = await this.db.all<{ user_id: number; seq: number }>(
+        sql`SELECT user_id, seq FROM event_counters WHERE user_id IN ${list(chunk)}`,
       );
-      for (const r of rows) out.push([r.id, r.event_seq]);
+      for (const r of rows) out.push([r.user_id, r.seq]);
     }
     return out;
   }
@@ -229,7 +233,7 @@ export class EventLog {
     clientEpoch: string | null,
   ): Promise<{ needSync: boolean; frames: EventFrame[]; current: number }> {
     const current =
-      (await this.db.get<{ event_seq: number }>(sql`SELECT event_seq FROM users WHERE id = ${userId}`))?.event_seq ?? 0;
+      (await this.db.get<{ seq: number }>(sql`SELECT seq FROM event_counters WHERE user_id = ${userId}`))?.seq ?? 0;
     if (clientEpoch !== null && clientEpoch !== this.epoch) return { needSync: true, frames: [], current };
     if (lastId === 0 && clientEpoch === null) return { needSync: false, frames: [], current };
     if (lastId > current) return { needSync: true, frames: [], current };

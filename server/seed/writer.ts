@@ -83,7 +83,7 @@ export async function insertRows(
 
 /**
  * Writes seed rows straight into the store: no routes, no websocket events (nobody is connected while
- * seeding), users.event_seq left at 0. The caller owns the transaction (statements run one after another
+ * seeding), every event counter left at 0. The caller owns the transaction (statements run one after another
  * inside it).
  */
 export class SeedWriter {

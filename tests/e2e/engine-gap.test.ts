@@ -13,7 +13,7 @@ beforeAll(async () => {
 afterAll(() => proxy.close());
 
 const eventPosition = async (userId: number): Promise<number> =>
-  (await s.server.ctx.db.get<{ n: number }>(sql`SELECT event_seq AS n FROM users WHERE id = ${userId}`))!.n;
+  (await s.server.ctx.db.get<{ n: number }>(sql`SELECT seq AS n FROM event_counters WHERE user_id = ${userId}`))!.n;
 
 describe.each(ENGINE_MODES)('a first connection’s gap (%s)', (_mode, fallback) => {
   it('a message sent while the socket of a freshly signed-in engine was down shows once it is back, once', async () => {

@@ -69,14 +69,53 @@ describe('stored events', () => {
   });
 });
 
-describe('migration 4', () => {
+describe('event counters', () => {
+  let wide: TestServer;
+  // Retention well above what the test sends: every event it stores is still there to be counted.
+  beforeAll(async () => {
+    wide = await startTestServer({ eventRetention: 1_000 });
+  });
+  afterAll(() => wide.close());
+
+  it('gives a new user a counter, and every receiver of sends side by side in overlapping groups gapless ids', async () => {
+    const db = wide.server.ctx.db;
+    const late = await signUp(wide.url, 'Pia');
+    expect(await db.get(sql`SELECT seq FROM event_counters WHERE user_id = ${late.id}`)).toEqual({ seq: 0 });
+    const users: TestUser[] = [];
+    for (const name of ['Anna', 'Erik', 'Nina', 'Olle']) users.push(await signUp(wide.url, name));
+    const everyone = [...users, late];
+    const memberLists = [everyone, everyone.slice(1), [late, users[2], users[0]]] as TestUser[][];
+    const groups = await Promise.all(
+      memberLists.map(async (members, i) => (await insertConversation(db, { members: members.map((u) => u.id), name: `G${i}`, isGroup: true })).id),
+    );
+    const before = new Map(await wide.server.ctx.events.currentSeqs(everyone.map((u) => u.id)));
+    // Thirty sends at once (on PostgreSQL up to ten transactions run together), each bumping its group's counters.
+    await Promise.all(
+      Array.from({ length: 30 }, (_, i) => {
+        const g = i % 3;
+        const sender = (memberLists[g] as TestUser[])[Math.floor(i / 3) % 2] as TestUser;
+        return send(wide.url, sender, groups[g] as number, `side by side ${i}`, 100 + i);
+      }),
+    );
+    const after = new Map(await wide.server.ctx.events.currentSeqs(everyone.map((u) => u.id)));
+    for (const user of everyone) {
+      const from = before.get(user.id) ?? 0;
+      const rows = await db.all<{ seq: number }>(sql`SELECT seq FROM events WHERE user_id = ${user.id} AND seq > ${from} ORDER BY seq`);
+      const to = after.get(user.id) ?? 0;
+      expect(to).toBeGreaterThan(from);
+      expect(rows.map((r) => r.seq)).toEqual(Array.from({ length: to - from }, (_, k) => from + 1 + k));
+    }
+  });
+});
+
+describe('migrations 4 and 8', () => {
   let dataDir: string;
   beforeAll(() => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'messenger-migration-'));
   });
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it('moves the events of a version 3 database to payloads, keeping their ids and replay', async () => {
+  it('moves the events of a version 3 database to payloads and its counters to their table, keeping ids and replay', async () => {
     const old = new Database(path.join(dataDir, 'messenger.db'));
     old.pragma('journal_mode = WAL');
     for (const sql of MIGRATIONS.slice(0, 3)) old.exec(sql);

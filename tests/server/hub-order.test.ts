@@ -77,7 +77,7 @@ async function storeElsewhere(text: string): Promise<{ seq: number; payload: str
 
 /** Bo's newest event id. */
 const eventSeq = async () =>
-  (await server.ctx.db.get<{ n: number }>(sql`SELECT event_seq AS n FROM users WHERE id = ${bo.id}`))!.n;
+  (await server.ctx.db.get<{ n: number }>(sql`SELECT seq AS n FROM event_counters WHERE user_id = ${bo.id}`))!.n;
 
 const note = (event: { seq: number; payload: string }): BusNote => ({
   kind: 'events',

@@ -41,7 +41,7 @@ describe('the demo world', () => {
     }
     expect(DEMO_USERS.filter((u) => u.country_code === '46').length).toBeGreaterThanOrEqual(3);
     expect(DEMO_USERS.filter((u) => u.country_code === '62').length).toBeGreaterThanOrEqual(4);
-    expect(await count(sql`SELECT COUNT(*) AS n FROM users WHERE event_seq != 0`)).toBe(0);
+    expect(await count(sql`SELECT COUNT(*) AS n FROM event_counters WHERE seq != 0`)).toBe(0);
     expect(await count(sql`SELECT COUNT(*) AS n FROM events`)).toBe(0);
   });
 
