@@ -1,11 +1,17 @@
-import { describe, expect, it } from 'vitest';
-import { signUp, useTestServer } from '../support/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, signUp, useTestServer } from '../support/server';
+import { socketProxy, type SocketProxy } from '../support/socketProxy';
 import { CLIENT_DIR, createChat, openTab, signedInPerson, signInAs, useChromium } from '../support/tabs';
 
 /** Issue 23, item 12: a one-to-one chat's header and the person's profile say whether they are online. */
 
 const s = useTestServer({ clientDir: CLIENT_DIR });
 const chromium = useChromium();
+let proxy: SocketProxy;
+beforeAll(async () => {
+  proxy = await socketProxy(Number(new URL(s.url).port));
+});
+afterAll(() => proxy.close());
 
 describe('presence', () => {
   it('says "online" while the other person is connected and when they were last seen after', async () => {
@@ -53,5 +59,32 @@ describe('presence', () => {
     await expect
       .poll(() => erik.page.locator('.chat-header .chat-status').innerText(), { timeout: 15_000 })
       .toMatch(/^last seen today at \d\d:\d\d$/u);
+  });
+
+  it('asks again after its socket was away: a change missed meanwhile is not left showing "online"', async () => {
+    const finn = await signUp(s.url, 'Finn');
+    const finnContext = await chromium.context();
+    await signInAs(await openTab(finnContext, s.url), finn.phone);
+    // Gia's tab reaches the server through the proxy, which can hold her websocket off.
+    const gia = await signUp(s.url, 'Gia');
+    const giaContext = await chromium.context({ viewport: { width: 1200, height: 800 } });
+    const page = await openTab(giaContext, proxy.url);
+    await signInAs(page, gia.phone);
+    const chatId = await createChat(page, 'Finn', finn.phone);
+    await page.goto(`${proxy.url}/inbox/${chatId}`);
+    const status = page.locator('.chat-header .chat-status');
+    await expect.poll(() => status.innerText(), { timeout: 15_000 }).toBe('online');
+
+    proxy.holdWebsockets(true);
+    await finnContext.close();
+    // The server knows Finn left; the user_presence that says so found no socket of Gia's (it is not replayed).
+    await expect
+      .poll(async () => (await call<{ online: boolean }>(s.url, 'GET', `/v1/users/${finn.id}/presence`, { token: gia.token })).data.online, {
+        timeout: 20_000,
+      })
+      .toBe(false);
+    proxy.holdWebsockets(false);
+    await expect.poll(() => status.innerText(), { timeout: 20_000 }).toMatch(/^last seen today at \d\d:\d\d$/u);
+    await giaContext.close();
   });
 });

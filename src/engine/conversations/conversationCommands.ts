@@ -1,4 +1,4 @@
-import { defer, distinctUntilChanged, finalize, map, type Observable, Subject } from 'rxjs';
+import { defer, distinctUntilChanged, finalize, map, type Observable, Subject, tap } from 'rxjs';
 import {
   DELIVERY_MODES,
   type DeliveryMode,
@@ -114,38 +114,35 @@ export class ConversationCommands {
 
   /**
    * A person's presence as last announced (`user_presence`), or null when nothing is known. The event tells
-   * only changes, so a first subscriber for someone the engine has heard nothing of asks the server
+   * only changes and is not replayed, so whenever nothing is known of someone who is watched — a first
+   * subscriber, or after a reconnect, which forgets what was known (`socketLoaded`) — the server is asked
    * (`GET /v1/users/{id}/presence`, issue 23); a failure leaves it null (presence is a hint).
    */
   presence(userId: number): Observable<PresenceView | null> {
-    return defer(() => {
-      if (this.options.state.value.presence[userId] === undefined && !this.presenceAsked.has(userId)) {
-        this.presenceAsked.add(userId);
-        this.options
-          .rest()
-          .getPresence(userId)
-          .then(
-            (answer) =>
-              this.options.state.dispatch({ type: 'presenceLoaded', userId, online: answer.online, lastSeen: answer.last_seen }),
-            (error: unknown) => {
-              this.presenceAsked.delete(userId);
-              this.options.log('presence not loaded', error);
-            },
-          );
-      }
-      return this.presenceOf(userId);
-    });
-  }
-
-  /** Who was asked for already: once per person while the engine runs (the socket tells changes after). */
-  private readonly presenceAsked = new Set<number>();
-
-  private presenceOf(userId: number): Observable<PresenceView | null> {
     return this.options.state.state$.pipe(
       map((s) => s.presence[userId]),
       distinctUntilChanged(),
+      tap((known) => {
+        if (known === undefined) this.askPresence(userId);
+      }),
       map((p) => (p ? { online: p.online, lastSeen: Number(p.lastSeen) || 0 } : null)),
     );
+  }
+
+  /** People whose presence is being asked for: one request at a time per person, however many watch them. */
+  private readonly presenceAsking = new Set<number>();
+
+  private askPresence(userId: number): void {
+    if (this.presenceAsking.has(userId)) return;
+    this.presenceAsking.add(userId);
+    this.options
+      .rest()
+      .getPresence(userId)
+      .then(
+        (answer) => this.options.state.dispatch({ type: 'presenceLoaded', userId, online: answer.online, lastSeen: answer.last_seen }),
+        (error: unknown) => this.options.log('presence not loaded', error),
+      )
+      .finally(() => this.presenceAsking.delete(userId));
   }
 
   /** Conversations the signed-in user left or was removed from. */

@@ -92,6 +92,9 @@ function socketLoaded(
   const otherDatabase = event.epoch !== state.epoch;
   const missed = !otherDatabase && event.lastEventId > state.lastEventId;
   const effects: EngineEffect[] = event.needSync || otherDatabase || missed ? [{ type: 'sync' }] : [];
+  // Presence is never replayed: who was online before this connection may have left while it was down. What
+  // was known is forgotten, and whoever is watched is asked for again (ConversationCommands.presence).
+  if (Object.keys(state.presence).length > 0) state = { ...state, presence: {} };
   if (state.lastEventId === event.lastEventId && state.epoch === event.epoch) return { state, effects };
   if (state.epoch !== '' && otherDatabase) {
     // Another database (the server's data was reset): nothing known from the old one may outrank the new

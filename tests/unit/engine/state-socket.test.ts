@@ -309,6 +309,14 @@ describe('socket: user_presence', () => {
     const offline = reduce(online.state, frame('user_presence', { user_id: ALICE, online: false, last_seen: '1700000100' }), ctx());
     expect(offline.state.presence[ALICE]).toEqual({ online: false, lastSeen: '1700000100' });
   });
+
+  it('forgets what it knew when a socket (re)connects: presence is not replayed, so it may be stale', () => {
+    const state = { ...loadedState(), lastEventId: 5, epoch: 'e1' };
+    const online = reduce(state, frame('user_presence', { user_id: ALICE, online: true, last_seen: '1700000000' }), ctx()).state;
+    const back = reduce(online, { type: 'socketLoaded', needSync: false, lastEventId: 5, epoch: 'e1' }, ctx());
+    expect(back.state.presence).toEqual({});
+    expect(back.effects).toEqual([]);
+  });
 });
 
 describe('socket: self_dlr_sync', () => {
