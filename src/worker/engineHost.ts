@@ -1,13 +1,13 @@
 import type { BuildStamp, EngineApi } from '../engine/api';
 import type { EngineClock } from '../engine/clock';
-import { engineBackend } from './backend';
 import { type ChannelLike, type OpenChannel, post } from './channel';
+import type { WorkerLifecycle } from './clientServer';
 import { asLeaderMessage, LEASE_LOCK, type LeaderMessage } from './linkProtocol';
-import type { LinkServer } from './linkServer';
+import { CurrentEngine } from './currentEngine';
+import type { LeaderLinkServer } from './leaderLinkServer';
 import { ClientRegistry, workerLockName } from './liveness';
 import { holdForLife, type Locks } from './locks';
-import type { RemoteBackend } from './remoteBackend';
-import { SwitchingBackend } from './switchingBackend';
+import type { LeaderLink } from './leaderLink';
 
 /** The engine this worker runs while it holds the lease. */
 export interface RunningEngine extends EngineApi {
@@ -33,31 +33,17 @@ export interface EngineHostOptions {
   log: (message: string, detail?: unknown) => void;
 }
 
-/** What the tabs' side of a worker (portRemote.ts) asks of its host. */
-export interface WorkerLifecycle {
-  /**
-   * A tab connected; `fresh` when its page has just loaded (not a reconnect). Resolves with the name of the
-   * Web Lock this worker holds for its life (null without Web Locks): the tab waits on it to learn at once
-   * that the worker died.
-   */
-  attach(fresh: boolean): Promise<string | null>;
-  /** True once this worker's tabs should reload (another build took the engine, or storage was upgraded). */
-  readonly reloadRequested: boolean;
-  /** Resolves when `reloadRequested` becomes true, with the build the tabs should land on (null: unknown). */
-  whenReloadRequested(): Promise<BuildStamp | null>;
-}
-
 /** Tabs still open on a worker that hands over get this long to reload before the engine stops anyway. */
 export const HANDOVER_GRACE_MS = 3_000;
 const HANDOVER_POLL_MS = 50;
 /** A worker whose engine failed to start lets go of the lease and asks for it again after this long. */
 const RESTART_DELAY_MS = 1_000;
 
-/** How a leader serves its followers: nobody yet, the LinkServer's chunk loading (with the hellos that came meanwhile), or serving. */
+/** How a leader serves its followers: nobody yet, the LeaderLinkServer's chunk loading (with the hellos that came meanwhile), or serving. */
 type Followers =
   | { state: 'none' }
   | { state: 'loading'; load: Promise<void>; hellos: unknown[] }
-  | { state: 'serving'; server: LinkServer; registry: ClientRegistry };
+  | { state: 'serving'; server: LeaderLinkServer; registry: ClientRegistry };
 
 /** What a worker has while it holds the lease (leading, and handing over). */
 interface Lead {
@@ -71,7 +57,7 @@ interface Lead {
 /** The leader this worker follows: its link, or null while the link's code loads. */
 interface Followed {
   leaderId: string;
-  link: RemoteBackend | null;
+  link: LeaderLink | null;
 }
 
 /**
@@ -92,7 +78,7 @@ export type RoleName = Role['name'];
 const sameBuild = (a: BuildStamp | null, b: BuildStamp): boolean => a !== null && a.id === b.id;
 
 /** The follower server of a lead, once it serves. */
-const serverOf = (lead: Lead): LinkServer | null => (lead.followers.state === 'serving' ? lead.followers.server : null);
+const serverOf = (lead: Lead): LeaderLinkServer | null => (lead.followers.state === 'serving' ? lead.followers.server : null);
 
 /**
  * One engine per browser profile, whatever the build and however the tabs reach it (issue 14). Every engine
@@ -111,7 +97,8 @@ const serverOf = (lead: Lead): LinkServer | null => (lead.followers.state === 's
  * wakes them at once, and the next worker in the lease's queue starts the engine from the shared store.
  */
 export class EngineHost implements WorkerLifecycle {
-  readonly backend = new SwitchingBackend();
+  /** The engine this worker's clients reach now: its own, the leader's, or none yet (then calls wait). */
+  readonly backend = new CurrentEngine();
   private readonly lifeLock: Promise<string | null>;
   private role: Role = { name: 'idle' };
   /** A page of this build loaded and attached here: its build should have the engine (whatever the role). */
@@ -192,7 +179,7 @@ export class EngineHost implements WorkerLifecycle {
     const lead: Lead = { engine: null, followers: { state: 'none' }, release };
     this.become({ name: 'leading', lead });
     // Calls made while the engine starts wait for it rather than fail on the old leader.
-    this.backend.use(null);
+    this.backend.clear();
     let engine: RunningEngine;
     try {
       engine = await options.startEngine(() => this.versionChanged(lead));
@@ -211,8 +198,8 @@ export class EngineHost implements WorkerLifecycle {
       return;
     }
     lead.engine = engine;
-    this.backend.use(engineBackend(engine));
-    // Followers are served by a LinkServer, a chunk of its own loaded when the first one says hello: a
+    this.backend.useOwn(engine);
+    // Followers are served by a LeaderLinkServer, a chunk of its own loaded when the first one says hello: a
     // worker with no followers (a SharedWorker, the usual case) never loads it (issue 11).
     this.announce();
     await released;
@@ -223,7 +210,7 @@ export class EngineHost implements WorkerLifecycle {
     if (!message) return;
     if (message.t === 'leader') this.onLeader(message.leaderId, message.build);
     else if (message.t === 'yield' && message.leaderId === this.options.workerId) this.onYield(message.build);
-    // Once the engine runs (lead() announces it then) and until there is a LinkServer (it answers these
+    // Once the engine runs (lead() announces it then) and until there is a LeaderLinkServer (it answers these
     // itself), the leader answers for it.
     else if (this.role.name === 'leading' && this.role.lead.engine && this.role.lead.followers.state !== 'serving') {
       this.onFollowerMessage(this.role.lead, message, data);
@@ -240,14 +227,14 @@ export class EngineHost implements WorkerLifecycle {
     this.post({ t: 'leader', leaderId: this.options.workerId, build: this.options.build });
   }
 
-  /** Loads the LinkServer for a follower's hello; it gets the hellos that came meanwhile. */
+  /** Loads the LeaderLinkServer for a follower's hello; it gets the hellos that came meanwhile. */
   private serveFollowers(lead: Lead, hello: unknown): void {
     if (lead.followers.state === 'loading') {
       lead.followers.hellos.push(hello);
       return;
     }
-    const load: Promise<void> = import('./linkServer').then(
-      ({ LinkServer: Server }) => {
+    const load: Promise<void> = import('./leaderLinkServer').then(
+      ({ LeaderLinkServer: Server }) => {
         const { followers } = lead;
         if (followers.state !== 'loading' || followers.load !== load) return;
         if (this.role.name !== 'leading' || this.role.lead !== lead || !lead.engine) {
@@ -259,12 +246,12 @@ export class EngineHost implements WorkerLifecycle {
         const server = new Server({
           leaderId: options.workerId,
           build: options.build,
-          backend: engineBackend(lead.engine),
+          engine: this.backend,
           leaderChannel: options.leaderChannel,
           openChannel: options.openChannel,
           registry,
           clock: options.clock,
-          reloadRequested: () => this.reloadRequested,
+          lifecycle: this,
         });
         lead.followers = { state: 'serving', server, registry };
         for (const waiting of followers.hellos) server.receive(waiting);
@@ -298,12 +285,12 @@ export class EngineHost implements WorkerLifecycle {
     const { leader } = electing;
     if (leader?.leaderId === leaderId && (leader.link === null || !leader.link.isClosed)) return;
     leader?.link?.close();
-    this.backend.use(null);
+    this.backend.clear();
     const attempt: Followed = { leaderId, link: null };
     electing.leader = attempt;
     const stillWanted = () => this.role === electing && electing.leader === attempt;
-    import('./remoteBackend').then(
-      ({ RemoteBackend: Remote }) => {
+    import('./leaderLink').then(
+      ({ LeaderLink: Remote }) => {
         if (stillWanted()) this.linkTo(electing, leaderId, Remote);
       },
       (error: unknown) => {
@@ -318,10 +305,10 @@ export class EngineHost implements WorkerLifecycle {
     );
   }
 
-  private linkTo(electing: Role & { name: 'electing' }, leaderId: string, Remote: typeof RemoteBackend): void {
+  private linkTo(electing: Role & { name: 'electing' }, leaderId: string, Remote: typeof LeaderLink): void {
     const { options } = this;
     const linked = () => this.role === electing && electing.leader?.link === link;
-    const link: RemoteBackend = new Remote({
+    const link: LeaderLink = new Remote({
       leaderId,
       build: options.build,
       leaderChannel: options.leaderChannel,
@@ -333,7 +320,7 @@ export class EngineHost implements WorkerLifecycle {
         if (!linked()) return;
         // Commands wait for the next leader (maybe this worker: its lease request is still queued).
         electing.leader = null;
-        this.backend.use(null);
+        this.backend.clear();
         this.post({ t: 'whoLeads' });
       },
       onReload: (into) => {
@@ -341,7 +328,7 @@ export class EngineHost implements WorkerLifecycle {
       },
     });
     electing.leader = { leaderId, link };
-    this.backend.use(link);
+    this.backend.useLeader(link);
   }
 
   /** Another build has the engine: this worker runs none and waits for none; its tabs reload into that build. */
@@ -352,7 +339,7 @@ export class EngineHost implements WorkerLifecycle {
       role.leader?.link?.close();
     }
     this.become({ name: 'superseded', into });
-    this.backend.use(null);
+    this.backend.clear();
   }
 
   private async handOver(lead: Lead, to: BuildStamp): Promise<void> {
@@ -376,15 +363,15 @@ export class EngineHost implements WorkerLifecycle {
 
   private async stopLeading(lead: Lead, into: BuildStamp | null): Promise<void> {
     // Called twice for one lead (the store upgraded while it hands over): the second only finds it stopped.
-    if (this.currentLead() === lead) {
-      this.become({ name: 'superseded', into });
-      this.backend.use(null);
-    }
+    const held = this.currentLead() === lead;
+    if (held) this.become({ name: 'superseded', into });
+    // The followers go first, while their tabs can still be closed in this engine.
     if (lead.followers.state === 'serving') {
       lead.followers.server.stop();
       lead.followers.registry.stop();
     }
     lead.followers = { state: 'none' };
+    if (held) this.backend.clear();
     const { engine } = lead;
     lead.engine = null;
     await engine?.stop().catch((error: unknown) => this.options.log('stopping the engine failed', error));
