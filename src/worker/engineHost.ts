@@ -2,12 +2,12 @@ import type { BuildStamp, EngineApi } from '../engine/api';
 import type { EngineClock } from '../engine/clock';
 import { type ChannelLike, type OpenChannel, post } from './channel';
 import type { WorkerLifecycle } from './clientServer';
-import { asLeaderMessage, LEASE_LOCK, type LeaderMessage } from './linkProtocol';
 import { CurrentEngine } from './currentEngine';
+import type { LeaderLink } from './leaderLink';
 import type { LeaderLinkServer } from './leaderLinkServer';
+import { asLeaderMessage, LEASE_LOCK, type LeaderMessage } from './linkProtocol';
 import { ClientRegistry, workerLockName } from './liveness';
 import { holdForLife, type Locks } from './locks';
-import type { LeaderLink } from './leaderLink';
 
 /** The engine this worker runs while it holds the lease. */
 export interface RunningEngine extends EngineApi {
