@@ -1,7 +1,7 @@
 import * as Comlink from 'comlink';
 import { EMPTY, Observable, ReplaySubject, share, switchMap } from 'rxjs';
 import { isEventQuery, type QueryName } from './names';
-import type { BridgeObserver, EngineRemote } from './portRemote';
+import type { ClientObserver, WorkerPortApi } from './clientServer';
 import { StreamDecoder } from './streamDecoder';
 import type { Link } from './tabLink';
 
@@ -12,12 +12,12 @@ import type { Link } from './tabLink';
  * Comlink proxy; the unsubscribe that comes back is a proxy too, and releasing it (on unsubscribe)
  * unsubscribes in the worker and releases the observer's proxy there.
  */
-export function bridgeQuery<T>(remote: Comlink.Remote<EngineRemote>, query: QueryName, args: unknown[]): Observable<T> {
+export function bridgeQuery<T>(remote: Comlink.Remote<WorkerPortApi>, query: QueryName, args: unknown[]): Observable<T> {
   return new Observable<T>((subscriber) => {
     let unsubscribe: Comlink.Remote<() => void> | null = null;
     let done = false;
     const decoder = new StreamDecoder();
-    const observer = Comlink.proxy<BridgeObserver>({
+    const observer = Comlink.proxy<ClientObserver>({
       next: (wire) => {
         let value: unknown;
         try {

@@ -1,13 +1,13 @@
 import type { BuildStamp, EngineApi } from '../engine/api';
 import type { EngineClock } from '../engine/clock';
-import { type EngineBackend, engineBackend } from './backend';
 import { type ChannelLike, type OpenChannel, post } from './channel';
+import type { WorkerLifecycle } from './clientServer';
+import { CurrentEngine } from './currentEngine';
+import type { LeaderLink } from './leaderLink';
+import type { LeaderLinkServer } from './leaderLinkServer';
 import { asLeaderMessage, LEASE_LOCK, type LeaderMessage } from './linkProtocol';
-import type { LinkServer } from './linkServer';
 import { ClientRegistry, workerLockName } from './liveness';
 import { holdForLife, type Locks } from './locks';
-import type { RemoteBackend } from './remoteBackend';
-import { SwitchingBackend } from './switchingBackend';
 
 /** The engine this worker runs while it holds the lease. */
 export interface RunningEngine extends EngineApi {
@@ -33,34 +33,52 @@ export interface EngineHostOptions {
   log: (message: string, detail?: unknown) => void;
 }
 
-/** What the tabs' side of a worker (portRemote.ts) asks of its host. */
-export interface WorkerLifecycle {
-  /**
-   * A tab connected; `fresh` when its page has just loaded (not a reconnect). Resolves with the name of the
-   * Web Lock this worker holds for its life (null without Web Locks): the tab waits on it to learn at once
-   * that the worker died.
-   */
-  attach(fresh: boolean): Promise<string | null>;
-  /** True once this worker's tabs should reload (another build took the engine, or storage was upgraded). */
-  readonly reloadRequested: boolean;
-  /** Resolves when `reloadRequested` becomes true, with the build the tabs should land on (null: unknown). */
-  whenReloadRequested(): Promise<BuildStamp | null>;
-}
-
 /** Tabs still open on a worker that hands over get this long to reload before the engine stops anyway. */
 export const HANDOVER_GRACE_MS = 3_000;
 const HANDOVER_POLL_MS = 50;
 /** A worker whose engine failed to start lets go of the lease and asks for it again after this long. */
 const RESTART_DELAY_MS = 1_000;
 
+/** How a leader serves its followers: nobody yet, the LeaderLinkServer's chunk loading (with the hellos that came meanwhile), or serving. */
+type Followers =
+  | { state: 'none' }
+  | { state: 'loading'; load: Promise<void>; hellos: unknown[] }
+  | { state: 'serving'; server: LeaderLinkServer; registry: ClientRegistry };
+
+/** What a worker has while it holds the lease (leading, and handing over). */
+interface Lead {
+  /** The running engine; null while it starts. */
+  engine: RunningEngine | null;
+  followers: Followers;
+  /** Lets go of the lease (lead() returns); only once the engine has stopped. */
+  release: () => void;
+}
+
+/** The leader this worker follows: its link, or null while the link's code loads. */
+interface Followed {
+  leaderId: string;
+  link: LeaderLink | null;
+}
+
 /**
- * 'idle': no tab yet; 'electing': waiting for the lease, following a leader of this build if there is one;
- * 'leading': holds the lease and runs the engine; 'handingOver': leading, but another build asked for the
- * engine; 'superseded': another build has the engine, this worker's tabs reload.
+ * The worker's role, each with only what that role has. 'idle': no tab yet; 'electing': waiting for the
+ * lease (`lease` aborts the request), following a leader of this build if there is one; 'leading': holds
+ * the lease and runs the engine; 'handingOver': leading, but another build asked for the engine (`into`);
+ * 'superseded': another build has the engine (`into`; null: unknown), this worker's tabs reload.
  */
-type Role = 'idle' | 'electing' | 'leading' | 'handingOver' | 'superseded';
+type Role =
+  | { name: 'idle' }
+  | { name: 'electing'; lease: AbortController | null; leader: Followed | null }
+  | { name: 'leading'; lead: Lead }
+  | { name: 'handingOver'; lead: Lead; into: BuildStamp | null }
+  | { name: 'superseded'; into: BuildStamp | null };
+
+export type RoleName = Role['name'];
 
 const sameBuild = (a: BuildStamp | null, b: BuildStamp): boolean => a !== null && a.id === b.id;
+
+/** The follower server of a lead, once it serves. */
+const serverOf = (lead: Lead): LeaderLinkServer | null => (lead.followers.state === 'serving' ? lead.followers.server : null);
 
 /**
  * One engine per browser profile, whatever the build and however the tabs reach it (issue 14). Every engine
@@ -79,26 +97,12 @@ const sameBuild = (a: BuildStamp | null, b: BuildStamp): boolean => a !== null &
  * wakes them at once, and the next worker in the lease's queue starts the engine from the shared store.
  */
 export class EngineHost implements WorkerLifecycle {
-  readonly backend = new SwitchingBackend();
+  /** The engine this worker's clients reach now: its own, the leader's, or none yet (then calls wait). */
+  readonly backend = new CurrentEngine();
   private readonly lifeLock: Promise<string | null>;
-  private role: Role = 'idle';
-  /** A page of this build loaded and attached here: its build should have the engine. */
+  private role: Role = { name: 'idle' };
+  /** A page of this build loaded and attached here: its build should have the engine (whatever the role). */
   private claimed = false;
-  private lease: AbortController | null = null;
-  private releaseLease: (() => void) | null = null;
-  private remote: RemoteBackend | null = null;
-  /** The leader a follow() is loading the link code for; any other change of course cancels it. */
-  private following: { leaderId: string } | null = null;
-  private server: LinkServer | null = null;
-  /** The LinkServer's chunk loading, for the hellos in `waitingHellos` (see serveFollowers). */
-  private serverLoad: Promise<void> | null = null;
-  private waitingHellos: unknown[] = [];
-  /** The engine this worker runs, as a backend, while it leads. */
-  private local: EngineBackend | null = null;
-  private registry: ClientRegistry | null = null;
-  private engine: RunningEngine | null = null;
-  private reload = false;
-  private reloadInto: BuildStamp | null = null;
   private reloadWaiters: ((into: BuildStamp | null) => void)[] = [];
 
   constructor(private readonly options: EngineHostOptions) {
@@ -108,32 +112,46 @@ export class EngineHost implements WorkerLifecycle {
     options.leaderChannel.addEventListener('message', (event) => this.onLeaderMessage(event.data));
   }
 
+  /** A worker that hands over or was superseded asks its tabs to reload; no other role does. */
   get reloadRequested(): boolean {
-    return this.reload;
+    return this.role.name === 'handingOver' || this.role.name === 'superseded';
   }
 
   whenReloadRequested(): Promise<BuildStamp | null> {
-    if (this.reload) return Promise.resolve(this.reloadInto);
+    const { role } = this;
+    if (role.name === 'handingOver' || role.name === 'superseded') return Promise.resolve(role.into);
     return new Promise((resolve) => this.reloadWaiters.push(resolve));
   }
 
   attach(fresh: boolean): Promise<string | null> {
     if (fresh) this.claimed = true;
     // A page of this build loaded after its worker stood aside: the server serves this build again.
-    if (this.role === 'idle' || (fresh && this.role === 'superseded')) this.elect();
+    if (this.role.name === 'idle' || (fresh && this.role.name === 'superseded')) this.elect();
     return this.lifeLock;
   }
 
   /** For diagnostics and tests. */
-  get state(): Role {
-    return this.role;
+  get state(): RoleName {
+    return this.role.name;
+  }
+
+  /** Takes a role; one that asks the tabs to reload tells whoever waits for that. */
+  private become(role: Role): void {
+    this.role = role;
+    if (role.name !== 'handingOver' && role.name !== 'superseded') return;
+    for (const resolve of this.reloadWaiters.splice(0)) resolve(role.into);
+  }
+
+  /** The lead of this worker while it leads or hands over. */
+  private currentLead(): Lead | null {
+    const { role } = this;
+    return role.name === 'leading' || role.name === 'handingOver' ? role.lead : null;
   }
 
   private elect(): void {
-    this.role = 'electing';
-    this.following = null;
-    this.setReload(false);
     const { locks } = this.options;
+    const electing: Role & { name: 'electing' } = { name: 'electing', lease: null, leader: null };
+    this.become(electing);
     if (!locks) {
       // No safe election without Web Locks: this worker runs its own engine (one socket per worker).
       this.options.log('Web Locks are unavailable: this worker runs its own engine');
@@ -141,10 +159,11 @@ export class EngineHost implements WorkerLifecycle {
       return;
     }
     const lease = new AbortController();
-    this.lease = lease;
+    electing.lease = lease;
     locks
       .request(LEASE_LOCK, { signal: lease.signal }, async () => {
-        if (this.lease !== lease) return;
+        // A request this worker withdrew, or one of an earlier election, starts nothing.
+        if (this.role.name !== 'electing' || this.role.lease !== lease) return;
         await this.lead();
       })
       .catch(() => undefined);
@@ -154,39 +173,36 @@ export class EngineHost implements WorkerLifecycle {
   /** Holds the lease: runs the engine and serves followers until it hands over (the promise settles then). */
   private async lead(): Promise<void> {
     const { options } = this;
-    this.role = 'leading';
-    this.following = null;
-    this.remote?.close();
-    this.remote = null;
+    if (this.role.name === 'electing') this.role.leader?.link?.close();
+    let release = () => undefined as void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const lead: Lead = { engine: null, followers: { state: 'none' }, release };
+    this.become({ name: 'leading', lead });
     // Calls made while the engine starts wait for it rather than fail on the old leader.
-    this.backend.use(null);
+    this.backend.clear();
     let engine: RunningEngine;
     try {
-      engine = await options.startEngine(() => this.versionChanged());
+      engine = await options.startEngine(() => this.versionChanged(lead));
     } catch (error) {
       // The lease is let go when this returns; ask for it again, so the tabs are not left without an engine.
       options.log('the engine did not start; trying again', error);
-      this.role = 'idle';
+      this.become({ name: 'idle' });
       options.clock.setTimeout(() => {
-        if (this.role === 'idle') this.elect();
+        if (this.role.name === 'idle') this.elect();
       }, RESTART_DELAY_MS);
       return;
     }
-    if (this.role !== 'leading') {
+    if (this.role.name !== 'leading' || this.role.lead !== lead) {
       // Stood down while starting (the store was upgraded): nothing of this engine may outlive the lease.
       await engine.stop().catch((error: unknown) => options.log('stopping the engine failed', error));
       return;
     }
-    this.engine = engine;
-    const local = engineBackend(engine);
-    this.backend.use(local);
-    this.local = local;
-    // Followers are served by a LinkServer, a chunk of its own loaded when the first one says hello: a
+    lead.engine = engine;
+    this.backend.useOwn(engine);
+    // Followers are served by a LeaderLinkServer, a chunk of its own loaded when the first one says hello: a
     // worker with no followers (a SharedWorker, the usual case) never loads it (issue 11).
     this.announce();
-    await new Promise<void>((resolve) => {
-      this.releaseLease = resolve;
-    });
+    await released;
   }
 
   private onLeaderMessage(data: unknown): void {
@@ -194,14 +210,16 @@ export class EngineHost implements WorkerLifecycle {
     if (!message) return;
     if (message.t === 'leader') this.onLeader(message.leaderId, message.build);
     else if (message.t === 'yield' && message.leaderId === this.options.workerId) this.onYield(message.build);
-    // Once the engine runs (lead() announces it then) and until there is a LinkServer (it answers these
+    // Once the engine runs (lead() announces it then) and until there is a LeaderLinkServer (it answers these
     // itself), the leader answers for it.
-    else if (this.role === 'leading' && this.local && !this.server) this.onFollowerMessage(message, data);
+    else if (this.role.name === 'leading' && this.role.lead.engine && this.role.lead.followers.state !== 'serving') {
+      this.onFollowerMessage(this.role.lead, message, data);
+    }
   }
 
-  private onFollowerMessage(message: LeaderMessage, data: unknown): void {
+  private onFollowerMessage(lead: Lead, message: LeaderMessage, data: unknown): void {
     if (message.t === 'whoLeads') this.announce();
-    else if (message.t === 'hello' && message.leaderId === this.options.workerId) this.serveFollowers(data);
+    else if (message.t === 'hello' && message.leaderId === this.options.workerId) this.serveFollowers(lead, data);
   }
 
   /** Tells every engine worker that this one leads now. */
@@ -209,89 +227,88 @@ export class EngineHost implements WorkerLifecycle {
     this.post({ t: 'leader', leaderId: this.options.workerId, build: this.options.build });
   }
 
-  /** Loads the LinkServer for a follower's hello; it gets the hellos that came meanwhile. */
-  private serveFollowers(hello: unknown): void {
-    this.waitingHellos.push(hello);
-    if (this.serverLoad) return;
-    const load = import('./linkServer').then(
-      ({ LinkServer: Server }) => {
-        const backend = this.local;
-        if (this.serverLoad !== load) return;
-        if (this.role !== 'leading' || !backend) {
-          this.serverLoad = null;
-          this.waitingHellos = [];
+  /** Loads the LeaderLinkServer for a follower's hello; it gets the hellos that came meanwhile. */
+  private serveFollowers(lead: Lead, hello: unknown): void {
+    if (lead.followers.state === 'loading') {
+      lead.followers.hellos.push(hello);
+      return;
+    }
+    const load: Promise<void> = import('./leaderLinkServer').then(
+      ({ LeaderLinkServer: Server }) => {
+        const { followers } = lead;
+        if (followers.state !== 'loading' || followers.load !== load) return;
+        if (this.role.name !== 'leading' || this.role.lead !== lead || !lead.engine) {
+          lead.followers = { state: 'none' };
           return;
         }
         const { options } = this;
-        this.registry = new ClientRegistry(options.clock);
+        const registry = new ClientRegistry(options.clock);
         const server = new Server({
           leaderId: options.workerId,
           build: options.build,
-          backend,
+          engine: this.backend,
           leaderChannel: options.leaderChannel,
           openChannel: options.openChannel,
-          registry: this.registry,
+          registry,
           clock: options.clock,
-          reloadRequested: () => this.reload,
+          lifecycle: this,
         });
-        this.server = server;
-        for (const waiting of this.waitingHellos.splice(0)) server.receive(waiting);
+        lead.followers = { state: 'serving', server, registry };
+        for (const waiting of followers.hellos) server.receive(waiting);
       },
       (error: unknown) => {
         // Not loaded (a newer deploy replaced the chunk): the follower's next hello tries again.
-        if (this.serverLoad === load) this.serverLoad = null;
-        this.waitingHellos = [];
+        if (lead.followers.state === 'loading' && lead.followers.load === load) lead.followers = { state: 'none' };
         this.options.log("the followers' link could not be loaded", error);
       },
     );
-    this.serverLoad = load;
+    lead.followers = { state: 'loading', load, hellos: [hello] };
   }
 
   private onLeader(leaderId: string, build: BuildStamp | null): void {
-    if (this.role !== 'electing' || leaderId === this.options.workerId) return;
-    if (sameBuild(build, this.options.build)) this.follow(leaderId);
+    if (this.role.name !== 'electing' || leaderId === this.options.workerId) return;
+    if (sameBuild(build, this.options.build)) this.follow(this.role, leaderId);
     else if (this.claimed) this.post({ t: 'yield', leaderId, build: this.options.build });
     else this.supersede(build);
   }
 
   private onYield(build: BuildStamp): void {
-    if (this.role !== 'leading' || sameBuild(build, this.options.build)) return;
-    void this.handOver(build);
+    if (this.role.name !== 'leading' || sameBuild(build, this.options.build)) return;
+    void this.handOver(this.role.lead, build);
   }
 
   /**
    * Links to the leader. The link's code is a chunk of its own, loaded here: a worker that leads (the usual
    * case, and all a tab on /login needs) never loads it (issue 11). Calls wait meanwhile (backend: null).
    */
-  private follow(leaderId: string): void {
-    if (this.remote && !this.remote.isClosed && this.remote.leaderId === leaderId) return;
-    if (this.following?.leaderId === leaderId) return;
-    this.remote?.close();
-    this.remote = null;
-    this.backend.use(null);
-    const attempt = { leaderId };
-    this.following = attempt;
-    import('./remoteBackend').then(
-      ({ RemoteBackend: Remote }) => {
-        if (this.following !== attempt || this.role !== 'electing') return;
-        this.following = null;
-        this.linkTo(leaderId, Remote);
+  private follow(electing: Role & { name: 'electing' }, leaderId: string): void {
+    const { leader } = electing;
+    if (leader?.leaderId === leaderId && (leader.link === null || !leader.link.isClosed)) return;
+    leader?.link?.close();
+    this.backend.clear();
+    const attempt: Followed = { leaderId, link: null };
+    electing.leader = attempt;
+    const stillWanted = () => this.role === electing && electing.leader === attempt;
+    import('./leaderLink').then(
+      ({ LeaderLink: Remote }) => {
+        if (stillWanted()) this.linkTo(electing, leaderId, Remote);
       },
       (error: unknown) => {
-        if (this.following !== attempt) return;
+        if (!stillWanted()) return;
         // Not loaded (a newer deploy replaced the chunk): ask again in a while; the leader's answer retries.
-        this.following = null;
+        electing.leader = null;
         this.options.log('the link to the leader could not be loaded', error);
         this.options.clock.setTimeout(() => {
-          if (this.role === 'electing' && !this.remote) this.post({ t: 'whoLeads' });
+          if (this.role === electing && !electing.leader?.link) this.post({ t: 'whoLeads' });
         }, RESTART_DELAY_MS);
       },
     );
   }
 
-  private linkTo(leaderId: string, Remote: typeof RemoteBackend): void {
+  private linkTo(electing: Role & { name: 'electing' }, leaderId: string, Remote: typeof LeaderLink): void {
     const { options } = this;
-    const link: RemoteBackend = new Remote({
+    const linked = () => this.role === electing && electing.leader?.link === link;
+    const link: LeaderLink = new Remote({
       leaderId,
       build: options.build,
       leaderChannel: options.leaderChannel,
@@ -300,76 +317,66 @@ export class EngineHost implements WorkerLifecycle {
       locks: options.locks,
       clock: options.clock,
       onLost: () => {
-        if (this.remote !== link) return;
+        if (!linked()) return;
         // Commands wait for the next leader (maybe this worker: its lease request is still queued).
-        this.remote = null;
-        this.backend.use(null);
+        electing.leader = null;
+        this.backend.clear();
         this.post({ t: 'whoLeads' });
       },
       onReload: (into) => {
-        if (this.remote === link) this.supersede(into);
+        if (linked()) this.supersede(into);
       },
     });
-    this.remote = link;
-    this.backend.use(link);
+    electing.leader = { leaderId, link };
+    this.backend.useLeader(link);
   }
 
   /** Another build has the engine: this worker runs none and waits for none; its tabs reload into that build. */
   private supersede(into: BuildStamp | null): void {
-    this.role = 'superseded';
-    this.following = null;
-    this.lease?.abort();
-    this.lease = null;
-    this.remote?.close();
-    this.remote = null;
-    this.backend.use(null);
-    this.setReload(true, into);
+    const { role } = this;
+    if (role.name === 'electing') {
+      role.lease?.abort();
+      role.leader?.link?.close();
+    }
+    this.become({ name: 'superseded', into });
+    this.backend.clear();
   }
 
-  private async handOver(to: BuildStamp): Promise<void> {
+  private async handOver(lead: Lead, to: BuildStamp): Promise<void> {
     const { options } = this;
-    this.role = 'handingOver';
-    this.setReload(true, to);
-    this.server?.pushReload(to);
+    this.become({ name: 'handingOver', lead, into: to });
+    serverOf(lead)?.pushReload(to);
     // The tabs keep a working engine while they reload, so what they save on the way out is kept.
     const until = options.clock.now() + (options.handoverGraceMs ?? HANDOVER_GRACE_MS);
-    while (options.clock.now() < until && options.localClients() + (this.server?.followerCount ?? 0) > 0) {
+    while (options.clock.now() < until && options.localClients() + (serverOf(lead)?.followerCount ?? 0) > 0) {
       await new Promise<void>((resolve) => options.clock.setTimeout(resolve, HANDOVER_POLL_MS));
     }
-    await this.stopLeading();
+    await this.stopLeading(lead, to);
   }
 
   /** The store was upgraded by a newer app: startEngine stopped the engine; the tabs reload into the new one. */
-  private versionChanged(): void {
-    this.server?.pushReload(null);
-    this.setReload(true, null);
-    void this.stopLeading();
+  private versionChanged(lead: Lead): void {
+    if (this.currentLead() !== lead) return;
+    serverOf(lead)?.pushReload(null);
+    void this.stopLeading(lead, null);
   }
 
-  private async stopLeading(): Promise<void> {
-    this.role = 'superseded';
-    this.server?.stop();
-    this.server = null;
-    this.serverLoad = null;
-    this.waitingHellos = [];
-    this.local = null;
-    this.registry?.stop();
-    this.registry = null;
-    this.backend.use(null);
-    const engine = this.engine;
-    this.engine = null;
+  private async stopLeading(lead: Lead, into: BuildStamp | null): Promise<void> {
+    // Called twice for one lead (the store upgraded while it hands over): the second only finds it stopped.
+    const held = this.currentLead() === lead;
+    if (held) this.become({ name: 'superseded', into });
+    // The followers go first, while their tabs can still be closed in this engine.
+    if (lead.followers.state === 'serving') {
+      lead.followers.server.stop();
+      lead.followers.registry.stop();
+    }
+    lead.followers = { state: 'none' };
+    if (held) this.backend.clear();
+    const { engine } = lead;
+    lead.engine = null;
     await engine?.stop().catch((error: unknown) => this.options.log('stopping the engine failed', error));
     // Only now, with nothing left that sends, may the next engine start.
-    this.lease = null;
-    this.releaseLease?.();
-    this.releaseLease = null;
-  }
-
-  private setReload(on: boolean, into: BuildStamp | null = null): void {
-    this.reload = on;
-    this.reloadInto = into;
-    if (!on) return;
-    for (const resolve of this.reloadWaiters.splice(0)) resolve(into);
+    lead.release();
   }
 
   private post(message: unknown): void {

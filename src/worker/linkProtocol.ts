@@ -71,7 +71,7 @@ export function asLeaderMessage(data: unknown): LeaderMessage | null {
   return null;
 }
 
-/** Requests are checked by the ClientHost (names, argument lists); here only their shape. */
+/** Requests are checked by the ClientServer (names, argument lists); here only their shape. */
 export function asLinkRequest(data: unknown): LinkRequest | null {
   if (!isRecord(data)) return null;
   if (data.t === 'beat') return { t: 'beat' };

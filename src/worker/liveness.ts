@@ -1,5 +1,4 @@
 import type { EngineClock } from '../engine/clock';
-import type { ClientHost } from './clientHost';
 
 /** How often a tab (or a follower's worker) tells its engine it is alive. */
 export const HEARTBEAT_INTERVAL_MS = 5_000;
@@ -12,6 +11,16 @@ export const ANSWER_TIMEOUT_MS = 2 * HEARTBEAT_INTERVAL_MS;
 export const tabLockName = (tabId: string): string => `messenger-tab:${tabId}`;
 /** The Web Lock a dedicated engine worker holds for its whole life (leader-election fallback). */
 export const workerLockName = (workerId: string): string => `messenger-worker:${workerId}`;
+
+/** A client as the sweep sees it (a ClientServer). */
+export interface LiveClient {
+  /** When the client last showed it is alive. */
+  readonly lastSeen: number;
+  /** The Web Lock the client holds while it lives, if it said. */
+  readonly livenessLock: string | null;
+  readonly isDropped: boolean;
+  drop(): void;
+}
 
 /** Names of the Web Locks held right now in this origin, or null where the Web Locks API is missing. */
 export type HeldLocks = () => Promise<ReadonlySet<string> | null>;
@@ -30,7 +39,7 @@ export const webHeldLocks: HeldLocks = async () => {
  * whole life is free, i.e. the tab or worker really is gone; without the Web Locks API silence alone decides.
  */
 export class ClientRegistry {
-  private readonly hosts = new Set<ClientHost>();
+  private readonly hosts = new Set<LiveClient>();
   private timer: unknown = null;
   private sweeping = false;
 
@@ -39,12 +48,12 @@ export class ClientRegistry {
     private readonly heldLocks: HeldLocks = webHeldLocks,
   ) {}
 
-  add(host: ClientHost): void {
+  add(host: LiveClient): void {
     this.hosts.add(host);
     this.schedule();
   }
 
-  remove(host: ClientHost): void {
+  remove(host: LiveClient): void {
     this.hosts.delete(host);
   }
 

@@ -2,7 +2,7 @@ import { isPlainObject, type RowsDelta } from './streamCodec';
 
 /*
  * The decoding half of streamCodec.ts, a module of its own: the tab needs it, and a worker only when it
- * follows another (remoteBackend.ts, a chunk loaded then), so a leading worker's start-up chunk goes without.
+ * follows another (leaderLink.ts, a chunk loaded then), so a leading worker's start-up chunk goes without.
  */
 
 function applyRows(prev: unknown, delta: RowsDelta): unknown[] {

@@ -18,7 +18,7 @@ export const frameSchedule: Schedule = (run) => {
  * Order is kept where a client can see it: whatever is pending for any subscription of the client goes
  * out before a new subscription's first value, before an error or completion, and (the caller's part,
  * `flush()`) before a command's result, so a tab that awaited a command sees the state it left (a
- * follower's link carries both on one channel; over Comlink, portRemote.ts also waits for the tab to
+ * follower's link carries both on one channel; over Comlink, clientServer.ts also waits for the tab to
  * take them, as each observer has a port of its own).
  */
 export class StreamSenders {

@@ -5,17 +5,17 @@ import { engineError } from '../engine/errors';
 import { newEngineSharedWorker, ownEngineTab, takeEarlyEngineWorker } from './earlyWorker';
 import { ANSWER_TIMEOUT_MS, HEARTBEAT_INTERVAL_MS } from './liveness';
 import { type Locks, whenReleased } from './locks';
-import type { EngineRemote, HeartbeatAnswer } from './portRemote';
+import type { HeartbeatAnswer, WorkerPortApi } from './clientServer';
 
 /** One connection of this tab to its engine worker. */
 export interface Link {
-  remote: Comlink.Remote<EngineRemote>;
+  remote: Comlink.Remote<WorkerPortApi>;
   /** Rejects when this link is replaced or closed, so calls in flight on it do not wait forever. */
   lost: Promise<never>;
 }
 
 interface Transport {
-  remote: Comlink.Remote<EngineRemote>;
+  remote: Comlink.Remote<WorkerPortApi>;
   /** Lets go of the worker side (releases the Comlink proxy: the worker drops this client). */
   release(): void;
 }
@@ -38,7 +38,7 @@ export interface TabLinkOptions {
 export const engineMode = (): EngineMode =>
   typeof (globalThis as { SharedWorker?: unknown }).SharedWorker === 'function' ? 'shared-worker' : 'leader-election';
 
-function releaseRemote(remote: Comlink.Remote<EngineRemote>): void {
+function releaseRemote(remote: Comlink.Remote<WorkerPortApi>): void {
   try {
     remote[Comlink.releaseProxy]();
   } catch {
@@ -49,7 +49,7 @@ function releaseRemote(remote: Comlink.Remote<EngineRemote>): void {
 /** The profile's one engine; a new port to it each time. */
 function openSharedWorker(): Transport {
   const worker = takeEarlyEngineWorker() ?? newEngineSharedWorker();
-  const remote = Comlink.wrap<EngineRemote>(worker.port);
+  const remote = Comlink.wrap<WorkerPortApi>(worker.port);
   return { remote, release: () => releaseRemote(remote) };
 }
 
@@ -77,7 +77,7 @@ function openOwnEngineWorker(): Transport {
 }
 
 function dedicatedTransport(worker: Worker): Transport {
-  const remote = Comlink.wrap<EngineRemote>(worker);
+  const remote = Comlink.wrap<WorkerPortApi>(worker);
   return {
     remote,
     release: () => {
@@ -201,7 +201,7 @@ export class TabLink {
     this.options.onReloadRequested(into);
   }
 
-  private setLink(remote: Comlink.Remote<EngineRemote> | null): void {
+  private setLink(remote: Comlink.Remote<WorkerPortApi> | null): void {
     this.loseCurrent?.(engineError('engine', 0, null, 'The connection to the engine was lost'));
     this.loseCurrent = null;
     if (!remote) {

@@ -1,23 +1,23 @@
 import * as Comlink from 'comlink';
 import { BehaviorSubject, firstValueFrom, Observable, Subject, type Subscription } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { EngineBackend } from '../../../src/worker/backend';
 import { linkedQuery, sharedQuery } from '../../../src/worker/bridge';
-import { ClientHost } from '../../../src/worker/clientHost';
-import { createPortRemote, type EngineRemote } from '../../../src/worker/portRemote';
+import { ClientServer, type WorkerPortApi } from '../../../src/worker/clientServer';
+import type { EngineByName } from '../../../src/worker/currentEngine';
 import type { Link } from '../../../src/worker/tabLink';
+import { quietLifecycle } from './quietLifecycle';
 
 interface Row {
   id: number;
   name: string;
 }
 
-/** A worker (a ClientHost over a stand-in engine, exposed with Comlink) and a tab's Link to it over a MessageChannel. */
-function connect(backend: EngineBackend) {
+/** A worker (a ClientServer over a stand-in engine, exposed with Comlink) and a tab's Link to it over a MessageChannel. */
+function connect(backend: EngineByName) {
   const channel = new MessageChannel();
-  const host = new ClientHost(backend, () => 0);
-  Comlink.expose(createPortRemote(host, { reloadRequested: false, attach: async () => null, whenReloadRequested: () => new Promise<null>(() => undefined) }), channel.port1 as unknown as Comlink.Endpoint);
-  const remote = Comlink.wrap<EngineRemote>(channel.port2 as unknown as Comlink.Endpoint);
+  const host = new ClientServer({ engine: backend, lifecycle: quietLifecycle, now: () => 0 });
+  Comlink.expose(host, channel.port1 as unknown as Comlink.Endpoint);
+  const remote = Comlink.wrap<WorkerPortApi>(channel.port2 as unknown as Comlink.Endpoint);
   const link: Link = { remote, lost: new Promise<never>(() => undefined) };
   return { host, link, close: () => (channel.port1.close(), channel.port2.close()) };
 }
@@ -31,7 +31,7 @@ describe('the stream bridge in a tab', () => {
   it('shares one worker subscription among the subscribers of a state query and replays its latest value', async () => {
     const list$ = new BehaviorSubject<readonly Row[]>([{ id: 1, name: 'one' }]);
     let subscribed = 0;
-    const backend: EngineBackend = {
+    const backend: EngineByName = {
       query: () => {
         subscribed++;
         return list$ as Observable<unknown>;
@@ -60,7 +60,7 @@ describe('the stream bridge in a tab', () => {
 
   it('does not share or merge event queries: every event reaches every subscriber once', async () => {
     const removed$ = new Subject<number>();
-    const backend: EngineBackend = {
+    const backend: EngineByName = {
       query: () => removed$ as Observable<unknown>,
       invoke: async () => {
         for (let i = 1; i <= 3; i++) removed$.next(i);
@@ -87,7 +87,7 @@ describe('the stream bridge in a tab', () => {
 /** A stand-in engine whose one query is `source$`, counting the worker subscriptions made and still open. */
 function countingBackend(source$: Observable<unknown>) {
   const stats = { subscribed: 0, open: 0 };
-  const backend: EngineBackend = {
+  const backend: EngineByName = {
     query: () =>
       new Observable<unknown>((subscriber) => {
         stats.subscribed++;

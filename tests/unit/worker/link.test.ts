@@ -1,20 +1,20 @@
 import { BehaviorSubject, firstValueFrom, filter, type Observable } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { realClock } from '../../../src/engine/clock';
-import type { EngineBackend } from '../../../src/worker/backend';
 import { openBroadcastChannel } from '../../../src/worker/channel';
 import { LEADER_CHANNEL, randomId } from '../../../src/worker/linkProtocol';
-import { LinkServer } from '../../../src/worker/linkServer';
 import { ANSWER_TIMEOUT_MS, ClientRegistry } from '../../../src/worker/liveness';
-import { RemoteBackend } from '../../../src/worker/remoteBackend';
-import { SwitchingBackend } from '../../../src/worker/switchingBackend';
+import { CurrentEngine, type EngineByName } from '../../../src/worker/currentEngine';
+import { LeaderLink } from '../../../src/worker/leaderLink';
+import { LeaderLinkServer } from '../../../src/worker/leaderLinkServer';
 import { manualClock } from './manualClock';
+import { quietLifecycle } from './quietLifecycle';
 
 /** A stand-in engine: a counter query and commands that change it or fail. */
 function counterBackend() {
   const count$ = new BehaviorSubject(0);
   const calls: { name: string; args: readonly unknown[] }[] = [];
-  const backend: EngineBackend = {
+  const backend: EngineByName = {
     query: () => count$ as Observable<unknown>,
     invoke: async (name, args) => {
       calls.push({ name, args });
@@ -32,19 +32,19 @@ afterEach(() => {
   for (const c of cleanups.splice(0)) c();
 });
 
-function leader(backend: EngineBackend) {
+function leader(backend: EngineByName) {
   const leaderChannel = openBroadcastChannel(LEADER_CHANNEL);
   const registry = new ClientRegistry(realClock, async () => null);
   const leaderId = randomId();
-  const server = new LinkServer({
+  const server = new LeaderLinkServer({
     leaderId,
     build: { id: 'test', time: 1 },
-    backend,
+    engine: backend,
     leaderChannel,
     openChannel: openBroadcastChannel,
     registry,
     clock: realClock,
-    reloadRequested: () => false,
+    lifecycle: quietLifecycle,
   });
   cleanups.push(() => {
     server.stop();
@@ -56,7 +56,7 @@ function leader(backend: EngineBackend) {
 
 function follower(leaderId: string) {
   const leaderChannel = openBroadcastChannel(LEADER_CHANNEL);
-  const remote = new RemoteBackend({
+  const remote = new LeaderLink({
     leaderId,
     leaderChannel,
     openChannel: openBroadcastChannel,
@@ -79,7 +79,7 @@ describe('the follower link over BroadcastChannel', () => {
     const { clock, advance } = manualClock();
     const leaderChannel = openBroadcastChannel(LEADER_CHANNEL);
     let lost = 0;
-    const remote = new RemoteBackend({
+    const remote = new LeaderLink({
       leaderId: 'nobody',
       leaderChannel,
       openChannel: openBroadcastChannel,
@@ -126,7 +126,7 @@ describe('the follower link over BroadcastChannel', () => {
     const first = counterBackend();
     const second = counterBackend();
     second.count$.next(100);
-    const switching = new SwitchingBackend();
+    const switching = new CurrentEngine();
     const values: unknown[] = [];
     switching.query('session', []).subscribe((v) => values.push(v));
     // Told before any engine exists: it waits, and goes to each engine in turn.
@@ -134,13 +134,13 @@ describe('the follower link over BroadcastChannel', () => {
 
     const one = leader(first.backend);
     const toFirst = follower(one.leaderId);
-    switching.use(toFirst);
+    switching.useLeader(toFirst);
     await expect.poll(() => values).toEqual([0]);
     await expect.poll(() => first.calls.map((c) => c.name)).toContain('setTabState');
 
     const two = leader(second.backend);
     toFirst.close();
-    switching.use(follower(two.leaderId));
+    switching.useLeader(follower(two.leaderId));
     await expect.poll(() => values).toEqual([0, 100]);
     await expect.poll(() => second.calls.map((c) => c.name)).toEqual(['setTabState']);
     expect(second.calls[0]?.args).toEqual(['tab-1', { visible: true, focused: true, openConversationId: 3 }]);
@@ -155,7 +155,7 @@ describe('a leader and followers of other builds', () => {
     for (const build of [{ id: 'another', time: 9 }, null]) {
       const leaderChannel = openBroadcastChannel(LEADER_CHANNEL);
       const reloads: unknown[] = [];
-      const remote = new RemoteBackend({
+      const remote = new LeaderLink({
         leaderId,
         build: build as { id: string; time: number },
         leaderChannel,

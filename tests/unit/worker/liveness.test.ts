@@ -1,14 +1,17 @@
+import * as Comlink from 'comlink';
 import { BehaviorSubject, type Observable } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import type { EngineBackend } from '../../../src/worker/backend';
-import { ClientHost, type HostObserver } from '../../../src/worker/clientHost';
+import { ClientServer, type ClientObserver } from '../../../src/worker/clientServer';
+import type { EngineByName } from '../../../src/worker/currentEngine';
 import { ClientRegistry, HEARTBEAT_INTERVAL_MS, SILENT_AFTER_MS, tabLockName } from '../../../src/worker/liveness';
+import { StreamDecoder } from '../../../src/worker/streamDecoder';
 import { manualClock } from './manualClock';
+import { quietLifecycle } from './quietLifecycle';
 
 function recordingBackend() {
   const state$ = new BehaviorSubject<unknown>('first');
   const commands: { name: string; args: readonly unknown[] }[] = [];
-  const backend: EngineBackend = {
+  const backend: EngineByName = {
     query: () => state$ as Observable<unknown>,
     invoke: async (name, args) => {
       commands.push({ name, args });
@@ -18,24 +21,30 @@ function recordingBackend() {
   return { backend, state$, commands };
 }
 
+/** A client's observer that decodes what crossed; `released` counts how often its proxy was let go. */
 function recordingObserver() {
   const values: unknown[] = [];
+  const decoder = new StreamDecoder();
   let released = 0;
-  const observer: HostObserver = {
-    next: (v) => values.push(v),
-    error: (e) => values.push({ error: e }),
-    complete: () => values.push('complete'),
-    release: () => {
+  const observer = {
+    next: (wire) => void values.push(decoder.decode(wire)),
+    error: (e) => void values.push({ error: e }),
+    complete: () => void values.push('complete'),
+    [Comlink.releaseProxy]: () => {
       released += 1;
     },
-  };
+  } as ClientObserver;
   return { observer, values, released: () => released };
 }
+
+/** A client of `backend`; values go out as they come (no frame's wait), so the test sees each. */
+const client = (backend: EngineByName, now: () => number, onDrop?: () => void) =>
+  new ClientServer({ engine: backend, lifecycle: quietLifecycle, now, schedule: (run) => run(), ...(onDrop ? { onDrop } : {}) });
 
 describe('a client of the engine', () => {
   it('streams a query until unsubscribed, then releases the observer once', () => {
     const { backend, state$ } = recordingBackend();
-    const host = new ClientHost(backend, () => 0);
+    const host = client(backend, () => 0);
     const { observer, values, released } = recordingObserver();
     const unsubscribe = host.subscribe('session', [], observer);
     state$.next('second');
@@ -49,7 +58,7 @@ describe('a client of the engine', () => {
 
   it('refuses names that are not engine queries or commands', async () => {
     const { backend } = recordingBackend();
-    const host = new ClientHost(backend, () => 0);
+    const host = client(backend, () => 0);
     const { observer, released } = recordingObserver();
     expect(() => host.subscribe('constructor', [], observer)).toThrow(TypeError);
     expect(released()).toBe(1);
@@ -60,7 +69,7 @@ describe('a client of the engine', () => {
   it('when dropped, ends its subscriptions and closes the tabs it reported', async () => {
     const { backend, state$, commands } = recordingBackend();
     let dropped = 0;
-    const host = new ClientHost(backend, () => 0, () => (dropped += 1));
+    const host = client(backend, () => 0, () => (dropped += 1));
     const { observer, values, released } = recordingObserver();
     host.subscribe('session', [], observer);
     const tab = { visible: true, focused: true, openConversationId: 4 };
@@ -84,8 +93,8 @@ describe('the heartbeat sweep', () => {
     const { clock, advance } = manualClock();
     const { backend } = recordingBackend();
     const registry = new ClientRegistry(clock, async () => new Set());
-    const alive = new ClientHost(backend, clock.now);
-    const dead = new ClientHost(backend, clock.now);
+    const alive = client(backend, clock.now);
+    const dead = client(backend, clock.now);
     registry.add(alive);
     registry.add(dead);
     for (let t = 0; t < SILENT_AFTER_MS + 2 * HEARTBEAT_INTERVAL_MS; t += HEARTBEAT_INTERVAL_MS) {
@@ -103,7 +112,7 @@ describe('the heartbeat sweep', () => {
     const { backend } = recordingBackend();
     const held = new Set([tabLockName('tab-1')]);
     const registry = new ClientRegistry(clock, async () => held);
-    const host = new ClientHost(backend, clock.now);
+    const host = client(backend, clock.now);
     host.beat(tabLockName('tab-1'));
     registry.add(host);
     await advance(SILENT_AFTER_MS * 4);
@@ -118,7 +127,7 @@ describe('the heartbeat sweep', () => {
     const { clock, advance } = manualClock();
     const { backend } = recordingBackend();
     const registry = new ClientRegistry(clock, async () => null);
-    const host = new ClientHost(backend, clock.now);
+    const host = client(backend, clock.now);
     host.beat(tabLockName('tab-1'));
     registry.add(host);
     await advance(SILENT_AFTER_MS);

@@ -1,15 +1,16 @@
 import { BehaviorSubject, type Observable } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { realClock } from '../../../src/engine/clock';
-import type { EngineBackend } from '../../../src/worker/backend';
 import { openBroadcastChannel } from '../../../src/worker/channel';
 import { LEADER_CHANNEL, randomId } from '../../../src/worker/linkProtocol';
-import { LinkServer } from '../../../src/worker/linkServer';
 import { ClientRegistry } from '../../../src/worker/liveness';
-import { RemoteBackend } from '../../../src/worker/remoteBackend';
+import type { EngineByName } from '../../../src/worker/currentEngine';
+import { LeaderLink } from '../../../src/worker/leaderLink';
+import { LeaderLinkServer } from '../../../src/worker/leaderLinkServer';
 import { StreamEncoder, type WireValue } from '../../../src/worker/streamCodec';
 import { StreamDecoder } from '../../../src/worker/streamDecoder';
 import { StreamSenders } from '../../../src/worker/streamSender';
+import { quietLifecycle } from './quietLifecycle';
 
 interface Row {
   id: number;
@@ -138,7 +139,7 @@ describe('the follower link streams with the codec', () => {
 
   it('delivers a burst as its latest value, before the result of the command that caused it', async () => {
     const list$ = new BehaviorSubject<readonly Row[]>(rows(1_000));
-    const backend: EngineBackend = {
+    const backend: EngineByName = {
       query: () => list$ as Observable<unknown>,
       invoke: async () => {
         // A burst: fifty updates, each changing one row.
@@ -153,18 +154,18 @@ describe('the follower link streams with the codec', () => {
     const leaderChannel = openBroadcastChannel(LEADER_CHANNEL);
     const registry = new ClientRegistry(realClock, async () => null);
     const leaderId = randomId();
-    const server = new LinkServer({
+    const server = new LeaderLinkServer({
       leaderId,
       build: { id: 'test', time: 1 },
-      backend,
+      engine: backend,
       leaderChannel,
       openChannel: openBroadcastChannel,
       registry,
       clock: realClock,
-      reloadRequested: () => false,
+      lifecycle: quietLifecycle,
     });
     const followerChannel = openBroadcastChannel(LEADER_CHANNEL);
-    const remote = new RemoteBackend({
+    const remote = new LeaderLink({
       leaderId,
       leaderChannel: followerChannel,
       openChannel: openBroadcastChannel,

@@ -2,7 +2,7 @@ import { Observable, type Subscriber } from 'rxjs';
 import type { BuildStamp } from '../engine/api';
 import type { EngineClock } from '../engine/clock';
 import { engineError } from '../engine/errors';
-import type { EngineBackend } from './backend';
+import type { EngineByName } from './currentEngine';
 import { type ChannelLike, type OpenChannel, post } from './channel';
 import { asLinkReply, type LinkReply, type LinkRequest, linkChannelName, randomId } from './linkProtocol';
 import { ANSWER_TIMEOUT_MS, HEARTBEAT_INTERVAL_MS, workerLockName } from './liveness';
@@ -10,7 +10,7 @@ import { type Locks, whenReleased } from './locks';
 import { StreamDecoder } from './streamDecoder';
 import type { CommandName, QueryName } from './names';
 
-export interface RemoteBackendOptions {
+export interface LeaderLinkOptions {
   leaderId: string;
   /** This worker's build: a leader of another build turns the link away (the tabs reload). */
   build: BuildStamp;
@@ -22,7 +22,7 @@ export interface RemoteBackendOptions {
   /** Where the leader's own life lock is watched: its release is the leader's death, noticed at once. */
   locks: Locks | null;
   clock: EngineClock;
-  /** The leader stopped answering: this backend is closed, find the leader again. */
+  /** The leader stopped answering: this link is closed, find the leader again. */
   onLost: () => void;
   /** The leader hands over to another build (null: unknown), or its storage was upgraded: the tabs should reload. */
   onReload: (into: BuildStamp | null) => void;
@@ -38,13 +38,14 @@ interface PendingCall {
 const HELLO_RETRY_MS = 500;
 
 /**
- * A follower's view of the leader's engine (leader-election fallback): requests and subscriptions go to
- * the leader over this worker's own link channel. The leader's life lock freed tells at once that the
- * leader died; a heartbeat keeps this follower known to the leader and tells it when the leader hangs. In
- * both cases in-flight commands fail with a network EngineError (status 0), and subscriptions simply stop:
- * SwitchingBackend re-subscribes them on the next leader.
+ * The follower's end of the leader link (leader-election fallback): this worker reaches the leader's engine
+ * by name, its requests and subscriptions going over this worker's own link channel to the leader's
+ * LeaderLinkServer. The leader's life lock freed tells at once that the leader died; a heartbeat keeps this
+ * follower known to the leader and tells it when the leader hangs. In both cases in-flight commands fail with
+ * a network EngineError (status 0), and subscriptions simply stop: CurrentEngine re-subscribes them on the
+ * next leader.
  */
-export class RemoteBackend implements EngineBackend {
+export class LeaderLink implements EngineByName {
   readonly leaderId: string;
   private readonly linkId = randomId();
   private readonly channel: ChannelLike;
@@ -58,7 +59,7 @@ export class RemoteBackend implements EngineBackend {
   private timer: unknown = null;
   private readonly watch = new AbortController();
 
-  constructor(private readonly options: RemoteBackendOptions) {
+  constructor(private readonly options: LeaderLinkOptions) {
     this.leaderId = options.leaderId;
     this.lastHeard = options.clock.now();
     this.channel = options.openChannel(linkChannelName(this.linkId));

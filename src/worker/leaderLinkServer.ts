@@ -1,37 +1,39 @@
 import type { BuildStamp } from '../engine/api';
 import type { EngineClock } from '../engine/clock';
-import type { EngineBackend } from './backend';
 import { type ChannelLike, type OpenChannel, post } from './channel';
-import { ClientHost } from './clientHost';
+import { ClientServer, type WorkerLifecycle } from './clientServer';
+import type { EngineByName } from './currentEngine';
 import { asLeaderMessage, asLinkRequest, type LinkReply, type LinkRequest, linkChannelName } from './linkProtocol';
 import type { ClientRegistry } from './liveness';
-import { isEventQuery, isQueryName } from './names';
-import { COALESCE_MS, StreamSenders } from './streamSender';
+import { COALESCE_MS } from './streamSender';
 
-export interface LinkServerOptions {
+export interface LeaderLinkServerOptions {
   leaderId: string;
   /** The leader's build: workers of the same build follow, others ask it to yield or reload (engineHost.ts). */
   build: BuildStamp;
-  backend: EngineBackend;
+  /** The engine the followers reach (the leader's CurrentEngine, its own engine while it leads). */
+  engine: EngineByName;
   leaderChannel: ChannelLike;
   openChannel: OpenChannel;
   registry: ClientRegistry;
   clock: EngineClock;
-  reloadRequested: () => boolean;
+  /** The leader worker's lifecycle: a follower's heartbeat answer says whether its tabs should reload. */
+  lifecycle: WorkerLifecycle;
 }
 
 /**
- * The leader's side of the fallback: it answers "who leads?", welcomes each follower on that follower's
- * link channel, and serves it through a ClientHost like a SharedWorker serves a port, so a follower that
- * dies (its heartbeat stops and its worker's lock is free) is dropped and its tabs closed in the engine.
+ * The leader's end of the leader links (leader-election fallback): it answers "who leads?", welcomes each
+ * follower on that follower's link channel, and serves it through a ClientServer, as a worker serves a tab's
+ * port, so a follower that dies (its heartbeat stops and its worker's lock is free) is dropped and its tabs
+ * closed in the engine.
  */
-export class LinkServer {
-  private readonly links = new Map<string, { channel: ChannelLike; host: ClientHost }>();
+export class LeaderLinkServer {
+  private readonly links = new Map<string, { channel: ChannelLike; server: ClientServer }>();
   private stopped = false;
   /** Set once the leader hands over: where its followers go, and new ones are sent there too. */
   private reloadInto: { build: BuildStamp | null } | null = null;
 
-  constructor(private readonly options: LinkServerOptions) {
+  constructor(private readonly options: LeaderLinkServerOptions) {
     options.leaderChannel.addEventListener('message', (event) => this.onLeaderMessage(event.data));
   }
 
@@ -61,7 +63,7 @@ export class LinkServer {
 
   stop(): void {
     this.stopped = true;
-    for (const { host } of [...this.links.values()]) host.drop();
+    for (const { server } of [...this.links.values()]) server.drop();
   }
 
   private onLeaderMessage(data: unknown): void {
@@ -95,82 +97,70 @@ export class LinkServer {
       this.reply(known.channel, { t: 'welcome' });
       return;
     }
-    const { backend, clock, registry, openChannel } = this.options;
+    const { engine, lifecycle, clock, registry, openChannel } = this.options;
     const channel = openChannel(linkChannelName(linkId));
     const unsubscribes = new Map<number, () => void>();
-    const senders = new StreamSenders((run) => {
-      clock.setTimeout(run, COALESCE_MS);
+    const server: ClientServer = new ClientServer({
+      engine,
+      lifecycle,
+      now: () => clock.now(),
+      schedule: (run) => {
+        clock.setTimeout(run, COALESCE_MS);
+      },
+      onDrop: () => {
+        this.links.delete(linkId);
+        registry.remove(server);
+        unsubscribes.clear();
+        channel.close();
+      },
     });
-    const host = new ClientHost(backend, () => clock.now(), () => {
-      this.links.delete(linkId);
-      registry.remove(host);
-      unsubscribes.clear();
-      channel.close();
-    });
-    host.beat(lock);
-    this.links.set(linkId, { channel, host });
-    registry.add(host);
+    server.beat(lock);
+    this.links.set(linkId, { channel, server });
+    registry.add(server);
     channel.addEventListener('message', (event) => {
       const request = asLinkRequest(event.data);
-      if (request && !host.isDropped) this.serve(channel, host, senders, unsubscribes, request);
+      if (request && !server.isDropped) this.serve(channel, server, unsubscribes, request);
     });
     this.reply(channel, { t: 'welcome' });
   }
 
-  private serve(
-    channel: ChannelLike,
-    host: ClientHost,
-    senders: StreamSenders,
-    unsubscribes: Map<number, () => void>,
-    request: LinkRequest,
-  ): void {
+  /** One request of a follower, passed to its ClientServer; what comes back goes on the link channel. */
+  private serve(channel: ChannelLike, server: ClientServer, unsubscribes: Map<number, () => void>, request: LinkRequest): void {
     switch (request.t) {
       case 'bye':
-        host.drop();
+        server.drop();
         return;
       case 'beat':
-        host.beat(null);
-        this.reply(channel, { t: 'beatAck', reload: this.options.reloadRequested() });
+        server.beat(null);
+        this.reply(channel, { t: 'beatAck', reload: this.options.lifecycle.reloadRequested });
         return;
       case 'call':
-        // Values still pending go first: the follower that awaited the command sees the state it left.
-        host.invoke(request.name, request.args).then(
-          (value) => {
-            senders.flush();
-            this.reply(channel, { t: 'result', id: request.id, ok: true, value });
-          },
-          (error: unknown) => {
-            senders.flush();
-            this.reply(channel, { t: 'result', id: request.id, ok: false, error });
-          },
+        server.invoke(request.name, request.args).then(
+          (value) => this.reply(channel, { t: 'result', id: request.id, ok: true, value }),
+          (error: unknown) => this.reply(channel, { t: 'result', id: request.id, ok: false, error }),
         );
         return;
       case 'sub': {
         const { id } = request;
-        let released = false;
-        // Encoded and coalesced (streamSender.ts); a value that cannot be cloned ends the subscription there.
-        const sender = senders.open(
-          (wire) => this.reply(channel, { t: 'next', id, value: wire }),
-          isQueryName(request.name) && isEventQuery(request.name),
-        );
+        let ended = false;
+        const end = () => {
+          ended = true;
+          unsubscribes.delete(id);
+        };
         try {
-          const unsubscribe = host.subscribe(request.name, request.args, {
-            next: (value) => sender.next(value),
+          // A value that cannot be cloned ends the subscription there (reply).
+          const unsubscribe = server.subscribe(request.name, request.args, {
+            next: (wire) => this.reply(channel, { t: 'next', id, value: wire }),
             error: (error) => {
-              sender.before();
+              end();
               this.reply(channel, { t: 'error', id, error });
             },
             complete: () => {
-              sender.before();
+              end();
               this.reply(channel, { t: 'complete', id });
             },
-            release: () => {
-              released = true;
-              sender.close();
-              unsubscribes.delete(id);
-            },
           });
-          if (!released) unsubscribes.set(id, unsubscribe);
+          if (!ended) unsubscribes.set(id, unsubscribe);
         } catch (error) {
           this.reply(channel, { t: 'error', id, error });
         }
@@ -178,6 +168,7 @@ export class LinkServer {
       }
       case 'unsub':
         unsubscribes.get(request.id)?.();
+        unsubscribes.delete(request.id);
         return;
     }
   }
