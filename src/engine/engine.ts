@@ -1,7 +1,7 @@
 import { defer, map, type Observable, switchMap } from 'rxjs';
 import { isApiQuery, type RestCallName } from './api';
 import { type EngineClock, realClock } from './clock';
-import type { CommunityService } from './community/service';
+import type { CommunityCommands } from './community/communityCommands';
 import type {
   ConnectionState,
   HistoryKept,
@@ -82,7 +82,7 @@ class EngineCore implements AreaImplementation<'engine'> {
   /** What `open` left to `start`: the signed-in parts loading and connecting (resolved when signed out). */
   private started: Promise<void> = Promise.resolve();
   /** Until the parts are there, their methods called from outside load them first (deferredPart.ts). */
-  private readonly later: { chats: ConversationCommands; outboxQueue: Outbox; communityStore: CommunityService };
+  private readonly later: { chats: ConversationCommands; outboxQueue: Outbox; communityCommands: CommunityCommands };
   /** The store as this engine writes it: closed for writes once it stopped. */
   private readonly storage: ClosableStorage;
   /** The store's room (issue 12): full once a write was refused for want of space. */
@@ -135,7 +135,7 @@ class EngineCore implements AreaImplementation<'engine'> {
     this.later = {
       chats: deferredPart(() => parts().then((p) => p.chats), isApiQuery),
       outboxQueue: deferredPart(() => parts().then((p) => p.outboxQueue), isApiQuery),
-      communityStore: deferredPart(() => parts().then((p) => p.communityStore), isApiQuery),
+      communityCommands: deferredPart(() => parts().then((p) => p.communityCommands), isApiQuery),
     };
     // Every other area's names: the part's own methods, looked up at each call (a lazy part is its stand-in
     // until loaded, then itself).
@@ -149,7 +149,7 @@ class EngineCore implements AreaImplementation<'engine'> {
         notifications: () => this.notifier,
         chats: () => this.chats,
         outbox: () => this.outboxQueue,
-        communities: () => this.communityStore,
+        communities: () => this.communityCommands,
         exports: () => this.exporter,
       }),
     );
@@ -244,8 +244,8 @@ class EngineCore implements AreaImplementation<'engine'> {
     return this.parts?.outboxQueue ?? this.later.outboxQueue;
   }
 
-  private get communityStore(): CommunityService {
-    return this.parts?.communityStore ?? this.later.communityStore;
+  private get communityCommands(): CommunityCommands {
+    return this.parts?.communityCommands ?? this.later.communityCommands;
   }
 
   /** A query of the signed-in parts: theirs once loaded; until then it loads them and then follows theirs. */
@@ -268,14 +268,14 @@ class EngineCore implements AreaImplementation<'engine'> {
   }
 
   /**
-   * Writes what is waiting to be persisted now: the state (with the receipts, search and history writes that
-   * go in its batch) and the communities store. A tab going away or hidden calls it: the browser ends a
+   * Writes what is waiting to be persisted now: the state, communities included (with the receipts, search
+   * and history writes that go in its batch). A tab going away or hidden calls it: the browser ends a
    * SharedWorker with its last page (and the fallback's leader with its tab), and a batch still on its timer
    * (up to PERSIST_STREAM_DELAY_MS) would be lost with it. A stopped engine has written its last.
    */
   async flush(): Promise<void> {
     if (this.lifetime.signal.aborted || !this.parts) return;
-    await Promise.all([this.parts.state.flush(), this.parts.communityStore.flush()]);
+    await this.parts.state.flush();
   }
 
   // The names of area 'engine' (api.ts): queries.

@@ -1,7 +1,7 @@
 import { combineLatest, filter, map, type Observable } from 'rxjs';
 import type { OutboxEntry } from './contract/types';
 import type { EngineClock } from './clock';
-import { CommunityService } from './community/service';
+import { CommunityCommands } from './community/communityCommands';
 import { ConversationCommands } from './conversations/conversationCommands';
 import { Outbox } from './messages/outbox';
 import { ReceiptSender } from './messages/receiptSender';
@@ -60,7 +60,7 @@ export class SignedInParts {
   readonly socket: SocketConnection;
   readonly outboxQueue: Outbox;
   readonly receiptSender: ReceiptSender;
-  readonly communityStore: CommunityService;
+  readonly communityCommands: CommunityCommands;
   /** The index of what this device holds, for `searchMessages` (issue 13). */
   readonly search: MessageSearch;
   /** The signed-in user's unsent messages (another user's, left by a sign-out, wait for them). */
@@ -98,7 +98,7 @@ export class SignedInParts {
       clock,
       userId: () => session.auth?.userId ?? null,
       onStored: (message) => dispatch({ type: 'messageStored', message }),
-      onCommentStored: (comment, participants) => this.communityStore.commentStored(comment, participants),
+      onCommentStored: (comment, participants) => dispatch({ type: 'commentAdded', comment, participants }),
     });
     this.outbox = combineLatest([this.outboxQueue.entries, session.changes()]).pipe(
       map(([entries, auth]) => entries.filter((e) => e.userId === auth?.userId)),
@@ -113,26 +113,23 @@ export class SignedInParts {
       isOpen: (conversationId) => tabs.openConversations().has(conversationId),
       withdrawn: ({ conversationId, messageId }) => dispatch({ type: 'readWithdrawn', conversationId, messageId }),
     });
-    this.communityStore = new CommunityService({
-      storage,
+    this.communityCommands = new CommunityCommands({
       rest,
       clock,
       log,
-      state: () => this.state.value,
-      dispatch,
+      state: this.state,
       messages: (channelId) => this.chats.messages(channelId),
       outbox: this.outbox,
       enqueueComment: (channelId, comment, text) =>
         this.outboxQueue.add({ conversationId: channelId, text, quotedMessageId: null, comment }),
     });
-    this.search = new MessageSearch({ storage, clock, log, state: this.state, community: this.communityStore });
+    this.search = new MessageSearch({ storage, clock, log, state: this.state });
     this.socket.state$.pipe(filter((s) => s === 'online')).subscribe(() => this.outboxQueue.kick());
   }
 
-  /** Restores what the store holds of them: the state, the communities, the chats, the outbox, the receipts. */
+  /** Restores what the store holds of them: the state (communities included), the chats, the outbox, the receipts. */
   async load(): Promise<void> {
     const state = await loadState(this.core.storage);
-    await this.communityStore.load();
     // Not waited for: the spill's index starts empty, so nothing reads the old pages, and IndexedDB runs the
     // clear before every later write transaction.
     void this.chats.start();
@@ -155,32 +152,26 @@ export class SignedInParts {
     const stopped = Promise.all([this.outboxQueue.stop(), this.receiptSender.stop()]);
     this.search.stop();
     this.state.stop();
-    this.communityStore.stop();
     await stopped;
     await this.state.flush();
-    await this.communityStore.flush();
   }
 
   /** Spec §4: after the session was forgotten, what was the user's goes from memory and the store. */
   async signedOut(): Promise<void> {
     this.state.dispatch({ type: 'signedOut' });
-    this.communityStore.reset();
     await this.state.flush();
     await this.receiptSender.clear();
     await this.core.storage.writeBatch(signOutOps());
     this.state.storageCleared();
   }
 
-  /** A socket frame: into the state, and to the outbox and the communities store when it is theirs. */
+  /** A socket frame: into the state, and to the outbox when it is its own. */
   private receive(delivery: SocketDelivery): void {
     this.state.dispatch(delivery);
     if (delivery.type !== 'socket') return;
     const { frame } = delivery;
     if (frame.action === 'conversation_message') void this.outboxQueue.settle(frame.data.message);
-    if (frame.action === 'channel_post_comment_added' || frame.action === 'reactions_changed') {
-      this.communityStore.applyFrame(frame);
-    }
-    // After the store has the comment, so the pending one never leaves a gap (as with messages above).
+    // After the state has the comment, so the pending one never leaves a gap (as with messages above).
     if (frame.action === 'channel_post_comment_added') void this.outboxQueue.settleComment(frame.data.comment);
   }
 

@@ -1,8 +1,13 @@
 import type { Message, Participant } from '../../protocol/entities';
 import type { ChannelsView, CommentsView, CommunitiesView, OutboxEntry, ParticipantsById, PostsView } from '../contract/types';
-import { type CommunityState, threadKey } from './types';
+import { type EngineState, threadKey } from '../state/types';
 
-/* The views' types are the contract's (contract/types.ts); this file holds their memoised selectors. */
+/*
+ * The views' types are the contract's (contract/types.ts); this file holds their memoised selectors over the
+ * engine's one state. Every state change reaches them (a message in a chat too), so each first checks whether
+ * the slices it reads are the very ones it last saw, and only then builds and compares a view: an unchanged
+ * view is the same object, row for row, which the stream codec's small crossings rely on.
+ */
 
 const pick = <T>(record: Readonly<Record<number, T>>, ids: readonly number[]): T[] =>
   ids.map((id) => record[id]).filter((v): v is T => v !== undefined);
@@ -10,22 +15,29 @@ const pick = <T>(record: Readonly<Record<number, T>>, ids: readonly number[]): T
 const sameList = <T>(a: readonly T[], b: readonly T[]) => a.length === b.length && a.every((v, i) => v === b[i]);
 
 /** A memoised selector: the same view object while the slices it reads are unchanged. */
-export function createCommunitiesSelector(): (state: CommunityState) => CommunitiesView {
+export function createCommunitiesSelector(): (state: EngineState) => CommunitiesView {
   let last: CommunitiesView | null = null;
+  let seen: EngineState | null = null;
   return (state) => {
-    const communities = pick(state.communities, state.listIds ?? []);
-    const search = state.search
-      ? {
-          query: state.search.query,
-          results: pick(state.communities, state.search.ids),
-          status: state.search.status,
-          error: state.search.error,
-        }
+    if (
+      last &&
+      seen &&
+      seen.communities === state.communities &&
+      seen.communityIds === state.communityIds &&
+      seen.communitySearch === state.communitySearch
+    ) {
+      return last;
+    }
+    seen = state;
+    const communities = pick(state.communities, state.communityIds ?? []);
+    const found = state.communitySearch;
+    const search = found
+      ? { query: found.query, results: pick(state.communities, found.ids), status: found.status, error: found.error }
       : null;
     const view: CommunitiesView = {
       communities,
       joined: communities.filter((c) => c.is_member),
-      loaded: state.listIds !== null,
+      loaded: state.communityIds !== null,
       search,
     };
     if (
@@ -47,9 +59,12 @@ export function createCommunitiesSelector(): (state: CommunityState) => Communit
   };
 }
 
-export function createChannelsSelector(communityId: number): (state: CommunityState) => ChannelsView {
+export function createChannelsSelector(communityId: number): (state: EngineState) => ChannelsView {
   let last: ChannelsView | null = null;
+  let seen: EngineState | null = null;
   return (state) => {
+    if (last && seen && seen.channels === state.channels && seen.channelIds === state.channelIds) return last;
+    seen = state;
     const ids = state.channelIds[communityId];
     const view: ChannelsView = { channels: pick(state.channels, ids ?? []), loaded: ids !== undefined };
     if (last && last.loaded === view.loaded && sameList(last.channels, view.channels)) return last;
@@ -59,7 +74,7 @@ export function createChannelsSelector(communityId: number): (state: CommunitySt
 }
 
 /** The participants a list of items names (their authors), so an unrelated author does not wake a view. */
-function authors(state: CommunityState, userIds: Iterable<number>): ParticipantsById {
+function authors(state: EngineState, userIds: Iterable<number>): ParticipantsById {
   const result: Record<number, Participant> = {};
   for (const id of userIds) {
     const p = state.participants[id];
@@ -74,11 +89,14 @@ const sameAuthors = (a: ParticipantsById, b: ParticipantsById) => {
 };
 
 export function createPostsSelector(): (
-  state: CommunityState,
+  state: EngineState,
   window: { messages: readonly Message[]; hasOlder: boolean; loaded: boolean },
 ) => PostsView {
   let last: PostsView | null = null;
+  let seen: { participants: EngineState['participants']; window: unknown } | null = null;
   return (state, window) => {
+    if (last && seen && seen.participants === state.participants && seen.window === window) return last;
+    seen = { participants: state.participants, window };
     const participants = authors(state, new Set(window.messages.map((m) => m.user_id)));
     const view: PostsView = { posts: window.messages, participants, hasOlder: window.hasOlder, loaded: window.loaded };
     if (
@@ -98,11 +116,23 @@ export function createPostsSelector(): (
 export function createCommentsSelector(
   postId: number,
   parentCommentId: number | null,
-): (state: CommunityState, outbox?: readonly OutboxEntry[]) => CommentsView {
+): (state: EngineState, outbox?: readonly OutboxEntry[]) => CommentsView {
   const key = threadKey(postId, parentCommentId);
   let last: CommentsView | null = null;
+  let seen: { state: EngineState; outbox: readonly OutboxEntry[] } | null = null;
   return (state, outbox = []) => {
-    const thread = state.threads[key];
+    if (
+      last &&
+      seen &&
+      seen.outbox === outbox &&
+      seen.state.commentThreads === state.commentThreads &&
+      seen.state.comments === state.comments &&
+      seen.state.participants === state.participants
+    ) {
+      return last;
+    }
+    seen = { state, outbox };
+    const thread = state.commentThreads[key];
     const comments = pick(state.comments, thread?.ids ?? []);
     const pending = outbox.filter((e) => e.comment?.postId === postId && e.comment.parentCommentId === parentCommentId);
     const view: CommentsView = {

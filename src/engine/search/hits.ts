@@ -1,5 +1,4 @@
 import type { MessageSearchHit } from '../contract/types';
-import type { CommunityState } from '../community/types';
 import type { EngineState } from '../state/types';
 import type { RawHit } from './searchIndex';
 import { buildSnippet } from './snippet';
@@ -20,11 +19,11 @@ function chatTitle(state: EngineState, conversationId: number): string {
 }
 
 /** A result row as the API gives it: names are read now, so a renamed chat shows its new name. */
-export function toHit(raw: RawHit, state: EngineState, community: CommunityState): MessageSearchHit {
+export function toHit(raw: RawHit, state: EngineState): MessageSearchHit {
   const { doc } = raw;
   const chat = doc.conversationId;
-  const title = chat !== null ? chatTitle(state, chat) : (community.channels[doc.channelId ?? 0]?.name ?? '');
-  const senderName = chat !== null ? memberName(state, chat, doc.userId) : (community.participants[doc.userId]?.name ?? '');
+  const title = chat !== null ? chatTitle(state, chat) : (state.channels[doc.channelId ?? 0]?.name ?? '');
+  const senderName = chat !== null ? memberName(state, chat, doc.userId) : (state.participants[doc.userId]?.name ?? '');
   return {
     kind: doc.kind,
     conversationId: doc.conversationId,

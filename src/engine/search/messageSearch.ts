@@ -2,7 +2,6 @@ import { type Observable, Subject, type Subscription, throwError } from 'rxjs';
 import type { Message } from '../../protocol/entities';
 import type { MessageSearchView } from '../contract/types';
 import type { EngineClock } from '../clock';
-import type { CommunityState } from '../community/types';
 import { engineError } from '../errors';
 import { INVALID_PARAMETERS } from '../rest/fallbacks';
 import type { EngineEvent, EngineState } from '../state/types';
@@ -34,7 +33,6 @@ export interface MessageSearchDeps {
     readonly events$: Observable<EngineEvent>;
     schedulePersist(): void;
   };
-  community: { readonly state$: Observable<CommunityState> & { readonly value: CommunityState } };
 }
 
 export interface SearchQueryOptions {
@@ -60,8 +58,8 @@ export class MessageSearch {
   private readonly stids = new Map<string, string>();
   private prevMessages: EngineState['messages'] = {};
   private prevConversations: EngineState['conversations'] = {};
-  private prevComments: CommunityState['comments'] = {};
-  private prevChannels: CommunityState['channels'] = {};
+  private prevComments: EngineState['comments'] = {};
+  private prevChannels: EngineState['channels'] = {};
   private readonly subscriptions: Subscription[] = [];
   private stopped = false;
   /** Moves on at every sign-out: stored documents read before it belong to the one who left. */
@@ -75,17 +73,16 @@ export class MessageSearch {
   }
 
   /**
-   * Follows the state and the communities from now on (call before the state is restored, so its messages
+   * Follows the state (communities included) from now on (call before the state is restored, so its messages
    * count as new), and reads the stored documents into the index in the background: the chats list of a
    * cold start does not wait for 100,000 documents to be read.
    */
   async load(): Promise<void> {
     await this.historyKept.load();
-    const { state, community } = this.deps;
+    const { state } = this.deps;
     this.subscriptions.push(
       state.state$.subscribe((s) => this.stateChanged(s)),
       state.events$.subscribe((e) => this.event(e)),
-      community.state$.subscribe((c) => this.communityChanged(c)),
       this.historyKept.changes().subscribe((kept) => this.trimAll(kept)),
     );
     void this.loadStored();
@@ -139,8 +136,7 @@ export class MessageSearch {
       ...(options.conversationId !== undefined ? { conversationId: options.conversationId } : {}),
     });
     const state = this.deps.state.value;
-    const community = this.deps.community.state$.value;
-    return { query, hits: raw.map((r) => toHit(r, state, community)), complete: this.complete };
+    return { query, hits: raw.map((r) => toHit(r, state)), complete: this.complete };
   }
 
   /** The stored documents go into the tree a slice at a time, the worker free for other calls in between. */
@@ -159,11 +155,12 @@ export class MessageSearch {
   }
 
   private stateChanged(state: EngineState): void {
+    this.communityChanged(state);
     const prev = this.prevMessages;
     this.prevMessages = state.messages;
     const prevConversations = this.prevConversations;
     this.prevConversations = state.conversations;
-    const channels = this.deps.community.state$.value.channels;
+    const { channels } = state;
     const touched: SearchDoc[] = [];
     // The list's last messages: a chat never opened on this device is found by its latest message.
     if (prevConversations !== state.conversations) {
@@ -182,7 +179,7 @@ export class MessageSearch {
     for (const [cid, byId] of Object.entries(state.messages)) {
       const before = prev[Number(cid)];
       if (before === byId) continue;
-      // A chat of the list is never a channel, whatever the channels store says.
+      // A chat of the list is never a channel, whatever the channels say.
       const channel = Number(cid) in state.conversations ? undefined : channels[Number(cid)];
       for (const message of Object.values(byId) as Message[]) {
         if (before?.[message.id] === message) continue;
@@ -193,14 +190,15 @@ export class MessageSearch {
     this.put(touched);
   }
 
-  private communityChanged(community: CommunityState): void {
+  /** The communities part of the state: channels known only now, and new or changed comments. */
+  private communityChanged(state: EngineState): void {
     const touched: SearchDoc[] = [];
     // A channel known only now: its posts seen before (indexed as a chat's messages then) become its posts.
     const prevChannels = this.prevChannels;
-    this.prevChannels = community.channels;
-    if (prevChannels !== community.channels) {
-      const { conversations } = this.deps.state.value;
-      for (const channel of Object.values(community.channels)) {
+    this.prevChannels = state.channels;
+    if (prevChannels !== state.channels) {
+      const { conversations } = state;
+      for (const channel of Object.values(state.channels)) {
         if (prevChannels[channel.id] || channel.id in conversations) continue;
         for (const doc of this.index.docsOf(`chat:${channel.id}`)) {
           if (doc.kind !== 'message') continue;
@@ -209,14 +207,14 @@ export class MessageSearch {
       }
     }
     const prev = this.prevComments;
-    this.prevComments = community.comments;
-    if (prev === community.comments) {
+    this.prevComments = state.comments;
+    if (prev === state.comments) {
       this.put(touched);
       return;
     }
-    for (const comment of Object.values(community.comments)) {
+    for (const comment of Object.values(state.comments)) {
       if (prev[comment.comment_id] === comment) continue;
-      const doc = commentDoc(comment, community.channels[comment.channel_id]);
+      const doc = commentDoc(comment, state.channels[comment.channel_id]);
       if (doc) touched.push(doc);
     }
     this.put(touched);
@@ -250,8 +248,8 @@ export class MessageSearch {
   }
 
   private putMessage(message: Message): void {
-    const { state, community } = this.deps;
-    const channel = message.conversation_id in state.value.conversations ? undefined : community.state$.value.channels[message.conversation_id];
+    const { conversations, channels } = this.deps.state.value;
+    const channel = message.conversation_id in conversations ? undefined : channels[message.conversation_id];
     const doc = messageDoc(message, channel);
     if (doc) this.put([doc]);
   }

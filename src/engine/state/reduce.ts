@@ -1,4 +1,6 @@
 import type { Message } from '../../protocol/entities';
+import { participantsSeen } from './communities';
+import { reduceCommunity } from './communityEvents';
 import { noteLastMessage, setOwnMute, storeSnapshots, upsertSnapshot } from './conversationStore';
 import { deleteMessages, storeMessage } from './messageEvents';
 import { conversationMessages, getMessage, loadLatestPage, loadNewerPage, loadOlderPage, moveWindow, trimWindow } from './messageStore';
@@ -70,6 +72,9 @@ export function reduce(state: EngineState, event: EngineEvent, ctx: ReduceContex
       const { conversationId, messageId } = event;
       return { state: recordReceipt(unreadAgain(state, conversationId, messageId), conversationId, messageId, 'delivered'), effects };
     }
+    default:
+      // The communities' events (communityEvents.ts).
+      return { state: reduceCommunity(state, event), effects };
   }
 }
 
@@ -98,14 +103,26 @@ function socketLoaded(
   if (state.lastEventId === event.lastEventId && state.epoch === event.epoch) return { state, effects };
   if (state.epoch !== '' && otherDatabase) {
     // Another database (the server's data was reset): nothing known from the old one may outrank the new
-    // one's answers, so only the signed-in user stays; the sync refills the rest.
+    // one's answers, so only the signed-in user stays; the sync refills the rest. The communities stay as
+    // they are: the sync does not refill them, their screens do, and each answer replaces what it names.
     return {
-      state: { ...initialState(), selfId: state.selfId, lastEventId: event.lastEventId, epoch: event.epoch },
+      state: { ...initialState(), ...communityPart(state), selfId: state.selfId, lastEventId: event.lastEventId, epoch: event.epoch },
       effects,
     };
   }
   return { state: { ...state, lastEventId: event.lastEventId, epoch: event.epoch }, effects };
 }
+
+const communityPart = (state: EngineState): Partial<EngineState> => ({
+  communities: state.communities,
+  communityIds: state.communityIds,
+  communitySearch: state.communitySearch,
+  channels: state.channels,
+  channelIds: state.channelIds,
+  participants: state.participants,
+  commentThreads: state.commentThreads,
+  comments: state.comments,
+});
 
 function messagesLoaded(
   state: EngineState,
@@ -114,8 +131,10 @@ function messagesLoaded(
   effects: EngineEffect[],
 ): EngineState {
   const { conversationId, messages, pageSize } = event;
-  if (event.older) return loadOlderPage(state, conversationId, messages, pageSize, event.before);
-  let next = loadLatestPage(state, conversationId, messages, pageSize);
+  // A page of posts brings their authors.
+  const withAuthors = event.participants ? participantsSeen(state, event.participants) : state;
+  if (event.older) return loadOlderPage(withAuthors, conversationId, messages, pageSize, event.before);
+  let next = loadLatestPage(withAuthors, conversationId, messages, pageSize);
   const newest = messages.reduce<Message | undefined>((a, m) => (a && a.id > m.id ? a : m), undefined);
   if (newest) next = noteLastMessage(next, newest);
   // A chat opened before its messages arrived is read now that its last message is known.

@@ -1,4 +1,5 @@
 import type { EventAction, EventPayloads } from '../../protocol/socket';
+import { commentAdded, commentReactions } from './comments';
 import { removeConversations, upsertSnapshot } from './conversationStore';
 import { deleteMessages, receiveMessage, updateMessage } from './messageEvents';
 import { refreshMessage } from './messageStore';
@@ -57,9 +58,9 @@ export const socketHandlers: SocketHandlers = {
       : removeMember(state, data.conversation_id, data.user_id, effects),
 
   reactions_changed: (state, data) => {
-    // A comment's reactions name no message; comments are not part of this state yet.
-    if (data.comment_id !== undefined) return state;
     const { reactions } = data;
+    // A comment's reactions name no message.
+    if (data.comment_id !== undefined) return commentReactions(state, data.comment_id, reactions);
     return updateMessage(state, data.conversation_id, data.message_id, data.message_stid, (m) => ({ ...m, reactions }));
   },
 
@@ -70,8 +71,9 @@ export const socketHandlers: SocketHandlers = {
 
   conversation_message_update: (state, data) => refreshMessage(state, data.message),
 
+  // The comment joins its thread (when loaded), and its post counts it.
   channel_post_comment_added: (state, data) =>
-    updateMessage(state, data.channel_id, data.post_id, undefined, (post) => ({
+    updateMessage(commentAdded(state, data.comment, data.participants), data.channel_id, data.post_id, undefined, (post) => ({
       ...post,
       discussion: { comments_count: (post.discussion?.comments_count ?? 0) + 1 },
     })),

@@ -1,6 +1,15 @@
-import type { Conversation, ConversationMute, Message, ReceiptStatus } from '../../protocol/entities';
+import type {
+  Channel,
+  Comment,
+  Community,
+  Conversation,
+  ConversationMute,
+  Message,
+  Participant,
+  ReceiptStatus,
+} from '../../protocol/entities';
 import type { EventFrame } from '../../protocol/socket';
-import type { ReceiptMarks } from '../contract/types';
+import type { EngineError, ReceiptMarks } from '../contract/types';
 
 /** The contract's, as the state keeps them (contract/types.ts). */
 export type { ReceiptMarks } from '../contract/types';
@@ -38,7 +47,42 @@ export interface EngineState {
   epoch: string;
   /** Online state of people the user shares a chat with, from `user_presence` (not replayed, not persisted). */
   presence: Readonly<Record<number, Presence>>;
+  /*
+   * Communities (spec §3 "Communities store"). Posts are messages of their channel (`messages`, `windows`
+   * above); what follows is the rest: communities, channels, post and comment authors, comment threads.
+   */
+  communities: Readonly<Record<number, Community>>;
+  /** The community list as last refreshed (joined and not), in the server's order; null until loaded. */
+  communityIds: readonly number[] | null;
+  /** The explore search (spec §5: an empty query clears it); not persisted. */
+  communitySearch: CommunitySearch | null;
+  channels: Readonly<Record<number, Channel>>;
+  /** Each community's channel ids as last loaded, in the server's order. */
+  channelIds: Readonly<Record<number, readonly number[]>>;
+  /** Authors of posts and comments, by user id (spec §3 participants). */
+  participants: Readonly<Record<number, Participant>>;
+  /** Loaded comment threads by `threadKey` (not persisted: they reload when shown). */
+  commentThreads: Readonly<Record<string, CommentThread>>;
+  /** Loaded comments by id (not persisted, like their threads). */
+  comments: Readonly<Record<number, Comment>>;
 }
+
+export interface CommunitySearch {
+  query: string;
+  ids: readonly number[];
+  status: 'loading' | 'loaded' | 'error';
+  error: EngineError | null;
+}
+
+/** One loaded run of a post's comments (or a comment's replies): ascending comment ids. */
+export interface CommentThread {
+  ids: readonly number[];
+  hasOlder: boolean;
+}
+
+/** A post's top-level comments are thread `${postId}:0`; a comment's replies `${postId}:${commentId}`. */
+export const threadKey = (postId: number, parentCommentId: number | null | undefined): string =>
+  `${postId}:${parentCommentId ?? 0}`;
 
 /** One conversation's loaded messages by id. */
 export type ConversationMessages = Readonly<Record<number, Message>>;
@@ -84,9 +128,18 @@ export type EngineEvent =
   | { type: 'conversationLoaded'; conversation: Conversation }
   /**
    * A page of history: `older` when it was loaded with Before (prepended; `before` is the window's first id
-   * it was asked for, and a window that moved on drops it), else the latest page (replaces).
+   * it was asked for, and a window that moved on drops it), else the latest page (replaces). A page of a
+   * channel's posts brings their authors (`participants`).
    */
-  | { type: 'messagesLoaded'; conversationId: number; messages: Message[]; older: boolean; pageSize: number; before?: number }
+  | {
+      type: 'messagesLoaded';
+      conversationId: number;
+      messages: Message[];
+      older: boolean;
+      pageSize: number;
+      before?: number;
+      participants?: readonly Participant[];
+    }
   /** Messages that follow `after`, the last message of a window trimmed at its newer end (issue 11). */
   | { type: 'newerMessagesLoaded'; conversationId: number; messages: Message[]; after: number }
   /** The window keeps only its messages from `from` to `to`: the rest is far from every reader (issue 11). */
@@ -107,7 +160,38 @@ export type EngineEvent =
   /** The dlrs answer: receipts on the user's latest own messages of a chat (spec §7 GET …/dlrs). */
   | { type: 'receiptsLoaded'; receipts: ReceiptStatus[] }
   /** The user's own mute of a chat, as the server answered it (a conversation_edit brings it too). */
-  | { type: 'muteChanged'; conversationId: number; mute: ConversationMute | null };
+  | { type: 'muteChanged'; conversationId: number; mute: ConversationMute | null }
+  /** The community list (GET /v1/communities): replaces the list's order. */
+  | { type: 'communitiesLoaded'; communities: readonly Community[] }
+  /** One community as the server described it (details, join, leave). */
+  | { type: 'communityLoaded'; community: Community }
+  /** A community's details and its channels, answered together (openCommunity). */
+  | { type: 'communityOpened'; community: Community; channels: readonly Channel[] }
+  | { type: 'communitySearchStarted'; query: string }
+  /** The answer for `query`, results or why it failed; ignored when a newer search or a clear replaced it. */
+  | { type: 'communitySearchAnswered'; query: string; results: readonly Community[] }
+  | { type: 'communitySearchFailed'; query: string; error: EngineError | null }
+  | { type: 'communitySearchCleared' }
+  | { type: 'channelsLoaded'; communityId: number; channels: readonly Channel[] }
+  /** One channel as the server described it (details, join, leave). */
+  | { type: 'channelLoaded'; channel: Channel }
+  /**
+   * A page of a thread: the latest page (`older` false) replaces the thread, keeping comments that came by
+   * socket after it; an older page goes before the loaded run. `hasOlder` says whether older ones exist.
+   */
+  | {
+      type: 'commentsLoaded';
+      postId: number;
+      parentCommentId: number | null;
+      comments: readonly Comment[];
+      participants: readonly Participant[];
+      hasOlder: boolean;
+      older: boolean;
+    }
+  /** The outbox's answer to our own comment: into its thread, with its author (as its socket echo). */
+  | { type: 'commentAdded'; comment: Comment; participants: readonly Participant[] }
+  /** A comment as the server answered it (a reaction): replaces the loaded one. */
+  | { type: 'commentStored'; comment: Comment };
 
 /** What the reducer asks the engine to do; the reducer itself has no effects. */
 export type EngineEffect =
@@ -141,6 +225,14 @@ export function initialState(): EngineState {
     lastEventId: 0,
     epoch: '',
     presence: {},
+    communities: {},
+    communityIds: null,
+    communitySearch: null,
+    channels: {},
+    channelIds: {},
+    participants: {},
+    commentThreads: {},
+    comments: {},
   };
 }
 

@@ -1,4 +1,4 @@
-import type { Conversation, Message } from '../../protocol/entities';
+import type { Channel, Community, Conversation, Message, Participant } from '../../protocol/entities';
 import type { EngineState, MessageWindow, ReceiptMarks, UnreadRecord } from '../state/types';
 import { getMessage, indexMessages, pruneSentReceipts } from '../state';
 import { initialState } from '../state/types';
@@ -11,6 +11,48 @@ interface Meta {
   selfId: number | null;
   lastEventId: number;
   epoch: string;
+}
+
+/**
+ * The communities' record: key 'state' of the `communities` store, in the shape the communities store of
+ * builds before issue 22 wrote (`listIds` is the state's `communityIds`), so this build reads what they left,
+ * and an older build taken back to (a rollback) reads what this one wrote. The search and the comment threads
+ * are not kept: they reload when shown.
+ */
+export const COMMUNITIES_KEY = 'state';
+
+interface StoredCommunities {
+  communities: Readonly<Record<number, Community>>;
+  listIds: readonly number[] | null;
+  channels: Readonly<Record<number, Channel>>;
+  channelIds: Readonly<Record<number, readonly number[]>>;
+  participants: Readonly<Record<number, Participant>>;
+}
+
+const sameCommunities = (a: EngineState, b: EngineState) =>
+  a.communities === b.communities &&
+  a.communityIds === b.communityIds &&
+  a.channels === b.channels &&
+  a.channelIds === b.channelIds &&
+  a.participants === b.participants;
+
+const noCommunities = (s: EngineState) =>
+  s.communityIds === null &&
+  [s.communities, s.channels, s.channelIds, s.participants].every((record) => Object.keys(record).length === 0);
+
+/** The communities' record when it changed: one record, as they change rarely and are few. */
+function communityOps(prev: EngineState, next: EngineState): StorageOp[] {
+  if (sameCommunities(prev, next) || (noCommunities(prev) && noCommunities(next))) return [];
+  // Nothing to keep (a sign-out, a new account): no record, rather than an empty one.
+  if (noCommunities(next)) return [{ store: 'communities', type: 'delete', key: COMMUNITIES_KEY }];
+  const value: StoredCommunities = {
+    communities: next.communities,
+    listIds: next.communityIds,
+    channels: next.channels,
+    channelIds: next.channelIds,
+    participants: next.participants,
+  };
+  return [{ store: 'communities', type: 'put', key: COMMUNITIES_KEY, value }];
 }
 
 function diffRecord<V>(store: StoreName, prev: Readonly<Record<number, V>>, next: Readonly<Record<number, V>>): StorageOp[] {
@@ -49,6 +91,7 @@ export function persistOps(prev: EngineState, next: EngineState): StorageOp[] {
     ...diffRecord('conversations', prev.conversations, next.conversations),
     ...diffRecord('unread', prev.unread, next.unread),
     ...diffRecord('receipts', prev.receipts, next.receipts),
+    ...communityOps(prev, next),
   ];
   if (prev.messages !== next.messages || prev.windows !== next.windows) {
     const nextCached = cachedWindows(next.windows);
@@ -86,8 +129,21 @@ export function persistOps(prev: EngineState, next: EngineState): StorageOp[] {
 
 /** The state as it was last persisted: what a reload shows before the network answers. */
 export async function loadState(storage: EngineStorage): Promise<EngineState> {
-  const meta = await storage.get<Meta>('meta', 'state');
-  if (!meta) return initialState();
+  const [meta, kept] = await Promise.all([
+    storage.get<Meta>('meta', 'state'),
+    storage.get<Partial<StoredCommunities>>('communities', COMMUNITIES_KEY),
+  ]);
+  // Kept apart from `meta`, so they are read whether or not the rest of the state was written yet.
+  const communities: Partial<EngineState> = kept
+    ? {
+        communities: kept.communities ?? {},
+        communityIds: kept.listIds ?? null,
+        channels: kept.channels ?? {},
+        channelIds: kept.channelIds ?? {},
+        participants: kept.participants ?? {},
+      }
+    : {};
+  if (!meta) return { ...initialState(), ...communities };
   const byId = <V>(rows: { key: string; value: V }[]) =>
     Object.fromEntries(rows.map((r) => [Number(r.key), r.value])) as Record<number, V>;
   const [conversations, messages, unread, receipts, storedWindows, sentReceipts] = await Promise.all([
@@ -116,13 +172,14 @@ export async function loadState(storage: EngineStorage): Promise<EngineState> {
     windows,
     unread: unreadRecords,
     receipts: byId(receipts),
+    ...communities,
   };
 }
 
 /** The meta records of the state, deleted at sign-out (meta also holds what outlives a session). */
 export const STATE_META_KEYS: readonly string[] = ['state', 'windows', 'sentReceipts', 'pendingReceipts'];
 
-/** The stores only the state (and the communities store) live in, cleared at sign-out (`meta` records go on their own). */
+/** The stores of the state, its search index and its trimmed history, cleared at sign-out (`meta` records go on their own). */
 export const STATE_STORES: readonly StoreName[] = [
   'conversations',
   'messages',

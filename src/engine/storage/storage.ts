@@ -15,7 +15,7 @@ export type StoreName =
   | 'outbox'
   /** The bytes of outbox attachments (Blobs), by the entry's localId, kept apart from the small entries. */
   | 'files'
-  /** Communities, channels and post participants (spec §3 "Communities store"). */
+  /** The state's communities, channels and post participants, one record (spec §3 "Communities store", persistence.ts). */
   | 'communities'
   /** Pages trimmed off a chat's window, until the reader comes back to them (issue 11). */
   | 'history'

@@ -1,11 +1,9 @@
-import { BehaviorSubject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { MessageSearchView } from '../../../src/engine/api';
-import { type CommunityState, initialCommunityState } from '../../../src/engine/community/types';
 import { MessageSearch, SEARCH_SETTLE_MS } from '../../../src/engine/search/messageSearch';
 import { LiveState } from '../../../src/engine/state/liveState';
 import { MemoryStorage } from '../../../src/engine/storage/storage';
-import type { Comment } from '../../../src/protocol/entities';
+import type { Channel, Comment } from '../../../src/protocol/entities';
 import { frame, listed, message, SELF } from './state.fixtures';
 import { ManualEngineClock } from './support/fakeEngine';
 
@@ -21,19 +19,18 @@ function parts(storage: MemoryStorage, clock: ManualEngineClock) {
     extraOps: () => search?.takeOps() ?? { ops: [] },
     onEffect: () => undefined,
   });
-  const community = new BehaviorSubject<CommunityState>(initialCommunityState());
-  search = new MessageSearch({ storage, clock, log: () => undefined, state, community: { state$: community } });
-  return { state, community, search };
+  search = new MessageSearch({ storage, clock, log: () => undefined, state });
+  return { state, search };
 }
 
 async function setup(storage = new MemoryStorage(), clock = new ManualEngineClock()) {
-  const { state, community, search } = parts(storage, clock);
+  const { state, search } = parts(storage, clock);
   await search.load();
   state.dispatch({ type: 'signedIn', selfId: SELF });
   state.dispatch({ type: 'conversationsLoaded', conversations: [listed(10, null), listed(11, null)] });
   const ids = (query: string, conversationId?: number) =>
     search.view(query, conversationId === undefined ? {} : { conversationId }).hits.map((h) => h.id);
-  return { storage, clock, state, community, search, ids };
+  return { storage, clock, state, search, ids };
 }
 
 const page = (conversationId: number, ...texts: [number, string][]) => ({
@@ -60,7 +57,7 @@ describe('message search over the engine state', () => {
   });
 
   it('marks the user’s own messages and comments, so their rows say "You" (issue 23)', async () => {
-    const { state, community, search } = await setup();
+    const { state, search } = await setup();
     state.dispatch({
       type: 'messagesLoaded',
       conversationId: 10,
@@ -69,7 +66,11 @@ describe('message search over the engine state', () => {
       pageSize: 50,
     });
     const comment = { comment_id: 99, post_id: 20, parent_comment_id: null, channel_id: 50, user_id: SELF, message: 'mine as well' };
-    community.next({ ...community.value, comments: { 99: { ...comment, created_at: '1700000000', reactions: [], replies_count: 0, client_id: null } } });
+    state.dispatch({
+      type: 'commentAdded',
+      comment: { ...comment, created_at: '1700000000', reactions: [], replies_count: 0, client_id: null },
+      participants: [],
+    });
     const fromSelf = Object.fromEntries(search.view('mine').hits.map((h) => [`${h.kind} ${h.id}`, h.fromSelf]));
     expect(fromSelf).toEqual({ 'message 1': false, 'message 2': true, 'comment 99': true });
   });
@@ -105,10 +106,10 @@ describe('message search over the engine state', () => {
   });
 
   it('indexes posts of a channel and comments, named by the channel and participants', async () => {
-    const { state, community, search } = await setup();
-    const channel = { id: 50, stid: 'ch50', name: 'Nyheter', community_id: 4 } as CommunityState['channels'][number];
-    community.next({ ...community.value, channels: { 50: channel }, participants: { 3: { user_id: 3, name: 'Bob', avatar: '' } } });
-    state.dispatch(page(50, [20, 'Sekolah dibuka besok']));
+    const { state, search } = await setup();
+    const channel = { id: 50, stid: 'ch50', name: 'Nyheter', community_id: 4 } as Channel;
+    state.dispatch({ type: 'channelLoaded', channel });
+    state.dispatch({ ...page(50, [20, 'Sekolah dibuka besok']), participants: [{ user_id: 3, name: 'Bob', avatar: '' }] });
     const comment: Comment = {
       comment_id: 99,
       post_id: 20,
@@ -121,7 +122,7 @@ describe('message search over the engine state', () => {
       replies_count: 0,
       client_id: null,
     };
-    community.next({ ...community.value, comments: { 99: comment } });
+    state.dispatch({ type: 'commentAdded', comment, participants: [] });
     const hits = search.view('besok').hits;
     expect(hits.map((h) => [h.kind, h.id, h.channelId, h.communityId, h.postId, h.title])).toEqual(
       expect.arrayContaining([
@@ -133,11 +134,11 @@ describe('message search over the engine state', () => {
   });
 
   it('finds a post seen before its channel was known as a post of that channel, once the channel is', async () => {
-    const { state, community, search, ids } = await setup();
+    const { state, search, ids } = await setup();
     state.dispatch(page(51, [30, 'Rapat guru hari Senin']));
     expect(search.view('rapat').hits.map((h) => [h.kind, h.conversationId, h.channelId])).toEqual([['message', 51, null]]);
-    const channel = { id: 51, stid: 'ch51', name: 'Guru', community_id: 4 } as CommunityState['channels'][number];
-    community.next({ ...community.value, channels: { 51: channel } });
+    const channel = { id: 51, stid: 'ch51', name: 'Guru', community_id: 4 } as Channel;
+    state.dispatch({ type: 'channelLoaded', channel });
     expect(search.view('rapat').hits.map((h) => [h.kind, h.conversationId, h.channelId, h.communityId, h.title])).toEqual([
       ['post', null, 51, 4, 'Guru'],
     ]);

@@ -1,8 +1,6 @@
-import { BehaviorSubject, combineLatest, distinctUntilChanged, map, type Observable } from 'rxjs';
+import { combineLatest, distinctUntilChanged, map, type Observable } from 'rxjs';
 import { COMMENTS_PAGE_SIZE, POSTS_PAGE_SIZE } from '../../protocol/constants';
-import type { Channel, Comment, Community, Message, Participant } from '../../protocol/entities';
-import type { EventPayloads } from '../../protocol/socket';
-import { BatchedWriter, type WriteBatch } from '../storage/batchedWriter';
+import type { Channel, Comment, Community, Message } from '../../protocol/entities';
 import type { EngineClock } from '../clock';
 import { type EngineError, engineError, isEngineError } from '../errors';
 import { checkSend } from '../messages/outbox';
@@ -18,23 +16,7 @@ import type {
   OutboxEntry,
   PostsView,
 } from '../contract/types';
-import type { EngineEvent, EngineState } from '../state/types';
-import type { EngineStorage } from '../storage/storage';
-import {
-  channelsLoaded,
-  channelStored,
-  commentAdded,
-  commentsLoaded,
-  commentStored,
-  communitiesLoaded,
-  communityStored,
-  participantsSeen,
-  reduceCommunityFrame,
-  searchAnswered,
-  searchCleared,
-  searchStarted,
-} from './reduce';
-import { type CommunityState, initialCommunityState, type PersistedCommunityState, threadKey } from './types';
+import { type EngineEvent, type EngineState, threadKey } from '../state/types';
 import { createChannelsSelector, createCommentsSelector, createCommunitiesSelector, createPostsSelector } from './views';
 
 /** Spec §8: a channel's details answered without the channel. */
@@ -42,16 +24,16 @@ export const NO_CHANNEL_DATA = 'No channel data available';
 /** Spec §8: a channel's details without the community it belongs to (its info lives under that community). */
 export const COMMUNITY_ID_MISSING = 'Community ID not available';
 
-const STORAGE_KEY = 'state';
-
 export interface CommunityDeps {
-  storage: EngineStorage;
   rest: () => RestClient;
   clock: EngineClock;
   log: (message: string, detail?: unknown) => void;
-  /** The engine's message state: posts are messages of their channel. */
-  state: () => EngineState;
-  dispatch: (event: EngineEvent) => void;
+  /** The engine's one state (state/liveState.ts): the answers go into it as events, the views read it. */
+  state: {
+    readonly value: EngineState;
+    readonly state$: Observable<EngineState>;
+    dispatch(event: EngineEvent): void;
+  };
   messages: (channelId: number) => Observable<MessageWindowView>;
   /** The signed-in user's outbox: comments waiting to be sent show in their thread. */
   outbox: Observable<readonly OutboxEntry[]>;
@@ -71,7 +53,7 @@ function requireIds(call: RestCallName, ...ids: unknown[]): void {
  * The community or channel of a success answer, when it is one (an object with a positive id: the REST
  * types say what the spec promises, not what arrives). Otherwise the answer is of no use and the call
  * fails like one without a usable answer (status 0) with `message`, by default spec §8's unexpected error
- * (of joining or leaving); nothing half made goes into the store.
+ * (of joining or leaving); nothing half made goes into the state.
  */
 function answered<T extends { id: number }>(call: RestCallName, value: T | null | undefined, message: string = UNEXPECTED): T {
   if (typeof value === 'object' && value !== null && validId(value.id)) return value;
@@ -83,50 +65,19 @@ const newKey = (clock: EngineClock) =>
 const newClientId = (clock: EngineClock) => 1 + Math.floor(clock.random() * 10_000);
 
 /**
- * Communities, channels, posts and comments (issue 3): REST answers and socket events go into the
- * communities store (persisted, spec §3) or, for posts, into the engine's message state; the views are
- * memoised observables over them.
+ * Communities, channels, posts and comments (issue 3): commands, whose REST answers go into the engine's one
+ * state as events (posts are messages of their channel), and the memoised views over that state. Nothing is
+ * kept here: the state, its reducer and its writer are the engine's (state/).
  */
-export class CommunityService {
-  readonly state$ = new BehaviorSubject<CommunityState>(initialCommunityState());
-  private persisted: PersistedCommunityState | null = null;
-  private readonly writer: BatchedWriter;
+export class CommunityCommands {
+  constructor(private readonly deps: CommunityDeps) {}
 
-  constructor(private readonly deps: CommunityDeps) {
-    this.writer = new BatchedWriter({ ...deps, failure: 'saving the communities failed', collect: () => this.changedOps() });
+  private get state$(): Observable<EngineState> {
+    return this.deps.state.state$;
   }
 
-  async load(): Promise<void> {
-    const stored = await this.deps.storage.get<PersistedCommunityState>('communities', STORAGE_KEY);
-    if (stored) {
-      this.persisted = stored;
-      this.state$.next({ ...initialCommunityState(), ...stored });
-    }
-  }
-
-  /** Sign-out: nothing of one account's communities may show to the next (storage is cleared by the engine). */
-  reset(): void {
-    this.writer.cancel();
-    this.persisted = null;
-    this.state$.next(initialCommunityState());
-  }
-
-  flush(): Promise<void> {
-    return this.writer.flush();
-  }
-
-  /** The engine stopped: a failed write is not retried by a timer any more (`flush` still writes). */
-  stop(): void {
-    this.writer.stop();
-  }
-
-  /** The socket actions of spec §4 this store keeps: new comments and comment reactions. */
-  applyFrame(
-    frame:
-      | { action: 'channel_post_comment_added'; data: EventPayloads['channel_post_comment_added'] }
-      | { action: 'reactions_changed'; data: EventPayloads['reactions_changed'] },
-  ): void {
-    this.update((s) => reduceCommunityFrame(s, frame));
+  private dispatch(event: EngineEvent): void {
+    this.deps.state.dispatch(event);
   }
 
   // Queries.
@@ -171,16 +122,11 @@ export class CommunityService {
     );
   }
 
-  /** A comment the server stored (the outbox's answer): into its thread, with its author. */
-  commentStored(comment: Comment, participants: readonly Participant[]): void {
-    this.update((s) => commentAdded(s, comment, participants));
-  }
-
   // Communities.
 
   async refreshCommunities(): Promise<Community[]> {
     const { communities } = await this.deps.rest().getCommunities();
-    this.update((s) => communitiesLoaded(s, communities));
+    this.dispatch({ type: 'communitiesLoaded', communities });
     return communities;
   }
 
@@ -188,16 +134,16 @@ export class CommunityService {
   async searchCommunities(query: string): Promise<Community[]> {
     const text = query.trim();
     if (text === '') {
-      this.update(searchCleared);
+      this.dispatch({ type: 'communitySearchCleared' });
       return [];
     }
-    this.update((s) => searchStarted(s, text));
+    this.dispatch({ type: 'communitySearchStarted', query: text });
     try {
       const { search_results: results } = await this.deps.rest().searchCommunities(text);
-      this.update((s) => searchAnswered(s, text, { results }));
+      this.dispatch({ type: 'communitySearchAnswered', query: text, results });
       return results;
     } catch (error) {
-      this.update((s) => searchAnswered(s, text, { error: isEngineError(error) ? error : null }));
+      this.dispatch({ type: 'communitySearchFailed', query: text, error: isEngineError(error) ? error : null });
       throw error;
     }
   }
@@ -209,13 +155,13 @@ export class CommunityService {
       rest.getCommunity(communityId),
       rest.getCommunityChannels(communityId),
     ]);
-    this.update((s) => channelsLoaded(communityStored(s, community), community.id, channels));
+    this.dispatch({ type: 'communityOpened', community, channels });
     return community;
   }
 
   async joinCommunity(communityId: number): Promise<Community> {
     const community = answered('joinCommunity', (await this.deps.rest().joinCommunity(communityId))?.community);
-    this.update((s) => communityStored(s, community));
+    this.dispatch({ type: 'communityLoaded', community });
     // Joining joined its announcements channel: the loaded channel list says so too.
     this.reloadChannels(community.id);
     return community;
@@ -223,7 +169,7 @@ export class CommunityService {
 
   async leaveCommunity(communityId: number): Promise<Community> {
     const community = answered('leaveCommunity', (await this.deps.rest().leaveCommunity(communityId))?.community);
-    this.update((s) => communityStored(s, community));
+    this.dispatch({ type: 'communityLoaded', community });
     this.reloadChannels(community.id);
     return community;
   }
@@ -232,7 +178,7 @@ export class CommunityService {
 
   async loadChannels(communityId: number): Promise<Channel[]> {
     const { channels } = await this.deps.rest().getCommunityChannels(communityId);
-    this.update((s) => channelsLoaded(s, communityId, channels));
+    this.dispatch({ type: 'channelsLoaded', communityId, channels });
     return channels;
   }
 
@@ -243,25 +189,25 @@ export class CommunityService {
   async loadChannel(channelId: number | string): Promise<Channel> {
     const channel = answered('getChannel', (await this.deps.rest().getChannel(channelId))?.channel, NO_CHANNEL_DATA);
     if (!validId(channel.community_id)) throw engineError('getChannel', 0, null, COMMUNITY_ID_MISSING);
-    this.update((s) => channelStored(s, channel));
+    this.dispatch({ type: 'channelLoaded', channel });
     return channel;
   }
 
   async joinChannel(channelId: number): Promise<Channel> {
     const channel = answered('joinChannel', (await this.deps.rest().joinChannel(channelId))?.channel);
-    this.update((s) => channelStored(s, channel));
+    this.dispatch({ type: 'channelLoaded', channel });
     return channel;
   }
 
   /** Spec §4: leaving the announcements channel is leaving the community, which is then reloaded. */
   async leaveChannel(channelId: number): Promise<Channel> {
     const channel = answered('leaveChannel', (await this.deps.rest().leaveChannel(channelId))?.channel);
-    this.update((s) => channelStored(s, channel));
+    this.dispatch({ type: 'channelLoaded', channel });
     if (channel.is_community_announcements) {
       void this.deps
         .rest()
         .getCommunity(channel.community_id)
-        .then(({ community }) => this.update((s) => communityStored(s, community)))
+        .then(({ community }) => this.dispatch({ type: 'communityLoaded', community }))
         .catch((e: unknown) => this.deps.log('community refresh failed', e));
       this.reloadChannels(channel.community_id);
     }
@@ -272,17 +218,15 @@ export class CommunityService {
 
   async loadPosts(channelId: number): Promise<void> {
     const { posts, participants } = await this.deps.rest().getPosts(channelId, { limit: POSTS_PAGE_SIZE });
-    this.update((s) => participantsSeen(s, participants));
-    this.deps.dispatch({ type: 'messagesLoaded', conversationId: channelId, messages: posts, older: false, pageSize: POSTS_PAGE_SIZE });
+    this.dispatch({ type: 'messagesLoaded', conversationId: channelId, messages: posts, older: false, pageSize: POSTS_PAGE_SIZE, participants });
   }
 
   async loadOlderPosts(channelId: number): Promise<boolean> {
-    const window = this.deps.state().windows[channelId];
+    const window = this.deps.state.value.windows[channelId];
     const oldest = window?.ids[0];
     if (!window || oldest === undefined || !window.hasOlder) return false;
     const { posts, participants } = await this.deps.rest().getPosts(channelId, { limit: POSTS_PAGE_SIZE, before: oldest });
-    this.update((s) => participantsSeen(s, participants));
-    this.deps.dispatch({ type: 'messagesLoaded', conversationId: channelId, messages: posts, older: true, pageSize: POSTS_PAGE_SIZE });
+    this.dispatch({ type: 'messagesLoaded', conversationId: channelId, messages: posts, older: true, pageSize: POSTS_PAGE_SIZE, participants });
     return posts.length > 0;
   }
 
@@ -305,7 +249,7 @@ export class CommunityService {
       ...(attachment ? { attachment } : {}),
       ...(input.quotedMessageId !== undefined ? { quotedMessageId: input.quotedMessageId } : {}),
     });
-    this.deps.dispatch({ type: 'messageStored', message: post });
+    this.dispatch({ type: 'messageStored', message: post });
     return post;
   }
 
@@ -316,7 +260,7 @@ export class CommunityService {
     const { post } = on
       ? await rest.addPostReaction(channelId, postId, emoji)
       : await rest.removePostReaction(channelId, postId, emoji);
-    this.deps.dispatch({ type: 'messageStored', message: post });
+    this.dispatch({ type: 'messageStored', message: post });
     return post;
   }
 
@@ -329,14 +273,13 @@ export class CommunityService {
       ...(parentCommentId !== null ? { parentCommentId } : {}),
       limit: COMMENTS_PAGE_SIZE,
     });
-    this.update((s) =>
-      commentsLoaded(participantsSeen(s, participants), postId, parentCommentId, comments, comments.length >= COMMENTS_PAGE_SIZE, false),
-    );
+    const hasOlder = comments.length >= COMMENTS_PAGE_SIZE;
+    this.dispatch({ type: 'commentsLoaded', postId, parentCommentId, comments, participants, hasOlder, older: false });
   }
 
   async loadOlderComments(channelId: number, postId: number, parentCommentId: number | null = null): Promise<boolean> {
     requireIds('getComments', channelId, postId, ...(parentCommentId === null ? [] : [parentCommentId]));
-    const thread = this.state$.value.threads[threadKey(postId, parentCommentId)];
+    const thread = this.deps.state.value.commentThreads[threadKey(postId, parentCommentId)];
     const oldest = thread?.ids[0];
     if (!thread || oldest === undefined || !thread.hasOlder) return false;
     const { comments, participants } = await this.deps.rest().getComments(channelId, {
@@ -345,9 +288,8 @@ export class CommunityService {
       limit: COMMENTS_PAGE_SIZE,
       before: oldest,
     });
-    this.update((s) =>
-      commentsLoaded(participantsSeen(s, participants), postId, parentCommentId, comments, comments.length >= COMMENTS_PAGE_SIZE, true),
-    );
+    const hasOlder = comments.length >= COMMENTS_PAGE_SIZE;
+    this.dispatch({ type: 'commentsLoaded', postId, parentCommentId, comments, participants, hasOlder, older: true });
     return comments.length > 0;
   }
 
@@ -368,50 +310,14 @@ export class CommunityService {
     const { comment } = on
       ? await rest.addCommentReaction(channelId, postId, commentId, emoji)
       : await rest.removeCommentReaction(channelId, postId, commentId, emoji);
-    this.update((s) => commentStored(s, comment));
+    this.dispatch({ type: 'commentStored', comment });
     return comment;
   }
 
   // Internals.
 
   private reloadChannels(communityId: number): void {
-    if (!(communityId in this.state$.value.channelIds)) return;
+    if (!(communityId in this.deps.state.value.channelIds)) return;
     void this.loadChannels(communityId).catch((e: unknown) => this.deps.log('channel list refresh failed', e));
-  }
-
-  private update(change: (state: CommunityState) => CommunityState): void {
-    const next = change(this.state$.value);
-    if (next === this.state$.value) return;
-    this.state$.next(next);
-    this.writer.schedule();
-  }
-
-  /** The stored part of the state, when it changed since the last write that committed. */
-  private changedOps(): WriteBatch {
-    const s = this.state$.value;
-    const next: PersistedCommunityState = {
-      communities: s.communities,
-      listIds: s.listIds,
-      channels: s.channels,
-      channelIds: s.channelIds,
-      participants: s.participants,
-    };
-    const old = this.persisted;
-    if (
-      old &&
-      old.communities === next.communities &&
-      old.listIds === next.listIds &&
-      old.channels === next.channels &&
-      old.channelIds === next.channelIds &&
-      old.participants === next.participants
-    ) {
-      return { ops: [] };
-    }
-    return {
-      ops: [{ store: 'communities', type: 'put', key: STORAGE_KEY, value: next }],
-      written: () => {
-        this.persisted = next;
-      },
-    };
   }
 }
