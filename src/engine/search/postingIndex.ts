@@ -10,8 +10,9 @@ import { fold, words } from './fold';
  * document numbers within the block as a sorted Uint16Array. Since a block's words are neighbouring keys,
  * the last word of a query (typed part way) is one key range, `p|<block>|<prefix>` to `…\uffff`: no term
  * dictionary is needed. A query reads the newest block first and goes back only while it has fewer than
- * its limit of hits, so two common words stop in the first block and rare ones read one small record per
- * block. `r|<page>` records give each number's document key (null once removed).
+ * its limit of hits (1, 2, 4, … blocks a round), so two common words stop in the first block and rare ones
+ * read one small record per block in a few rounds. `r|<page>` records give each number's document key
+ * (null once removed).
  */
 
 export const BLOCK_SIZE = 65_536;
@@ -234,17 +235,26 @@ export class PostingIndex {
     if (prefix === undefined || limit <= 0) return [];
     const whole = [...new Set(asked.slice(0, -1))];
     const found: number[] = [];
-    for (let block = Math.floor((this.meta.next - 1) / BLOCK_SIZE); block >= 0 && found.length < limit; block--) {
+    // Newest block first; while hits are missing, twice as many older blocks at once (their reads in one
+    // transaction, not one round trip each): common words stop at the first, rare ones take few rounds.
+    let block = Math.floor((this.meta.next - 1) / BLOCK_SIZE);
+    for (let round = 1; block >= 0 && found.length < limit; round *= 2) {
+      const blocks = Array.from({ length: Math.min(round, block + 1) }, (_, i) => block - i);
+      block -= blocks.length;
       const tx = this.db.transaction(this.store, 'readonly');
-      const range = IDBKeyRange.bound(postingKey(block, prefix), `${postingKey(block, prefix)}\uffff`);
-      const [lists, prefixed] = await Promise.all([
-        Promise.all(whole.map((t) => tx.store.get(postingKey(block, t)) as Promise<Uint16Array | undefined>)),
-        tx.store.getAll(range) as Promise<Uint16Array[]>,
-      ]);
-      if (prefixed.length === 0 || lists.some((l) => !l)) continue;
-      for (const local of this.matchesIn(lists as Uint16Array[], prefixed, limit - found.length)) {
-        found.push(block * BLOCK_SIZE + local);
-      }
+      const read = await Promise.all(
+        blocks.map((b) =>
+          Promise.all([
+            Promise.all(whole.map((t) => tx.store.get(postingKey(b, t)) as Promise<Uint16Array | undefined>)),
+            tx.store.getAll(IDBKeyRange.bound(postingKey(b, prefix), `${postingKey(b, prefix)}\uffff`)) as Promise<Uint16Array[]>,
+          ]),
+        ),
+      );
+      read.forEach(([lists, prefixed], i) => {
+        const b = blocks[i] as number;
+        if (found.length >= limit || prefixed.length === 0 || lists.some((l) => !l)) return;
+        for (const local of this.matchesIn(lists as Uint16Array[], prefixed, limit - found.length)) found.push(b * BLOCK_SIZE + local);
+      });
     }
     return this.keysOf(found);
   }
