@@ -40,6 +40,10 @@ export interface Sizes {
   /** Messages of the search index (issue 13), and of its baseline. */
   searchMessages: number;
   searchBaselineMessages: number;
+  /** Issue 24's index candidates (search-scale): messages, the baseline, and the size FlexSearch is built at. */
+  searchScaleMessages: number;
+  searchScaleBaselineMessages: number;
+  searchScaleFlexMessages: number;
   /** Messages of a chat exported (issue 24), and of its baseline. */
   exportMessages: number;
   exportBaselineMessages: number;
@@ -90,6 +94,9 @@ export function fullSizes(): Sizes {
     fanoutSeconds: num('BENCH_FANOUT_SECONDS', 30),
     searchMessages: num('BENCH_SEARCH_MESSAGES', 100_000),
     searchBaselineMessages: 1_000,
+    searchScaleMessages: num('BENCH_SEARCH_SCALE_MESSAGES', 1_000_000),
+    searchScaleBaselineMessages: num('BENCH_SEARCH_SCALE_BASELINE', 100_000),
+    searchScaleFlexMessages: num('BENCH_SEARCH_SCALE_FLEX', 20_000),
     exportMessages: num('BENCH_EXPORT_MESSAGES', 100_000),
     exportBaselineMessages: 1_000,
     lighthousePages: ['/login', '/satir', '/inbox'],
@@ -120,6 +127,9 @@ export const SMOKE: Sizes = {
   fanoutSeconds: 1,
   searchMessages: 2_000,
   searchBaselineMessages: 200,
+  searchScaleMessages: 5_000,
+  searchScaleBaselineMessages: 1_000,
+  searchScaleFlexMessages: 500,
   exportMessages: 500,
   exportBaselineMessages: 50,
   lighthousePages: ['/login', '/inbox'],

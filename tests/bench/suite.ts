@@ -12,6 +12,7 @@ import { recoveryFigures } from './engineRecovery';
 import { lighthouseBench } from './lighthouse';
 import { exportBench } from './exportChat';
 import { searchBench } from './search';
+import { searchScaleBench } from './searchScale';
 import { searchTypingBench } from './searchTyping';
 import { listBench, serverBench } from './serverBench';
 import type { Sizes } from './sizes';
@@ -47,6 +48,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
     name: 'search',
     run: async ({ sizes, builds }) => [...(await searchBench(sizes)), ...(await searchTypingBench(sizes, builds.dir('production')))],
   },
+  { name: 'search-scale', run: ({ sizes, log }) => searchScaleBench(sizes, log) },
   { name: 'export', run: ({ sizes }) => exportBench(sizes) },
   { name: 'lighthouse', run: ({ sizes, builds, log }) => lighthouseBench(sizes, builds.dir('production'), log) },
 ];

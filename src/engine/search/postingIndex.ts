@@ -1,0 +1,304 @@
+import type { IDBPDatabase } from 'idb';
+import { fold, words } from './fold';
+
+/**
+ * An inverted index kept in IndexedDB (issue 24), for 1,000,000 messages: the worker holds one counter,
+ * not the index, so it opens at once and its heap does not grow with the history.
+ *
+ * Every document gets a number in the order it is indexed (the newest is the highest). Numbers fall into
+ * blocks of 65,536; a block's posting list for a folded word is one record, `p|<block>|<word>`, the
+ * document numbers within the block as a sorted Uint16Array. Since a block's words are neighbouring keys,
+ * the last word of a query (typed part way) is one key range, `p|<block>|<prefix>` to `…\uffff`: no term
+ * dictionary is needed. A query reads the newest block first and goes back only while it has fewer than
+ * its limit of hits (1, 2, 4, … blocks a round), so two common words stop in the first block and rare ones
+ * read one small record per block in a few rounds. `r|<page>` records give each number's document key
+ * (null once removed).
+ */
+
+export const BLOCK_SIZE = 65_536;
+/** Document keys per `r|` record. */
+export const REF_PAGE = 1024;
+
+const META_KEY = 'meta';
+const blockId = (block: number) => block.toString(36).padStart(4, '0');
+const postingKey = (block: number, term: string) => `p|${blockId(block)}|${term}`;
+const refKey = (page: number) => `r|${page}`;
+
+interface Meta {
+  /** The number the next document gets. */
+  next: number;
+}
+
+/** A document to index: its key (as the `search` store has it) and its text. */
+export interface IndexedText {
+  key: string;
+  text: string;
+}
+
+export interface PostingHit {
+  docNo: number;
+  key: string;
+}
+
+/** The distinct folded words of a text. */
+export function foldedTerms(text: string): string[] {
+  const terms = new Set<string>();
+  for (const word of words(text)) {
+    const term = fold(word);
+    if (term) terms.add(term);
+  }
+  return [...terms];
+}
+
+/** The folded words of a document that a query matched: its whole words, and the last one as a prefix. */
+export function matchedTerms(text: string, query: string): string[] {
+  const asked = words(query).map(fold).filter(Boolean);
+  const prefix = asked[asked.length - 1];
+  if (prefix === undefined) return [];
+  const whole = new Set(asked.slice(0, -1));
+  return foldedTerms(text).filter((t) => whole.has(t) || t.startsWith(prefix));
+}
+
+type Db = IDBPDatabase<unknown>;
+
+/** Adds `id` to a sorted posting list (ids are mostly the highest yet: appended). */
+function withId(list: Uint16Array | undefined, id: number): Uint16Array {
+  if (!list) return Uint16Array.of(id);
+  let at = list.length;
+  while (at > 0 && (list[at - 1] as number) > id) at--;
+  if (at > 0 && list[at - 1] === id) return list;
+  const next = new Uint16Array(list.length + 1);
+  next.set(list.subarray(0, at));
+  next[at] = id;
+  next.set(list.subarray(at), at + 1);
+  return next;
+}
+
+function withoutId(list: Uint16Array, id: number): Uint16Array {
+  const at = list.indexOf(id);
+  if (at < 0) return list;
+  const next = new Uint16Array(list.length - 1);
+  next.set(list.subarray(0, at));
+  next.set(list.subarray(at + 1), at);
+  return next;
+}
+
+export class PostingIndex {
+  /** Per-block match counts, reused by every query (one block at a time). */
+  private readonly counts = new Uint8Array(BLOCK_SIZE);
+
+  private constructor(
+    private readonly db: Db,
+    private readonly store: string,
+    private meta: Meta,
+  ) {}
+
+  /** Opens the index kept in `store` (an object store with out-of-line string keys): one small read. */
+  static async open(db: Db, store: string): Promise<PostingIndex> {
+    const meta = ((await db.get(store, META_KEY)) as Meta | undefined) ?? { next: 0 };
+    return new PostingIndex(db, store, meta);
+  }
+
+  /** Documents indexed so far, removed ones included (their numbers are not reused). */
+  get numbered(): number {
+    return this.meta.next;
+  }
+
+  /**
+   * Indexes new documents, numbered after every one before (so newer than all), in one transaction per
+   * block they fall into. Returns their numbers, for `remove` and `replace`.
+   */
+  async add(docs: readonly IndexedText[]): Promise<number[]> {
+    const numbers: number[] = [];
+    for (let i = 0; i < docs.length; ) {
+      const block = Math.floor(this.meta.next / BLOCK_SIZE);
+      const room = (block + 1) * BLOCK_SIZE - this.meta.next;
+      const slice = docs.slice(i, i + room);
+      numbers.push(...(await this.addToBlock(slice)));
+      i += slice.length;
+    }
+    return numbers;
+  }
+
+  private async addToBlock(docs: readonly IndexedText[]): Promise<number[]> {
+    const first = this.meta.next;
+    const block = Math.floor(first / BLOCK_SIZE);
+    const added = new Map<string, number[]>();
+    const refs = new Map<number, { at: number; key: string }[]>();
+    docs.forEach((doc, i) => {
+      const docNo = first + i;
+      for (const term of foldedTerms(doc.text)) {
+        const key = postingKey(block, term);
+        let ids = added.get(key);
+        if (!ids) added.set(key, (ids = []));
+        ids.push(docNo - block * BLOCK_SIZE);
+      }
+      const page = Math.floor(docNo / REF_PAGE);
+      let onPage = refs.get(page);
+      if (!onPage) refs.set(page, (onPage = []));
+      onPage.push({ at: docNo % REF_PAGE, key: doc.key });
+    });
+    const next: Meta = { next: first + docs.length };
+    const tx = this.db.transaction(this.store, 'readwrite');
+    const postingKeys = [...added.keys()];
+    const pages = [...refs.keys()];
+    // A block begun here has no lists yet: nothing to read (the bulk build of a history writes each once).
+    const fresh = first % BLOCK_SIZE === 0;
+    const [lists, pageRecords] = await Promise.all([
+      Promise.all(postingKeys.map((k) => (fresh ? undefined : (tx.store.get(k) as Promise<Uint16Array | undefined>)))),
+      Promise.all(pages.map((p) => tx.store.get(refKey(p)) as Promise<(string | null)[] | undefined>)),
+    ]);
+    const writes: Promise<unknown>[] = [];
+    postingKeys.forEach((key, i) => {
+      const ids = added.get(key) as number[];
+      const old = lists[i];
+      // New numbers are above every stored one: the list grows at its end.
+      const list = new Uint16Array((old?.length ?? 0) + ids.length);
+      if (old) list.set(old);
+      list.set(ids, old?.length ?? 0);
+      writes.push(tx.store.put(list, key));
+    });
+    pages.forEach((page, i) => {
+      const record = pageRecords[i] ?? [];
+      for (const { at, key } of refs.get(page) ?? []) record[at] = key;
+      writes.push(tx.store.put(record, refKey(page)));
+    });
+    writes.push(tx.store.put(next, META_KEY));
+    await Promise.all([...writes, tx.done]);
+    this.meta = next;
+    return docs.map((_, i) => first + i);
+  }
+
+  /** Takes documents out of the index at once (deleted, hidden, trimmed): `text` is what was indexed. */
+  async remove(docs: readonly { docNo: number; text: string }[]): Promise<void> {
+    await this.change(docs.map((d) => ({ docNo: d.docNo, before: d.text, after: null })));
+  }
+
+  /** An edit: the document keeps its number (its place in time), its words change. */
+  async replace(docNo: number, before: string, after: string): Promise<void> {
+    await this.change([{ docNo, before, after }]);
+  }
+
+  private async change(changes: readonly { docNo: number; before: string; after: string | null }[]): Promise<void> {
+    const ops = new Map<string, { add: number[]; drop: number[] }>();
+    const op = (key: string) => {
+      let o = ops.get(key);
+      if (!o) ops.set(key, (o = { add: [], drop: [] }));
+      return o;
+    };
+    const dropRefs = new Map<number, number[]>();
+    for (const { docNo, before, after } of changes) {
+      if (docNo < 0 || docNo >= this.meta.next) continue;
+      const block = Math.floor(docNo / BLOCK_SIZE);
+      const local = docNo - block * BLOCK_SIZE;
+      const old = new Set(foldedTerms(before));
+      const now = new Set(after === null ? [] : foldedTerms(after));
+      for (const t of old) if (!now.has(t)) op(postingKey(block, t)).drop.push(local);
+      for (const t of now) if (!old.has(t)) op(postingKey(block, t)).add.push(local);
+      if (after === null) {
+        const page = Math.floor(docNo / REF_PAGE);
+        dropRefs.set(page, [...(dropRefs.get(page) ?? []), docNo % REF_PAGE]);
+      }
+    }
+    if (ops.size === 0 && dropRefs.size === 0) return;
+    const tx = this.db.transaction(this.store, 'readwrite');
+    const keys = [...ops.keys()];
+    const pages = [...dropRefs.keys()];
+    const [lists, pageRecords] = await Promise.all([
+      Promise.all(keys.map((k) => tx.store.get(k) as Promise<Uint16Array | undefined>)),
+      Promise.all(pages.map((p) => tx.store.get(refKey(p)) as Promise<(string | null)[] | undefined>)),
+    ]);
+    const writes: Promise<unknown>[] = [];
+    keys.forEach((key, i) => {
+      const { add, drop } = ops.get(key) as { add: number[]; drop: number[] };
+      let list = lists[i];
+      for (const id of drop) if (list) list = withoutId(list, id);
+      for (const id of add) list = withId(list, id);
+      writes.push(list && list.length > 0 ? tx.store.put(list, key) : tx.store.delete(key));
+    });
+    pages.forEach((page, i) => {
+      const record = pageRecords[i];
+      if (!record) return;
+      for (const at of dropRefs.get(page) ?? []) record[at] = null;
+      writes.push(tx.store.put(record, refKey(page)));
+    });
+    await Promise.all([...writes, tx.done]);
+  }
+
+  /**
+   * The newest `limit` documents that have every word of the query, the last one as the start of a word
+   * (it is being typed), the others whole.
+   */
+  async search(query: string, limit: number): Promise<PostingHit[]> {
+    const asked = words(query).map(fold).filter(Boolean);
+    const prefix = asked[asked.length - 1];
+    if (prefix === undefined || limit <= 0) return [];
+    const whole = [...new Set(asked.slice(0, -1))];
+    const found: number[] = [];
+    // Newest block first; while hits are missing, twice as many older blocks at once (their reads in one
+    // transaction, not one round trip each): common words stop at the first, rare ones take few rounds.
+    let block = Math.floor((this.meta.next - 1) / BLOCK_SIZE);
+    for (let round = 1; block >= 0 && found.length < limit; round *= 2) {
+      const blocks = Array.from({ length: Math.min(round, block + 1) }, (_, i) => block - i);
+      block -= blocks.length;
+      const tx = this.db.transaction(this.store, 'readonly');
+      const read = await Promise.all(
+        blocks.map((b) =>
+          Promise.all([
+            Promise.all(whole.map((t) => tx.store.get(postingKey(b, t)) as Promise<Uint16Array | undefined>)),
+            tx.store.getAll(IDBKeyRange.bound(postingKey(b, prefix), `${postingKey(b, prefix)}\uffff`)) as Promise<Uint16Array[]>,
+          ]),
+        ),
+      );
+      read.forEach(([lists, prefixed], i) => {
+        const b = blocks[i] as number;
+        if (found.length >= limit || prefixed.length === 0 || lists.some((l) => !l)) return;
+        for (const local of this.matchesIn(lists as Uint16Array[], prefixed, limit - found.length)) found.push(b * BLOCK_SIZE + local);
+      });
+    }
+    return this.keysOf(found);
+  }
+
+  /** Intersects one block's lists (each whole word, and any word with the prefix), newest first. */
+  private matchesIn(wholeLists: Uint16Array[], prefixed: Uint16Array[], limit: number): number[] {
+    const counts = this.counts;
+    counts.fill(0);
+    // Smallest first: every later list only raises what all before it had.
+    const sorted = [...wholeLists].sort((a, b) => a.length - b.length);
+    sorted.forEach((list, i) => {
+      for (let j = 0; j < list.length; j++) {
+        const id = list[j] as number;
+        if (counts[id] === i) counts[id] = i + 1;
+      }
+    });
+    const need = sorted.length + 1;
+    let top = -1;
+    for (const list of prefixed) {
+      for (let j = 0; j < list.length; j++) {
+        const id = list[j] as number;
+        // Two words with the prefix in one document count once.
+        if (counts[id] === need - 1) {
+          counts[id] = need;
+          if (id > top) top = id;
+        }
+      }
+    }
+    const out: number[] = [];
+    for (let id = top; id >= 0 && out.length < limit; id--) if (counts[id] === need) out.push(id);
+    return out;
+  }
+
+  private async keysOf(docNos: readonly number[]): Promise<PostingHit[]> {
+    if (docNos.length === 0) return [];
+    const pages = [...new Set(docNos.map((n) => Math.floor(n / REF_PAGE)))];
+    const tx = this.db.transaction(this.store, 'readonly');
+    const records = await Promise.all(pages.map((p) => tx.store.get(refKey(p)) as Promise<(string | null)[] | undefined>));
+    const byPage = new Map(pages.map((p, i) => [p, records[i]]));
+    const hits: PostingHit[] = [];
+    for (const docNo of docNos) {
+      const key = byPage.get(Math.floor(docNo / REF_PAGE))?.[docNo % REF_PAGE];
+      if (key) hits.push({ docNo, key });
+    }
+    return hits;
+  }
+}

@@ -1,0 +1,89 @@
+import 'fake-indexeddb/auto';
+import { type IDBPDatabase, openDB } from 'idb';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BLOCK_SIZE, matchedTerms, PostingIndex } from '../../../src/engine/search/postingIndex';
+
+// fake-indexeddb: the real IndexedDB API (key ranges, transactions, typed arrays cloned) in Node.
+let db: IDBPDatabase<unknown> | undefined;
+let n = 0;
+
+async function opened(): Promise<{ index: PostingIndex; reopen: () => Promise<PostingIndex> }> {
+  const name = `postings-${++n}`;
+  db = await openDB(name, 1, { upgrade: (d) => void d.createObjectStore('postings') });
+  const at = db;
+  return { index: await PostingIndex.open(at, 'postings'), reopen: () => PostingIndex.open(at, 'postings') };
+}
+
+afterEach(() => {
+  db?.close();
+  db = undefined;
+});
+
+const keys = async (index: PostingIndex, query: string, limit = 50) => (await index.search(query, limit)).map((h) => h.key);
+
+describe('the inverted index in IndexedDB (issue 24)', () => {
+  it('folds case and diacritics both ways (en, sv, id), the last word a prefix, every word needed', async () => {
+    const { index } = await opened();
+    await index.add([
+      { key: 'm:1', text: 'Kafé på Södermalm' },
+      { key: 'm:2', text: 'kafe di Jakarta, enak sekali' },
+      { key: 'm:3', text: 'Coffee at the harbour' },
+      { key: 'm:4', text: 'Smörgås och kaffe' },
+    ]);
+    expect(await keys(index, 'kafe')).toEqual(['m:2', 'm:1']);
+    expect(await keys(index, 'KAFÉ')).toEqual(['m:2', 'm:1']);
+    expect(await keys(index, 'sodermalm')).toEqual(['m:1']);
+    expect(await keys(index, 'smorgas kaf')).toEqual(['m:4']);
+    expect(await keys(index, 'kaf')).toEqual(['m:4', 'm:2', 'm:1']);
+    // Only the last word is a prefix; every word must match.
+    expect(await keys(index, 'kaf sekali')).toEqual([]);
+    expect(await keys(index, 'coffee har')).toEqual(['m:3']);
+    expect(await keys(index, 'coffee jak')).toEqual([]);
+    expect(await keys(index, '  ,, ')).toEqual([]);
+  });
+
+  it('answers newest first and stops at the limit', async () => {
+    const { index } = await opened();
+    await index.add(Array.from({ length: 120 }, (_, i) => ({ key: `m:${i}`, text: `hello number ${i}` })));
+    expect(await keys(index, 'hello num', 3)).toEqual(['m:119', 'm:118', 'm:117']);
+    expect(await index.search('hello', 50)).toHaveLength(50);
+  });
+
+  it('removes a deleted document at once and re-indexes an edit in its place', async () => {
+    const { index } = await opened();
+    const [a, b] = await index.add([
+      { key: 'm:1', text: 'meeting at noon' },
+      { key: 'm:2', text: 'meeting moved' },
+    ]);
+    await index.remove([{ docNo: b as number, text: 'meeting moved' }]);
+    expect(await keys(index, 'meeting')).toEqual(['m:1']);
+    await index.replace(a as number, 'meeting at noon', 'lunch at noon');
+    expect(await keys(index, 'meeting')).toEqual([]);
+    expect(await keys(index, 'lun')).toEqual(['m:1']);
+    expect(await keys(index, 'noon')).toEqual(['m:1']);
+  });
+
+  it('is kept: a reopened index answers without a rebuild', async () => {
+    const { index, reopen } = await opened();
+    await index.add([{ key: 'c:7', text: 'Selamat pagi semua' }]);
+    const again = await reopen();
+    expect(again.numbered).toBe(1);
+    expect(await keys(again, 'selamat pag')).toEqual(['c:7']);
+    await again.add([{ key: 'm:8', text: 'pagi!' }]);
+    expect(await keys(again, 'pagi')).toEqual(['m:8', 'c:7']);
+  });
+
+  it('reads older blocks until the limit is reached', async () => {
+    const { index } = await opened();
+    const docs = Array.from({ length: BLOCK_SIZE + 10 }, (_, i) => ({ key: `m:${i}`, text: i % 1000 === 0 ? `rare word ${i}` : 'filler text' }));
+    await index.add(docs);
+    const found = await keys(index, 'rare wor', 100);
+    expect(found).toHaveLength(66);
+    expect(found[0]).toBe('m:65000');
+    expect(found[found.length - 1]).toBe('m:0');
+  });
+
+  it('names the words that matched, for the snippet', () => {
+    expect(matchedTerms('Kafé och kaffe, inte te', 'te kaf')).toEqual(['kafe', 'kaffe', 'te']);
+  });
+});
