@@ -10,6 +10,7 @@ import { fanoutBench, fanoutClusterBench } from './fanout';
 import { type Figure, formatTable, type Results } from './harness';
 import { recoveryFigures } from './engineRecovery';
 import { lighthouseBench } from './lighthouse';
+import { groupBench } from './millionGroup';
 import { exportBench } from './exportChat';
 import { searchBench } from './search';
 import { searchTypingBench } from './searchTyping';
@@ -37,6 +38,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   { name: 'wheel', run: ({ sizes, builds }) => wheelBench(sizes, builds.dir('bench')) },
   { name: 'drift', run: ({ sizes, builds, log }) => driftBench(sizes, builds.dir('bench'), log) },
   { name: 'heap', run: ({ sizes, builds }) => heapBench(sizes, builds.dir('bench')) },
+  { name: 'group', run: ({ sizes, builds, log }) => groupBench(sizes, builds.dir('bench'), log) },
   { name: 'tabs', run: ({ sizes, builds, log }) => tabsBench(sizes, builds.dir('bench'), log) },
   { name: 'cold-start', run: ({ sizes, builds, log }) => coldStartBench(sizes, builds.dir('production'), log) },
   { name: 'burst', run: ({ sizes, builds, log }) => burstBench(sizes, builds.dir('production'), log) },
@@ -47,7 +49,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
     name: 'search',
     run: async ({ sizes, builds }) => [...(await searchBench(sizes)), ...(await searchTypingBench(sizes, builds.dir('production')))],
   },
-  { name: 'export', run: ({ sizes }) => exportBench(sizes) },
+  { name: 'export', run: ({ sizes, builds }) => exportBench(sizes, builds.dir('production')) },
   { name: 'lighthouse', run: ({ sizes, builds, log }) => lighthouseBench(sizes, builds.dir('production'), log) },
 ];
 
