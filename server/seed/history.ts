@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { list, type Store, sql } from '../db/store';
 import { newStid } from '../domain/ids';
 import { DEMO_USERS } from './demoUsers';
@@ -9,6 +10,12 @@ import { insertRows, type SeedValue } from './writer';
 const BATCH = 5_000;
 /** Rows per INSERT statement (eight values a message: about a thousand parameters, far below both limits). */
 const ROWS = 128;
+/**
+ * A big group's messages: 20,000 a transaction and 512 an INSERT (4,096 parameters, well below both limits), so a
+ * 1,000,000-message group (issue 24) is 50 commits and about 2,000 statements.
+ */
+const MESSAGE_BATCH = 20_000;
+const MESSAGE_ROWS = 512;
 
 const LINES = [
   'Good morning everyone!',
@@ -78,6 +85,15 @@ async function makeUsers(db: Store, count: number, now: number): Promise<number[
   return ids;
 }
 
+/**
+ * `count` stids as newStid makes them, from one draw of random bytes: one draw a message was a fifth of a big
+ * group's generation.
+ */
+function stids(prefix: string, count: number): string[] {
+  const bytes = randomBytes(9 * count);
+  return Array.from({ length: count }, (_, i) => `${prefix}_${bytes.subarray(9 * i, 9 * i + 9).toString('base64url')}`);
+}
+
 export interface BigGroupResult {
   conversationId: number;
   stid: string;
@@ -122,11 +138,12 @@ export async function generateBigGroup(db: Store, userId: number, count: number,
 
   const ids: number[] = [];
   const authors: number[] = [];
-  for (let from = 0; from < count; from += BATCH) {
-    const to = Math.min(count, from + BATCH);
+  for (let from = 0; from < count; from += MESSAGE_BATCH) {
+    const to = Math.min(count, from + MESSAGE_BATCH);
     // The outer lists grow only after the batch commits: a transaction PostgreSQL runs again must not add twice.
     const batch = await db.transaction(async () => {
       const batchIds = await newIds(db, 'messages', to - from);
+      const batchStids = stids('msg', to - from);
       const idAt = (i: number) => (i >= from ? batchIds[i - from] : ids[i]);
       const batchAuthors: number[] = [];
       const rows: SeedValue[][] = [];
@@ -137,7 +154,7 @@ export async function generateBigGroup(db: Store, userId: number, count: number,
         const author = members[Math.floor(rand() * members.length)] as number;
         const quoted = i > 0 && i % 25 === 0 ? idAt(Math.max(0, i - 1 - Math.floor(rand() * 20))) : undefined;
         const text = `#${i + 1} ${LINES[Math.floor(rand() * LINES.length)]}`;
-        rows.push([id, newStid('msg'), conversationId, author, text, quoted ?? null, at, at]);
+        rows.push([id, batchStids[i - from] as string, conversationId, author, text, quoted ?? null, at, at]);
         batchAuthors.push(author);
         if (i % 40 === 39) {
           const reactor = members[(members.indexOf(author) + 1) % members.length] as number;
@@ -148,7 +165,7 @@ export async function generateBigGroup(db: Store, userId: number, count: number,
         db,
         sql`messages (id, stid, conversation_id, user_id, message, quoted_id, created_at, updated_at)`,
         rows,
-        ROWS,
+        MESSAGE_ROWS,
       );
       await insertRows(
         db,

@@ -29,7 +29,7 @@ const FAR_BACK = 60_000;
  * input stopped: how far the row nearest the middle of the list moved at most in the WATCH_MS that followed, in px.
  * A row no longer drawn counts as a move of the list's height at least.
  */
-async function burstsThenDrift(page: Page, bursts: number, direction: 1 | -1): Promise<{ drift: number; settleMs: number }> {
+export async function burstsThenDrift(page: Page, bursts: number, direction: 1 | -1): Promise<{ drift: number; settleMs: number }> {
   const { x, y } = await listCentre(page);
   await page.mouse.move(x, y);
   const read = rowAfterInput(await trackBursts(page, bursts, direction));
@@ -68,7 +68,7 @@ async function appRun(page: Page, s: TestServer, conversationId: number, c: Case
 }
 
 /** The same bursts on a static page of plain rows, from its bottom (up) or its top (down). */
-async function staticRun(page: Page, box: { x: number; y: number; width: number; height: number }, bursts: number, direction: 1 | -1): Promise<number> {
+export async function staticRun(page: Page, box: { x: number; y: number; width: number; height: number }, bursts: number, direction: 1 | -1): Promise<number> {
   await page.bringToFront();
   await showStaticList(page, box);
   if (direction === 1) await page.locator('[role="log"]').evaluate((el) => (el.scrollTop = 0));

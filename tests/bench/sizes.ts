@@ -8,8 +8,16 @@ export interface Sizes {
   runs: number;
   /** Server: calls timed per page figure (their median is one run's figure). */
   serverRounds: number;
-  /** Messages of the big group (server pages, scrolling). */
+  /** Messages of the big group (scrolling, renders, drift). */
   bigGroup: number;
+  /**
+   * Issue 24: messages of the very big group (server pages, and the `group` benchmark's open, wheel, heap and
+   * drift), the chat its open time is held against, and how far up its heap figure scrolls and for how long at most.
+   */
+  millionGroup: number;
+  groupOpenBaseline: number;
+  groupHeapScrollMessages: number;
+  groupScrollSeconds: number;
   /** The big chats list of issue 4, and its baseline. */
   listChats: number;
   listBaselineChats: number;
@@ -74,6 +82,10 @@ export function fullSizes(): Sizes {
     runs: Math.max(5, num('BENCH_RUNS', 5)),
     serverRounds: num('BENCH_ROUNDS', 200),
     bigGroup: num('BENCH_BIG_GROUP', 100_000),
+    millionGroup: num('BENCH_MILLION_GROUP', 1_000_000),
+    groupOpenBaseline: 100,
+    groupHeapScrollMessages: num('BENCH_GROUP_HEAP_SCROLL', 30_000),
+    groupScrollSeconds: num('BENCH_GROUP_SCROLL_S', 600),
     listChats: num('BENCH_LIST_CHATS', 5_000),
     listBaselineChats: 50,
     recoveryRounds: num('BENCH_RECOVERY_ROUNDS', 5),
@@ -107,6 +119,10 @@ export const SMOKE: Sizes = {
   runs: 1,
   serverRounds: 5,
   bigGroup: 2_000,
+  millionGroup: 2_000,
+  groupOpenBaseline: 100,
+  groupHeapScrollMessages: 60,
+  groupScrollSeconds: 30,
   listChats: 100,
   listBaselineChats: 10,
   recoveryRounds: 1,

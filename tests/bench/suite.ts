@@ -10,6 +10,7 @@ import { fanoutBench, fanoutClusterBench } from './fanout';
 import { type Figure, formatTable, type Results } from './harness';
 import { recoveryFigures } from './engineRecovery';
 import { lighthouseBench } from './lighthouse';
+import { groupBench } from './millionGroup';
 import { exportBench } from './exportChat';
 import { searchBench } from './search';
 import { searchScaleBench } from './searchScale';
@@ -38,6 +39,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   { name: 'wheel', run: ({ sizes, builds }) => wheelBench(sizes, builds.dir('bench')) },
   { name: 'drift', run: ({ sizes, builds, log }) => driftBench(sizes, builds.dir('bench'), log) },
   { name: 'heap', run: ({ sizes, builds }) => heapBench(sizes, builds.dir('bench')) },
+  { name: 'group', run: ({ sizes, builds, log }) => groupBench(sizes, builds.dir('bench'), log) },
   { name: 'tabs', run: ({ sizes, builds, log }) => tabsBench(sizes, builds.dir('bench'), log) },
   { name: 'cold-start', run: ({ sizes, builds, log }) => coldStartBench(sizes, builds.dir('production'), log) },
   { name: 'burst', run: ({ sizes, builds, log }) => burstBench(sizes, builds.dir('production'), log) },
@@ -49,7 +51,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
     run: async ({ sizes, builds }) => [...(await searchBench(sizes)), ...(await searchTypingBench(sizes, builds.dir('production')))],
   },
   { name: 'search-scale', run: ({ sizes, log }) => searchScaleBench(sizes, log) },
-  { name: 'export', run: ({ sizes }) => exportBench(sizes) },
+  { name: 'export', run: ({ sizes, builds }) => exportBench(sizes, builds.dir('production')) },
   { name: 'lighthouse', run: ({ sizes, builds, log }) => lighthouseBench(sizes, builds.dir('production'), log) },
 ];
 
