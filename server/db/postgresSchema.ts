@@ -212,7 +212,10 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   // 300 index entries, and the users table of a 1,000-user benchmark grew from 150 KB to 9 MB in 15 seconds.
   // Here the one index is the key, which a bump never changes, and pages are left mostly empty so the new
   // version of a row finds room beside the old one.
+  // Users are locked against inserts first: one a node running the old build adds between the copy and the
+  // trigger would otherwise get no counter, and with it no events.
   `
+  LOCK TABLE users IN SHARE ROW EXCLUSIVE MODE;
   CREATE TABLE event_counters (
     user_id BIGINT PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
     seq BIGINT NOT NULL

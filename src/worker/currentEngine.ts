@@ -23,6 +23,19 @@ function callOwn(engine: EngineApi, name: QueryName | CommandName, args: readonl
 }
 
 /**
+ * This worker's own engine by name, straight: how a leader serves its followers. Their calls must not wait
+ * for CurrentEngine (a leader that stops closes their tabs in this engine before it stops) nor be remembered
+ * by it (a follower's tab states and notification permission are not this worker's).
+ */
+export function ownByName(engine: EngineApi): EngineByName {
+  return {
+    query: (name, args) => callOwn(engine, name, args) as Observable<unknown>,
+    // async: a command that throws synchronously still becomes a rejected promise.
+    invoke: async (name, args) => callOwn(engine, name, args),
+  };
+}
+
+/**
  * The engine this worker's clients reach right now (one per worker, EngineHost's `backend`): none yet (the
  * engine is still starting, or the leader changes), the worker's own, or the leader's over the leader link.
  * Queries re-subscribe to the next engine when it changes, commands wait for one, and what tabs told the old

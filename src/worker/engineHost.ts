@@ -2,7 +2,7 @@ import type { BuildStamp, EngineApi } from '../engine/api';
 import type { EngineClock } from '../engine/clock';
 import { type ChannelLike, type OpenChannel, post } from './channel';
 import type { WorkerLifecycle } from './clientServer';
-import { CurrentEngine } from './currentEngine';
+import { CurrentEngine, ownByName } from './currentEngine';
 import type { LeaderLink } from './leaderLink';
 import type { LeaderLinkServer } from './leaderLinkServer';
 import { asLeaderMessage, LEASE_LOCK, type LeaderMessage } from './linkProtocol';
@@ -246,7 +246,7 @@ export class EngineHost implements WorkerLifecycle {
         const server = new Server({
           leaderId: options.workerId,
           build: options.build,
-          engine: this.backend,
+          engine: ownByName(lead.engine),
           leaderChannel: options.leaderChannel,
           openChannel: options.openChannel,
           registry,

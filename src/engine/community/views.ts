@@ -17,7 +17,8 @@ const sameList = <T>(a: readonly T[], b: readonly T[]) => a.length === b.length 
 /** A memoised selector: the same view object while the slices it reads are unchanged. */
 export function createCommunitiesSelector(): (state: EngineState) => CommunitiesView {
   let last: CommunitiesView | null = null;
-  let seen: EngineState | null = null;
+  // Only the slices read, never the whole state: a kept state would keep every message it held alive.
+  let seen: Pick<EngineState, 'communities' | 'communityIds' | 'communitySearch'> | null = null;
   return (state) => {
     if (
       last &&
@@ -28,7 +29,7 @@ export function createCommunitiesSelector(): (state: EngineState) => Communities
     ) {
       return last;
     }
-    seen = state;
+    seen = { communities: state.communities, communityIds: state.communityIds, communitySearch: state.communitySearch };
     const communities = pick(state.communities, state.communityIds ?? []);
     const found = state.communitySearch;
     const search = found
@@ -61,10 +62,10 @@ export function createCommunitiesSelector(): (state: EngineState) => Communities
 
 export function createChannelsSelector(communityId: number): (state: EngineState) => ChannelsView {
   let last: ChannelsView | null = null;
-  let seen: EngineState | null = null;
+  let seen: Pick<EngineState, 'channels' | 'channelIds'> | null = null;
   return (state) => {
     if (last && seen && seen.channels === state.channels && seen.channelIds === state.channelIds) return last;
-    seen = state;
+    seen = { channels: state.channels, channelIds: state.channelIds };
     const ids = state.channelIds[communityId];
     const view: ChannelsView = { channels: pick(state.channels, ids ?? []), loaded: ids !== undefined };
     if (last && last.loaded === view.loaded && sameList(last.channels, view.channels)) return last;
@@ -119,7 +120,8 @@ export function createCommentsSelector(
 ): (state: EngineState, outbox?: readonly OutboxEntry[]) => CommentsView {
   const key = threadKey(postId, parentCommentId);
   let last: CommentsView | null = null;
-  let seen: { state: EngineState; outbox: readonly OutboxEntry[] } | null = null;
+  let seen: { state: Pick<EngineState, 'commentThreads' | 'comments' | 'participants'>; outbox: readonly OutboxEntry[] } | null =
+    null;
   return (state, outbox = []) => {
     if (
       last &&
@@ -131,7 +133,7 @@ export function createCommentsSelector(
     ) {
       return last;
     }
-    seen = { state, outbox };
+    seen = { state: { commentThreads: state.commentThreads, comments: state.comments, participants: state.participants }, outbox };
     const thread = state.commentThreads[key];
     const comments = pick(state.comments, thread?.ids ?? []);
     const pending = outbox.filter((e) => e.comment?.postId === postId && e.comment.parentCommentId === parentCommentId);

@@ -135,14 +135,20 @@ export class ConversationCommands {
   private askPresence(userId: number): void {
     if (this.presenceAsking.has(userId)) return;
     this.presenceAsking.add(userId);
+    const { state } = this.options;
+    const round = state.value.presenceRound;
     this.options
       .rest()
       .getPresence(userId)
       .then(
-        (answer) => this.options.state.dispatch({ type: 'presenceLoaded', userId, online: answer.online, lastSeen: answer.last_seen }),
+        (answer) => state.dispatch({ type: 'presenceLoaded', userId, online: answer.online, lastSeen: answer.last_seen, round }),
         (error: unknown) => this.options.log('presence not loaded', error),
       )
-      .finally(() => this.presenceAsking.delete(userId));
+      .finally(() => {
+        this.presenceAsking.delete(userId);
+        // The socket reconnected while this was asked: the answer was dropped as stale, so ask again.
+        if (state.value.presenceRound !== round && state.value.presence[userId] === undefined) this.askPresence(userId);
+      });
   }
 
   /** Conversations the signed-in user left or was removed from. */

@@ -64,6 +64,8 @@ export function reduce(state: EngineState, event: EngineEvent, ctx: ReduceContex
       return { state: setOwnMute(state, event.conversationId, event.mute), effects };
     case 'presenceLoaded': {
       // The socket's word is newer than an answer that may have crossed it; "never seen" says nothing.
+      // Nor is an answer asked for before the socket last (re)connected: it may be what changed meanwhile.
+      if (event.round !== state.presenceRound) return { state, effects };
       if (state.presence[event.userId] || (!event.online && event.lastSeen === null)) return { state, effects };
       const presence = { online: event.online, lastSeen: event.lastSeen ?? '0' };
       return { state: { ...state, presence: setEntry(state.presence, event.userId, presence) }, effects };
@@ -99,14 +101,21 @@ function socketLoaded(
   const effects: EngineEffect[] = event.needSync || otherDatabase || missed ? [{ type: 'sync' }] : [];
   // Presence is never replayed: who was online before this connection may have left while it was down. What
   // was known is forgotten, and whoever is watched is asked for again (ConversationCommands.presence).
-  if (Object.keys(state.presence).length > 0) state = { ...state, presence: {} };
+  state = { ...state, presence: {}, presenceRound: state.presenceRound + 1 };
   if (state.lastEventId === event.lastEventId && state.epoch === event.epoch) return { state, effects };
   if (state.epoch !== '' && otherDatabase) {
     // Another database (the server's data was reset): nothing known from the old one may outrank the new
     // one's answers, so only the signed-in user stays; the sync refills the rest. The communities stay as
     // they are: the sync does not refill them, their screens do, and each answer replaces what it names.
     return {
-      state: { ...initialState(), ...communityPart(state), selfId: state.selfId, lastEventId: event.lastEventId, epoch: event.epoch },
+      state: {
+        ...initialState(),
+        ...communityPart(state),
+        selfId: state.selfId,
+        presenceRound: state.presenceRound,
+        lastEventId: event.lastEventId,
+        epoch: event.epoch,
+      },
       effects,
     };
   }

@@ -47,6 +47,8 @@ export interface EngineState {
   epoch: string;
   /** Online state of people the user shares a chat with, from `user_presence` (not replayed, not persisted). */
   presence: Readonly<Record<number, Presence>>;
+  /** Counts socket (re)connections, each of which forgets `presence`: a server answer asked before one is stale. */
+  presenceRound: number;
   /*
    * Communities (spec §3 "Communities store"). Posts are messages of their channel (`messages`, `windows`
    * above); what follows is the rest: communities, channels, post and comment authors, comment threads.
@@ -118,7 +120,7 @@ export interface ReduceContext {
 export type EngineEvent =
   | { type: 'socket'; frame: EventFrame }
   /** What `GET /v1/users/{id}/presence` said (issue 23): kept only where no `user_presence` came meanwhile. */
-  | { type: 'presenceLoaded'; userId: number; online: boolean; lastSeen: string | null }
+  | { type: 'presenceLoaded'; userId: number; online: boolean; lastSeen: string | null; round: number }
   /** An event this client cannot read (a newer server's action): only its id counts, so no gap is seen. */
   | { type: 'socketSkipped'; id: number }
   | { type: 'socketLoaded'; needSync: boolean; lastEventId: number; epoch: string }
@@ -225,6 +227,7 @@ export function initialState(): EngineState {
     lastEventId: 0,
     epoch: '',
     presence: {},
+    presenceRound: 0,
     communities: {},
     communityIds: null,
     communitySearch: null,

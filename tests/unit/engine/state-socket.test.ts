@@ -316,6 +316,11 @@ describe('socket: user_presence', () => {
     const back = reduce(online, { type: 'socketLoaded', needSync: false, lastEventId: 5, epoch: 'e1' }, ctx());
     expect(back.state.presence).toEqual({});
     expect(back.effects).toEqual([]);
+    // An answer to a question asked before the reconnect may be what changed meanwhile: dropped.
+    const late = reduce(back.state, { type: 'presenceLoaded', userId: ALICE, online: true, lastSeen: null, round: online.presenceRound }, ctx());
+    expect(late.state.presence[ALICE]).toBeUndefined();
+    const fresh = reduce(back.state, { type: 'presenceLoaded', userId: ALICE, online: false, lastSeen: '1700000200', round: back.state.presenceRound }, ctx());
+    expect(fresh.state.presence[ALICE]).toEqual({ online: false, lastSeen: '1700000200' });
   });
 });
 
