@@ -66,9 +66,12 @@ describe('event ids', () => {
 describe('socketLoaded', () => {
   const known = { ...loadedState(), lastEventId: 12, epoch: 'db1' };
 
-  it('same epoch, no need_sync: keeps the state and asks nothing', () => {
+  it('same epoch, no need_sync: keeps the state (only presence is forgotten: it is not replayed) and asks nothing', () => {
     const { state, effects } = reduce(known, { type: 'socketLoaded', needSync: false, lastEventId: 12, epoch: 'db1' }, ctx());
-    expect(state).toBe(known);
+    expect({ ...state, presenceRound: known.presenceRound }).toEqual(known);
+    expect(state.presenceRound).toBe(known.presenceRound + 1);
+    expect(state.conversations).toBe(known.conversations);
+    expect(state.messages).toBe(known.messages);
     expect(effects).toEqual([]);
   });
 
