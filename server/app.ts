@@ -164,6 +164,7 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
     now: () => clock.now(),
     log: app.log,
     onDelivered: (storedAt) => metrics.deliverySeconds.observe((performance.now() - storedAt) / 1000),
+    onCatchUp: (reason) => metrics.catchUpReads.inc({ reason }),
     bus,
     presence,
     sweepIntervalMs: config.busSweepMs,

@@ -111,17 +111,13 @@ export async function sendMessage(
               AND client_id = ${input.clientId} AND fingerprint = ${print}`,
         );
   const now = ctx.clock.now();
-  // The retry check is in the transaction: a retry that overlaps the first send (the outbox after a timeout)
-  // finds its row rather than racing it to the unique index.
   return ctx.events.transaction(async () => {
     await lockConversation(db, conversation.id);
-    const existing = await stored();
-    if (existing) {
-      return { message: (await serializeMessages(db, conversation, [existing]))[0] as Message, created: false };
-    }
     const attachment = input.attachment ? await buildAttachment(db, member.user_id, input.attachment) : null;
-    // The row comes back whole (no read after the insert), and a new message has no reactions to look up: every
-    // statement inside the conversation's lock is a round trip that the chat's next send waits for (issue 21).
+    // A retry (the same client id and content) is found by the insert itself: the idempotency index turns it
+    // into no row, and the stored message answers it. The row comes back whole (no read after the insert), and
+    // a new message has no reactions to look up: every statement inside the conversation's lock is a round
+    // trip that the chat's next send waits for (issue 21).
     const row = await db.get<MessageRow>(
       sql`INSERT INTO messages (stid, conversation_id, user_id, client_id, fingerprint, type, message, attachment,
             quoted_id, audience, created_at, updated_at)
@@ -130,10 +126,9 @@ export async function sendMessage(
           ON CONFLICT DO NOTHING RETURNING *`,
     );
     if (!row) {
-      // On PostgreSQL a concurrent retry can commit between the check and the insert: answer its message.
-      const winner = await stored();
-      if (!winner) throw new Error('a message insert changed nothing and no retry explains it');
-      return { message: (await serializeMessages(db, conversation, [winner]))[0] as Message, created: false };
+      const existing = await stored();
+      if (!existing) throw new Error('a message insert changed nothing and no retry explains it');
+      return { message: (await serializeMessages(db, conversation, [existing]))[0] as Message, created: false };
     }
     const { id } = row;
     if (audience === null) {

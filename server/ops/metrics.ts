@@ -21,6 +21,8 @@ export interface ServerMetrics {
   readonly httpAnswers: Counter<'status'>;
   /** Notes to the other nodes that could not be published (Redis away): their events wait for the sweep. */
   readonly busPublishFailures: Counter;
+  /** Reads of the database for a socket's missed events, by why (a gap no note filled in time, or the sweep). */
+  readonly catchUpReads: Counter<'reason'>;
 }
 
 export interface MetricsSources {
@@ -84,6 +86,12 @@ export function createMetrics(sources: MetricsSources): ServerMetrics {
     busPublishFailures: new Counter({
       name: 'messenger_bus_publish_failures_total',
       help: 'Notes to the other nodes that could not be published; their events reach them by the sweep.',
+      registers: [registry],
+    }),
+    catchUpReads: new Counter({
+      name: 'messenger_catchup_reads_total',
+      help: 'Reads of the database for a socket’s missed events, by reason: gap (a note did not come in time) or sweep.',
+      labelNames: ['reason'],
       registers: [registry],
     }),
     httpAnswers: new Counter({

@@ -98,9 +98,9 @@ export class EventLog {
 
   /**
    * Records a replayable event for each user (duplicates folded) and queues its delivery. A few statements
-   * for all receivers, not a few per receiver: a message to a 100-member group is one counter update, one
-   * payload and one insert of 100 rows (issue 21: per-receiver round trips to PostgreSQL were most of a
-   * group message's latency in the fan-out-cluster benchmark).
+   * for all receivers, not a few per receiver: on PostgreSQL a message to a 100-member group is one statement
+   * (counters, payload and 100 rows), on SQLite three (issue 21: per-receiver round trips to PostgreSQL were
+   * most of a group message's latency in the fan-out-cluster benchmark).
    */
   async emit<A extends EventAction>(userIds: Iterable<number>, action: A, data: EventPayloads[A]): Promise<void> {
     // In id order: two transactions that bump the same users' counters lock them in the same order
@@ -108,20 +108,10 @@ export class EventLog {
     const ids = [...new Set(userIds)].sort((a, b) => a - b);
     if (ids.length === 0) return;
     await this.transaction(async () => {
-      const seqs = await this.bumpCounters(ids);
-      if (seqs.size === 0) return;
-      // The data is stored once for all its receivers; each receiver's row holds only its own id.
       const json = JSON.stringify(data);
-      const payload = await this.db.get<{ id: number }>(
-        sql`INSERT INTO event_payloads (data) VALUES (${json}) RETURNING id`,
-      );
-      const payloadId = payload?.id ?? null;
       const now = this.now();
-      const receivers = ids.filter((id) => seqs.has(id)).map((id) => ({ userId: id, seq: seqs.get(id) ?? 0 }));
-      for (const chunk of chunks(receivers, EVENT_ROWS_PER_INSERT)) {
-        const rows = chunk.map((r) => sql`(${r.userId}, ${r.seq}, ${action}, ${payloadId}, ${now})`);
-        await this.db.run(sql`INSERT INTO events (user_id, seq, action, payload_id, created_at) VALUES ${sql.join(rows)}`);
-      }
+      const receivers = await this.store(ids, action, json, now);
+      if (receivers.length === 0) return;
       await this.prune(receivers.filter((r) => r.seq > this.retention));
       const storedAt = performance.now();
       const pending = this.pending.getStore();
@@ -132,19 +122,48 @@ export class EventLog {
     });
   }
 
-  /** Each user's next event id (users that no longer exist are left out), taken in one statement per chunk. */
+  /**
+   * Gives each receiver its next id and stores the event under it, the data once for all of them (each
+   * receiver's row holds only its own id). Receivers that no longer exist are left out.
+   */
+  private async store(ids: readonly number[], action: EventAction, json: string, now: number): Promise<{ userId: number; seq: number }[]> {
+    if (this.db.dialect === 'postgres') {
+      // One statement, whatever the number of receivers: each statement here is a round trip the chat's next
+      // send waits for (it holds the chat's lock), and a loaded node answers a round trip late (issue 21).
+      // The ids go as one array, not a list of parameters, so the statement's text is always the same.
+      // Counters are locked in id order (an UPDATE locks rows in the order it scans them, which `= ANY` does
+      // not fix): two sends that share receivers then never wait on each other crosswise.
+      const rows = await this.db.all<{ user_id: number; seq: number }>(
+        sql`WITH bumped AS (
+              UPDATE event_counters SET seq = seq + 1
+              WHERE user_id IN (SELECT user_id FROM event_counters WHERE user_id = ANY(${ids}::bigint[]) ORDER BY user_id FOR UPDATE)
+              RETURNING user_id, seq),
+            payload AS (INSERT INTO event_payloads (data) SELECT ${json}::text WHERE EXISTS (SELECT 1 FROM bumped) RETURNING id),
+            stored AS (
+              INSERT INTO events (user_id, seq, action, payload_id, created_at)
+              SELECT bumped.user_id, bumped.seq, ${action}::text, payload.id, ${now}::bigint FROM bumped CROSS JOIN payload)
+            SELECT user_id, seq FROM bumped ORDER BY user_id`,
+      );
+      return rows.map((r) => ({ userId: r.user_id, seq: r.seq }));
+    }
+    const seqs = await this.bumpCounters(ids);
+    if (seqs.size === 0) return [];
+    const payload = await this.db.get<{ id: number }>(sql`INSERT INTO event_payloads (data) VALUES (${json}) RETURNING id`);
+    const payloadId = payload?.id ?? null;
+    const receivers = ids.filter((id) => seqs.has(id)).map((id) => ({ userId: id, seq: seqs.get(id) ?? 0 }));
+    for (const chunk of chunks(receivers, EVENT_ROWS_PER_INSERT)) {
+      const rows = chunk.map((r) => sql`(${r.userId}, ${r.seq}, ${action}, ${payloadId}, ${now})`);
+      await this.db.run(sql`INSERT INTO events (user_id, seq, action, payload_id, created_at) VALUES ${sql.join(rows)}`);
+    }
+    return receivers;
+  }
+
+  /** Each user's next event id (users that no longer exist are left out), taken in one statement per chunk (SQLite). */
   private async bumpCounters(ids: readonly number[]): Promise<Map<number, number>> {
     const seqs = new Map<number, number>();
     for (const chunk of chunks(ids, IDS_PER_STATEMENT)) {
-      // PostgreSQL locks an UPDATE's rows in the order it scans them, which an IN list does not fix; the
-      // inner SELECT … ORDER BY … FOR UPDATE locks them in id order (whether the join reads it first or row by
-      // row). In the same statement: each round trip here is one the chat's next send waits for.
-      const receivers =
-        this.db.dialect === 'postgres'
-          ? sql`(SELECT user_id FROM event_counters WHERE user_id IN ${list(chunk)} ORDER BY user_id FOR UPDATE)`
-          : list(chunk);
       const rows = await this.db.all<{ user_id: number; seq: number }>(
-        sql`UPDATE event_counters SET seq = seq + 1 WHERE user_id IN ${receivers} RETURNING user_id, seq`,
+        sql`UPDATE event_counters SET seq = seq + 1 WHERE user_id IN ${list(chunk)} RETURNING user_id, seq`,
       );
       for (const r of rows) seqs.set(r.user_id, r.seq);
     }

@@ -12,6 +12,17 @@ import { type Delivery, type DeliveryTarget, type EventLog, frameText } from './
 import type { PresenceCounter } from './presence';
 import { originAllowed } from './originCheck';
 
+/**
+ * How long an early event waits for the note of the one before it. Notes from different nodes overtake each
+ * other by a few milliseconds; under load, by more. Reading the database for each such socket made a loaded
+ * cluster read a few hundred times a second (issue 21's fan-out-cluster benchmark), and those reads slowed it
+ * further.
+ */
+export const REORDER_HOLD_MS = 250;
+
+/** Why a socket's missed events were read from the database: a gap no note filled in time, or the sweep found one. */
+export type CatchUpReason = 'gap' | 'sweep';
+
 interface Connection {
   socket: WebSocket;
   userId: number;
@@ -29,6 +40,13 @@ interface Connection {
   /** The newest event id this socket is known to be owed (heard of while reading, or found by the sweep). */
   wanted: number;
   held: string[];
+  /**
+   * Events that came before the one after `lastSent` (another node's note is usually only a moment behind):
+   * kept for `REORDER_HOLD_MS` and sent once the gap fills, so a note that merely overtook another costs no read
+   * of the database. The database is read only if the gap is still there when the hold ends.
+   */
+  early: Map<number, string>;
+  earlyTimer: NodeJS.Timeout | undefined;
   pingTimer: NodeJS.Timeout | undefined;
   pongDeadline: NodeJS.Timeout | undefined;
 }
@@ -43,6 +61,10 @@ export interface HubOptions {
   log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
   /** Each frame handed to a socket, with the monotonic time (performance.now()) its event was stored. */
   onDelivered?: (storedAt: number) => void;
+  /** Each read of the database for a socket's missed events (not its replay), by why it was needed. */
+  onCatchUp?: (reason: CatchUpReason) => void;
+  /** How long an event that came before its predecessor waits for that one's note (default REORDER_HOLD_MS). */
+  reorderHoldMs?: number;
   /** The other nodes (issue 21); a LocalBus when this node is alone. */
   bus: EventBus;
   /** Whether a user's socket is their first or last anywhere (the cluster's, with several nodes). */
@@ -67,14 +89,19 @@ export class SocketHub implements DeliveryTarget {
   /** A sweep is reading the database; `sweepAgain`: another was asked for meanwhile (it runs after). */
   private sweeping = false;
   private sweepAgain = false;
+  /**
+   * Each user's newest event id at the last timed sweep. An event is caught up by a timed sweep only when it
+   * was already stored at the one before and still not sent: one stored since may have a note on its way.
+   */
+  private sweptSeqs = new Map<number, number>();
 
   constructor(private readonly options: HubOptions) {
     options.events.attach(this);
     const { bus } = options;
     bus.onNote((note) => this.heard(note));
     if (bus.shared) {
-      bus.onReconnect(() => this.sweep());
-      this.sweepTimer = setInterval(() => this.sweep(), options.sweepIntervalMs);
+      bus.onReconnect(() => void this.sweep(true));
+      this.sweepTimer = setInterval(() => void this.sweep(), options.sweepIntervalMs);
       this.sweepTimer.unref();
     }
   }
@@ -125,14 +152,46 @@ export class SocketHub implements DeliveryTarget {
    * is this call's to send: now, or with that catch-up.
    */
   private sendInOrder(c: Connection, seq: number, text: string): boolean {
-    if (seq <= c.lastSent) return false;
-    if (!c.reading && seq === c.lastSent + 1) {
-      c.socket.send(text);
-      c.lastSent = seq;
+    if (seq <= c.lastSent || c.early.has(seq)) return false;
+    if (c.reading) {
+      this.catchUp(c, seq);
       return true;
     }
-    this.catchUp(c, seq);
+    if (seq === c.lastSent + 1) {
+      c.socket.send(text);
+      c.lastSent = seq;
+      this.sendEarly(c);
+      return true;
+    }
+    c.early.set(seq, text);
+    c.earlyTimer ??= setTimeout(() => this.holdEnded(c), this.options.reorderHoldMs ?? REORDER_HOLD_MS);
     return true;
+  }
+
+  /** The early events that are now next, in order; the hold ends when nothing early is left. */
+  private sendEarly(c: Connection): void {
+    for (let next = c.early.get(c.lastSent + 1); next !== undefined; next = c.early.get(c.lastSent + 1)) {
+      c.early.delete(c.lastSent + 1);
+      c.socket.send(next);
+      c.lastSent += 1;
+    }
+    for (const seq of c.early.keys()) if (seq <= c.lastSent) c.early.delete(seq);
+    if (c.early.size === 0) this.endHold(c);
+  }
+
+  private endHold(c: Connection): void {
+    clearTimeout(c.earlyTimer);
+    c.earlyTimer = undefined;
+  }
+
+  /** The hold ran out with a gap still open: everything up to the newest early event comes from the database. */
+  private holdEnded(c: Connection): void {
+    c.earlyTimer = undefined;
+    if (c.early.size === 0) return;
+    const upTo = Math.max(...c.early.keys());
+    c.early.clear();
+    this.options.onCatchUp?.('gap');
+    this.catchUp(c, upTo);
   }
 
   /** A frame with no id (presence): now, or after the read of the database under way for the socket. */
@@ -171,6 +230,7 @@ export class SocketHub implements DeliveryTarget {
         for (const row of rows) {
           c.socket.send(row.text);
           c.lastSent = row.seq;
+          c.early.delete(row.seq);
         }
         // Nothing newer is stored: what was announced is committed, so the mark was wrong; forget it.
         if (rows.length === 0) c.wanted = c.lastSent;
@@ -191,6 +251,7 @@ export class SocketHub implements DeliveryTarget {
     if (c.socket.readyState !== WebSocket.OPEN) return;
     for (const text of held) c.socket.send(text);
     if (c.wanted > c.lastSent) this.catchUp(c, c.wanted);
+    else this.sendEarly(c);
   }
 
   /** A note from another node. */
@@ -212,31 +273,44 @@ export class SocketHub implements DeliveryTarget {
   }
 
   /**
-   * Every socket whose user has events it was not sent (a lost note) gets them now. One sweep reads at a
-   * time; one asked for meanwhile (the bus came back) runs after it, so it reads after the outage.
+   * Every socket whose user has events it was not sent (a lost note) gets them now. A timed sweep catches up
+   * only what was stored before the previous one (an event stored since may have its note on the way, and
+   * a loaded cluster is always a little behind: reading for all of them made it more so); the sweep after
+   * the bus comes back catches up everything, since notes were lost. One sweep reads at a time; one asked for
+   * meanwhile runs after it, so it reads after the outage. Run by the timer (and the bus's return); public so
+   * a test can play a turn.
    */
-  private sweep(): void {
-    if (this.closing || this.byUser.size === 0) return;
+  sweep(afterOutage = false): Promise<void> {
+    if (this.closing || this.byUser.size === 0) return Promise.resolve();
     if (this.sweeping) {
-      this.sweepAgain = true;
-      return;
+      // A timed sweep skips its turn; the bus's return must not be missed.
+      if (afterOutage) this.sweepAgain = true;
+      return Promise.resolve();
     }
     this.sweeping = true;
     this.sweepAgain = false;
-    void this.options.events
+    return this.options.events
       .currentSeqs([...this.byUser.keys()])
       .then(
         (current) => {
           if (this.closing) return;
+          const before = this.sweptSeqs;
+          this.sweptSeqs = new Map(current);
           for (const [userId, seq] of current) {
-            for (const c of this.byUser.get(userId) ?? []) if (seq > c.lastSent) this.catchUp(c, seq);
+            const due = afterOutage ? seq : Math.min(seq, before.get(userId) ?? 0);
+            for (const c of this.byUser.get(userId) ?? []) {
+              if (due <= c.lastSent) continue;
+              this.options.onCatchUp?.('sweep');
+              this.catchUp(c, due);
+            }
           }
         },
         (error: unknown) => this.options.log.warn({ err: error }, 'websocket sweep failed'),
       )
       .finally(() => {
         this.sweeping = false;
-        if (this.sweepAgain) this.sweep();
+        // The sweep asked for meanwhile was the bus coming back (timed ones only skip a turn).
+        if (this.sweepAgain) void this.sweep(true);
       });
   }
 
@@ -310,6 +384,8 @@ export class SocketHub implements DeliveryTarget {
       reading: true,
       wanted: 0,
       held: [],
+      early: new Map(),
+      earlyTimer: undefined,
       pingTimer: undefined,
       pongDeadline: undefined,
     };
@@ -386,6 +462,7 @@ export class SocketHub implements DeliveryTarget {
 
   private onClose(connection: Connection): void {
     clearInterval(connection.pingTimer);
+    this.endHold(connection);
     clearTimeout(connection.pongDeadline);
     const set = this.byUser.get(connection.userId);
     if (!set) return;

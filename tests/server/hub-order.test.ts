@@ -84,6 +84,14 @@ const note = (event: { seq: number; payload: string }): BusNote => ({
   events: [{ action: 'self_dlr_sync', payload: event.payload, users: [[bo.id, event.seq]] }],
 });
 
+/** This node's reads of the database for sockets' missed events so far, by reason (its /metrics). */
+async function catchUps(): Promise<{ gap: number; sweep: number }> {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  const count = (reason: string) =>
+    Number(new RegExp(`^messenger_catchup_reads_total\\{reason="${reason}"\\} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
+  return { gap: count('gap'), sweep: count('sweep') };
+}
+
 const eventIds = (socket: TestSocket) => socket.frames.flatMap((f) => ('id' in f && typeof f.id === 'number' ? [f.id] : []));
 const settle = () => new Promise((r) => setTimeout(r, 150));
 
@@ -120,5 +128,46 @@ describe('one socket’s events from other nodes', () => {
     expect(bus.published).toEqual([
       { kind: 'events', events: [{ action: 'self_dlr_sync', payload: expect.any(String), users: [[bo.id, before + 1]] }] },
     ]);
+  });
+
+  it('holds an event that overtook the one before it until that one’s note comes, and reads nothing', async () => {
+    const socket = new TestSocket(base, bo.token);
+    await socket.loaded();
+    const reads = await catchUps();
+    const first = await storeElsewhere('four');
+    const second = await storeElsewhere('five');
+    bus.hear(note(second));
+    // Well inside the hold: nothing went, and nothing was read for it.
+    await new Promise((r) => setTimeout(r, 60));
+    expect(eventIds(socket)).toEqual([]);
+    bus.hear(note(first));
+    await expect.poll(() => eventIds(socket)).toEqual([first.seq, second.seq]);
+    await settle();
+    expect(eventIds(socket)).toEqual([first.seq, second.seq]);
+    expect(await catchUps()).toEqual(reads);
+    socket.close();
+  });
+
+  it('lets a timed sweep read only what was stored before the sweep before it', async () => {
+    const socket = new TestSocket(base, bo.token);
+    await socket.loaded();
+    const reads = await catchUps();
+    // Stored with its note still on the way: this turn of the sweep leaves it to the note.
+    const first = await storeElsewhere('six');
+    await server.hub.sweep();
+    await settle();
+    expect(eventIds(socket)).toEqual([]);
+    expect(await catchUps()).toEqual(reads);
+    bus.hear(note(first));
+    await expect.poll(() => eventIds(socket)).toEqual([first.seq]);
+    // Its note lost: the next turn leaves it too, the one after sends it, with one read.
+    const second = await storeElsewhere('seven');
+    await server.hub.sweep();
+    await settle();
+    expect(eventIds(socket)).toEqual([first.seq]);
+    await server.hub.sweep();
+    await expect.poll(() => eventIds(socket)).toEqual([first.seq, second.seq]);
+    expect(await catchUps()).toEqual({ ...reads, sweep: reads.sweep + 1 });
+    socket.close();
   });
 });

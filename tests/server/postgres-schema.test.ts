@@ -93,4 +93,25 @@ describe('the PostgreSQL schema', () => {
     const next = await client.query<{ id: string }>("INSERT INTO event_payloads (data) VALUES ('{}') RETURNING id");
     expect(Number(next.rows[0]?.id)).toBeGreaterThan(0);
   });
+
+  it('keeps no foreign key from events to their payloads (a check per stored row; migration 6)', async () => {
+    const keys = await client.query<{ conname: string }>(
+      "SELECT conname FROM pg_constraint WHERE contype = 'f' AND conrelid = 'events'::regclass",
+    );
+    expect(keys.rows).toEqual([]);
+    // The key it had: the migration dropped this one, not a name it guessed.
+    const before = new pg.Client({ connectionString: postgres.url });
+    await before.connect();
+    try {
+      await before.query('CREATE SCHEMA older; SET search_path TO older');
+      for (const migration of POSTGRES_MIGRATIONS.slice(0, -1)) await before.query(migration);
+      const old = await before.query<{ conname: string }>(
+        "SELECT conname FROM pg_constraint WHERE contype = 'f' AND conrelid = 'older.events'::regclass",
+      );
+      expect(old.rows.map((r) => r.conname)).toEqual(['events_payload_id_fkey']);
+    } finally {
+      await before.end();
+    }
+  });
 });
+
