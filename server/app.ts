@@ -29,6 +29,7 @@ import { registerAuthIpLimit } from './http/authIpLimit';
 import { registerHealthRoutes } from './ops/health';
 import { createMetrics, timeStatements } from './ops/metrics';
 import { registerMetricsRoute } from './ops/metricsRoute';
+import { ChatTurns } from './domain/chatTurns';
 import { InFlight } from './ops/inFlight';
 import { consolePinDelivery, type PinDelivery, webhookPinDelivery } from './pins/delivery';
 import { type EventBus, LocalBus } from './realtime/bus';
@@ -149,6 +150,7 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
     files,
     metrics,
     presence,
+    chatTurns: new ChatTurns(),
     announcePin:
       options.announcePin ??
       (config.pinWebhookUrl !== undefined

@@ -1,3 +1,4 @@
+import type { ChatTurns } from './domain/chatTurns';
 import type { PresenceCounter } from './realtime/presence';
 import type { Clock } from './clock';
 import type { ServerConfig } from './config';
@@ -21,4 +22,6 @@ export interface ServerContext {
   announcePin: PinDelivery;
   /** Who is online anywhere (one node's counts, or the cluster's in Redis): for `GET /v1/users/{id}/presence`. */
   presence: PresenceCounter;
+  /** Sends to one chat from this node, one at a time before they take a database connection. */
+  chatTurns: ChatTurns;
 }

@@ -12,8 +12,12 @@ export interface StoreLocation {
   databaseUrl?: string | undefined;
 }
 
-/** Connections per node to PostgreSQL: the transactions a node runs at once. */
-const POOL_SIZE = 10;
+/**
+ * Connections per node to PostgreSQL: the transactions and statements a node runs at once. A chat's sends
+ * hold at most one each (ChatTurns), so a node with sends to many busy chats still has connections left for
+ * sign-ins and reads; three nodes use 60 of PostgreSQL's default 100.
+ */
+const POOL_SIZE = 20;
 
 /**
  * Opens (creating and migrating when needed) the server's store. `created` says the database was new, so the

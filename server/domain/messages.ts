@@ -111,7 +111,7 @@ export async function sendMessage(
               AND client_id = ${input.clientId} AND fingerprint = ${print}`,
         );
   const now = ctx.clock.now();
-  return ctx.events.transaction(async () => {
+  const send = () => ctx.events.transaction(async () => {
     await lockConversation(db, conversation.id);
     const attachment = input.attachment ? await buildAttachment(db, member.user_id, input.attachment) : null;
     // A retry (the same client id and content) is found by the insert itself: the idempotency index turns it
@@ -148,6 +148,8 @@ export async function sendMessage(
     });
     return { message, created: true };
   });
+  // Inside a caller's transaction the turn is the caller's already (waiting for one here could wait on itself).
+  return db.inTransaction() ? send() : ctx.chatTurns.run(conversation.id, send);
 }
 
 /**
