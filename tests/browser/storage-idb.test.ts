@@ -60,10 +60,20 @@ describe('IndexedDB upgrades', () => {
 
   it('a version 5 store (search documents, no postings) gains the postings and the documents’ indexes, its documents kept', async () => {
     const name = freshName();
-    const old = await IdbStorage.open({ name, version: 5 });
     const doc = { key: 'm:1', stid: 's1', group: 'chat:1', createdAt: 5, id: 1, text: 'hej' };
-    await old.writeBatch([{ store: 'search', type: 'put', key: 'm:1', value: doc }]);
-    await old.close();
+    // The search store as version 5 made it: no indexes, no postings store.
+    await new Promise<void>((resolve, reject) => {
+      const request = indexedDB.open(name, 5);
+      request.onupgradeneeded = () => {
+        request.result.createObjectStore('search').put(doc, 'm:1');
+        request.result.createObjectStore('meta');
+      };
+      request.onsuccess = () => {
+        request.result.close();
+        resolve();
+      };
+      request.onerror = () => reject(request.error ?? new Error('open failed'));
+    });
     const upgraded = await IdbStorage.open({ name });
     expect(await upgraded.get('search', 'm:1')).toEqual(doc);
     expect(await upgraded.transact(['search'], 'readonly', (tx) => tx.indexKeys('search', 'stid', 's1', 's1'))).toEqual(['m:1']);
