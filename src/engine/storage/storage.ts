@@ -66,10 +66,11 @@ export interface StoreTx {
 
 /**
  * The stores' indexes, by name, with the record fields they are on. `search`: a message by its stid (a
- * delete may name only that), and a chat's documents oldest first (trimming its history).
+ * delete may name only that), a chat's documents oldest first (trimming its history), and every document
+ * oldest first (the one-time build numbers them in time order).
  */
 export const STORE_INDEXES: Partial<Record<StoreName, Record<string, string | readonly string[]>>> = {
-  search: { stid: 'stid', group: ['group', 'createdAt', 'id'] },
+  search: { stid: 'stid', group: ['group', 'createdAt', 'id'], time: ['createdAt', 'id', 'key'] },
 };
 
 /** A Map-backed store for tests and for environments without IndexedDB; values are cloned like IndexedDB does. */
