@@ -78,6 +78,8 @@ export class MemoryStorage implements EngineStorage {
   private readonly stores = new Map<StoreName, Map<string, unknown>>();
   /** How many batches were written: tests use it to check that a burst is one transaction. */
   batches = 0;
+  /** How many write transactions `transact` ran (the search index's), counted apart from the batches. */
+  transactions = 0;
 
   private store(name: StoreName): Map<string, unknown> {
     let s = this.stores.get(name);
@@ -113,7 +115,7 @@ export class MemoryStorage implements EngineStorage {
 
   async transact<T>(_stores: readonly StoreName[], mode: TxMode, work: (tx: StoreTx) => Promise<T>): Promise<T> {
     const result = await memoryTransact((name) => this.store(name), mode, work, STORE_INDEXES);
-    if (mode === 'readwrite') this.batches += 1;
+    if (mode === 'readwrite') this.transactions += 1;
     return result;
   }
 
