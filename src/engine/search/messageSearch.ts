@@ -6,7 +6,7 @@ import { engineError } from '../errors';
 import { INVALID_PARAMETERS } from '../rest/fallbacks';
 import type { EngineEvent, EngineState } from '../state/types';
 import type { EngineStorage, IndexKey, StoreTx } from '../storage/storage';
-import { commentDoc, messageDoc, messageKey, type SearchDoc, type StoredDoc } from './documents';
+import { commentDoc, messageDoc, messageKey, type SearchDoc } from './documents';
 import { fold, words } from './fold';
 import type { HistoryKept } from '../contract/types';
 import { HistoryKeptSetting, keptLimit } from './historyKept';
@@ -15,6 +15,7 @@ import { BUILD_START, BUILT_KEY, buildSlice } from './indexBuild';
 import { applyChanges, SEARCH, trimAll } from './indexWriter';
 import { PendingChanges } from './pendingChanges';
 import { matchedTerms, PostingIndex, POSTINGS } from './postingIndex';
+import { queryDocs } from './searchQuery';
 import { watchedQuery } from './watchedQuery';
 
 export { SEARCH_SETTLE_MS } from './watchedQuery';
@@ -43,7 +44,6 @@ export interface SearchQueryOptions {
 
 const validLimit = (n: unknown) => n === undefined || (typeof n === 'number' && Number.isSafeInteger(n) && n > 0 && n <= MAX_SEARCH_LIMIT);
 const validId = (n: unknown) => n === undefined || (typeof n === 'number' && Number.isSafeInteger(n) && n > 0);
-const newestFirst = (a: SearchDoc, b: SearchDoc) => b.createdAt - a.createdAt || b.id - a.id;
 
 /**
  * Search of what this device holds (issues 13 and 24): every message, post and comment that reaches the
@@ -166,14 +166,7 @@ export class MessageSearch {
   async view(query: string, options: SearchQueryOptions = {}): Promise<MessageSearchView> {
     const index = await this.ready;
     if (!index || words(query).every((w) => fold(w) === '')) return { query, hits: [], complete: this.complete };
-    const limit = options.limit ?? DEFAULT_SEARCH_LIMIT;
-    const docs = await this.storage.transact([SEARCH, POSTINGS], 'readonly', async (tx) => {
-      const hits = await index.search(tx, query, limit, options.conversationId);
-      const read = await Promise.all(hits.map((h) => tx.get<StoredDoc>(SEARCH, h.key)));
-      // A number whose document has another (replaced meanwhile) is not this hit.
-      return read.filter((d, i): d is StoredDoc => d !== undefined && d.docNo === hits[i]?.docNo);
-    });
-    docs.sort(newestFirst);
+    const docs = await queryDocs(this.storage, index, query, options.limit ?? DEFAULT_SEARCH_LIMIT, options.conversationId);
     const state = this.deps.state.value;
     const hits = docs.map((doc, i) => toHit({ doc, score: docs.length - i, terms: matchedTerms(doc.text, query) }, state));
     return { query, hits, complete: this.complete };
