@@ -46,7 +46,7 @@ const page = (conversationId: number, ...texts: [number, string][]) => ({
 
 describe('message search over the engine state', () => {
   it('indexes loaded and incoming messages, with the chat, the sender and a marked snippet', async () => {
-    const { state, search, ids, view } = await setup();
+    const { state, ids, view } = await setup();
     state.dispatch(page(10, [1, 'Vi ses på Kafé Ängeln'], [2, 'ok']));
     state.dispatch(frame('conversation_message', { conversation_id: 11, message: message(5, { conversation_id: 11, message: 'kafe again' }) }));
     expect((await ids('kafe')).sort()).toEqual([1, 5]);
@@ -60,7 +60,7 @@ describe('message search over the engine state', () => {
   });
 
   it('marks the user’s own messages and comments, so their rows say "You" (issue 23)', async () => {
-    const { state, search, view } = await setup();
+    const { state, view } = await setup();
     state.dispatch({
       type: 'messagesLoaded',
       conversationId: 10,
@@ -109,7 +109,7 @@ describe('message search over the engine state', () => {
   });
 
   it('indexes posts of a channel and comments, named by the channel and participants', async () => {
-    const { state, search, view } = await setup();
+    const { state, view } = await setup();
     const channel = { id: 50, stid: 'ch50', name: 'Nyheter', community_id: 4 } as Channel;
     state.dispatch({ type: 'channelLoaded', channel });
     state.dispatch({ ...page(50, [20, 'Sekolah dibuka besok']), participants: [{ user_id: 3, name: 'Bob', avatar: '' }] });
@@ -137,7 +137,7 @@ describe('message search over the engine state', () => {
   });
 
   it('finds a post seen before its channel was known as a post of that channel, once the channel is', async () => {
-    const { state, search, ids, view } = await setup();
+    const { state, ids, view } = await setup();
     state.dispatch(page(51, [30, 'Rapat guru hari Senin']));
     expect((await view('rapat')).hits.map((h) => [h.kind, h.conversationId, h.channelId])).toEqual([['message', 51, null]]);
     const channel = { id: 51, stid: 'ch51', name: 'Guru', community_id: 4 } as Channel;
