@@ -5,6 +5,7 @@ import type { EngineClock } from '../clock';
 import { engineError } from '../errors';
 import { INVALID_PARAMETERS } from '../rest/fallbacks';
 import type { EngineEvent, EngineState } from '../state/types';
+import { PERSIST_STREAM_DELAY_MS } from '../storage/batchedWriter';
 import type { EngineStorage, IndexKey, StoreTx } from '../storage/storage';
 import { commentDoc, messageDoc, messageKey, type SearchDoc } from './documents';
 import { fold, words } from './fold';
@@ -23,6 +24,8 @@ export { SEARCH_SETTLE_MS } from './watchedQuery';
 /** Stored documents indexed per slice of the one-time build; the worker answers other calls between slices. */
 export const BUILD_SLICE = 2000;
 export const DEFAULT_SEARCH_LIMIT = 50;
+/** Changes are gathered this long before they are written (the state's writer gathers a stream as long). */
+export const SEARCH_WRITE_DELAY_MS = PERSIST_STREAM_DELAY_MS;
 const MAX_SEARCH_LIMIT = 500;
 
 export interface MessageSearchDeps {
@@ -62,6 +65,7 @@ export class MessageSearch {
   /** The index's writes, one after another (each one transaction): the index's numbering is one counter. */
   private queue: Promise<void> = Promise.resolve();
   private flushQueued = false;
+  private flushTimer: unknown = null;
   private ready: Promise<PostingIndex | null> = Promise.resolve(null);
   private prevMessages: EngineState['messages'] = {};
   private prevConversations: EngineState['conversations'] = {};
@@ -138,12 +142,12 @@ export class MessageSearch {
   async stop(): Promise<void> {
     this.stopped = true;
     for (const s of this.subscriptions) s.unsubscribe();
-    this.flushSoon();
     await this.settled();
   }
 
-  /** Once every change so far is in the index (tests; stop). */
+  /** Writes what is pending now, and resolves once every change so far is in the index (flush, stop, tests). */
   async settled(): Promise<void> {
+    this.flushNow();
     let queue: Promise<void>;
     do {
       queue = this.queue;
@@ -198,13 +202,23 @@ export class MessageSearch {
     }
   }
 
-  /** Something is pending: it is written once the current burst of events is over. */
+  /**
+   * Something is pending: it is written SEARCH_WRITE_DELAY_MS later with whatever came meanwhile, so 1,000
+   * messages within a second cost a few transactions, not one each (the socket brings them one a task).
+   */
   private changed(): void {
-    if (this.stopped) return;
-    this.flushSoon();
+    if (this.stopped || this.flushTimer !== null || this.pending.empty) return;
+    this.flushTimer = this.deps.clock.setTimeout(() => {
+      this.flushTimer = null;
+      this.flushNow();
+    }, SEARCH_WRITE_DELAY_MS);
   }
 
-  private flushSoon(): void {
+  private flushNow(): void {
+    if (this.flushTimer !== null) {
+      this.deps.clock.clearTimeout(this.flushTimer);
+      this.flushTimer = null;
+    }
     if (this.flushQueued || this.pending.empty) return;
     this.flushQueued = true;
     void this.queued(async (index) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MessageSearchView } from '../../../src/engine/api';
-import { BUILD_SLICE, MessageSearch, SEARCH_SETTLE_MS } from '../../../src/engine/search/messageSearch';
+import { BUILD_SLICE, MessageSearch, SEARCH_SETTLE_MS, SEARCH_WRITE_DELAY_MS } from '../../../src/engine/search/messageSearch';
 import { LiveState } from '../../../src/engine/state/liveState';
 import { MemoryStorage } from '../../../src/engine/storage/storage';
 import type { Channel, Comment } from '../../../src/protocol/entities';
@@ -249,7 +249,7 @@ describe('the stored index', () => {
     state.dispatch(frame('conversation_message', { conversation_id: 10, message: message(3, { message: 'stored gamma' }) }));
     await expect
       .poll(async () => {
-        await clock.advance(1);
+        await clock.advance(SEARCH_WRITE_DELAY_MS);
         return search.view('stored');
       })
       .toMatchObject({ complete: true, hits: [{ id: 3 }, { id: 1 }] });
