@@ -66,6 +66,8 @@ export class MessageSearch {
   private queue: Promise<void> = Promise.resolve();
   private flushQueued = false;
   private flushTimer: unknown = null;
+  /** The last write of pending changes: a view waits for it, so what was deleted is not found a moment later. */
+  private lastFlush: Promise<void> = Promise.resolve();
   private ready: Promise<PostingIndex | null> = Promise.resolve(null);
   private prevMessages: EngineState['messages'] = {};
   private prevConversations: EngineState['conversations'] = {};
@@ -133,6 +135,8 @@ export class MessageSearch {
     } catch {
       // Logged by the queue; what was indexed stays, the rest is found again as it comes.
     }
+    // A stopped engine writes nothing more: the next start goes on where this one stopped.
+    if (this.stopped) return;
     this.complete = true;
     this.changed$.next();
     this.trimAll(this.historyKept.value);
@@ -147,7 +151,7 @@ export class MessageSearch {
 
   /** Writes what is pending now, and resolves once every change so far is in the index (flush, stop, tests). */
   async settled(): Promise<void> {
-    this.flushNow();
+    void this.flushNow();
     let queue: Promise<void>;
     do {
       queue = this.queue;
@@ -168,6 +172,8 @@ export class MessageSearch {
    * come), newest first, with their documents read by key.
    */
   async view(query: string, options: SearchQueryOptions = {}): Promise<MessageSearchView> {
+    // What the state already shows (a delete, an edit) is written first: a query never answers from before it.
+    await this.flushNow();
     const index = await this.ready;
     if (!index || words(query).every((w) => fold(w) === '')) return { query, hits: [], complete: this.complete };
     const docs = await queryDocs(this.storage, index, query, options.limit ?? DEFAULT_SEARCH_LIMIT, options.conversationId);
@@ -214,14 +220,15 @@ export class MessageSearch {
     }, SEARCH_WRITE_DELAY_MS);
   }
 
-  private flushNow(): void {
+  /** Writes what is pending now (after the writes before it); the write that holds every change so far. */
+  private flushNow(): Promise<void> {
     if (this.flushTimer !== null) {
       this.deps.clock.clearTimeout(this.flushTimer);
       this.flushTimer = null;
     }
-    if (this.flushQueued || this.pending.empty) return;
+    if (this.flushQueued || this.pending.empty) return this.lastFlush;
     this.flushQueued = true;
-    void this.queued(async (index) => {
+    this.lastFlush = this.queued(async (index) => {
       this.flushQueued = false;
       const taken = this.pending;
       this.pending = new PendingChanges();
@@ -229,6 +236,7 @@ export class MessageSearch {
       const kept = keptLimit(this.historyKept.value);
       if (await this.write(index, (tx) => applyChanges(tx, index, taken, kept))) this.changed$.next();
     }, undefined).catch(() => undefined);
+    return this.lastFlush;
   }
 
   private stateChanged(state: EngineState): void {
@@ -310,7 +318,7 @@ export class MessageSearch {
       this.putMessage(event.message);
     } else if (event.type === 'messagesDeleted') {
       for (const id of event.messageIds) this.pending.drop(messageKey(id));
-      this.changed();
+      this.removedNow();
     } else if (event.type === 'socket') {
       const { frame } = event;
       if (frame.action === 'conversation_message') {
@@ -319,7 +327,7 @@ export class MessageSearch {
       } else if (frame.action === 'conversation_message_delete') {
         for (const id of frame.data.message_ids) this.pending.drop(messageKey(id));
         for (const stid of frame.data.message_stids) this.pending.dropStid(stid);
-        this.changed();
+        this.removedNow();
       } else if (frame.action === 'deleted_conversation') {
         this.dropGroup(frame.data.conversation_id);
       } else if (frame.action === 'conversation_removed_user' && frame.data.user_id === this.deps.state.value.selfId) {
@@ -343,7 +351,12 @@ export class MessageSearch {
 
   private dropGroup(conversationId: number): void {
     this.pending.dropGroup(`chat:${conversationId}`);
-    this.changed();
+    this.removedNow();
+  }
+
+  /** Deleted, hidden or left: gone from the watched queries at once, not after a burst's gathering. */
+  private removedNow(): void {
+    if (!this.stopped) void this.flushNow();
   }
 
   /** A smaller choice trims every chat and channel at once. */

@@ -101,6 +101,18 @@ describe('message search over the engine state', () => {
     expect(await ids('secret')).toEqual([]);
   });
 
+  it('answers every query after what the state already shows: a delete or an edit is never found a moment later', async () => {
+    const { state, search, ids } = await setup();
+    state.dispatch(page(10, [1, 'zebra crossing'], [2, 'meet at the harbour']));
+    expect(await ids('zebra')).toEqual([1]);
+    state.dispatch({ type: 'messagesDeleted', conversationId: 10, messageIds: [1] });
+    state.dispatch(frame('conversation_message_edited', { conversation_id: 10, message: message(2, { message: 'meet at the lighthouse', edited_at: 1 }) }));
+    // No wait for the writes: the query itself waits for them.
+    expect((await search.view('zebra')).hits).toEqual([]);
+    expect((await search.view('harbour')).hits).toEqual([]);
+    expect((await search.view('lighthouse')).hits.map((h) => h.id)).toEqual([2]);
+  });
+
   it('keeps what left the state window: trimmed history is still found', async () => {
     const { state, ids } = await setup();
     state.dispatch(page(10, [1, 'old words here']));
