@@ -6,7 +6,7 @@ import { engineError } from '../errors';
 import { INVALID_PARAMETERS } from '../rest/fallbacks';
 import type { EngineEvent, EngineState } from '../state/types';
 import { PERSIST_STREAM_DELAY_MS } from '../storage/batchedWriter';
-import type { EngineStorage, IndexKey, StoreTx } from '../storage/storage';
+import type { EngineStorage, IndexKey, StoreName, StoreTx } from '../storage/storage';
 import { commentDoc, messageDoc, messageKey, type SearchDoc } from './documents';
 import { fold, words } from './fold';
 import type { HistoryKept } from '../contract/types';
@@ -129,7 +129,7 @@ export class MessageSearch {
       while (after !== null && !this.stopped) {
         await new Promise<void>((resolve) => this.deps.clock.setTimeout(resolve, 0));
         const from: IndexKey = after;
-        after = await this.queued(() => this.write(index, (tx) => buildSlice(tx, index, from, BUILD_SLICE)), null);
+        after = await this.queued(() => this.write(index, (tx) => buildSlice(tx, index, from, BUILD_SLICE), [SEARCH, POSTINGS, 'meta']), null);
         this.changed$.next();
       }
     } catch {
@@ -198,10 +198,14 @@ export class MessageSearch {
     return run;
   }
 
-  /** One write transaction over the documents and the index; a failed one leaves the numbering as stored. */
-  private async write<T>(index: PostingIndex, work: (tx: StoreTx) => Promise<T>): Promise<T> {
+  /**
+   * One write transaction over the documents and the index (and `meta` for the build's mark only: the
+   * state's batches write there, and a wider scope would wait for them); a failed one leaves the numbering
+   * as stored.
+   */
+  private async write<T>(index: PostingIndex, work: (tx: StoreTx) => Promise<T>, stores: readonly StoreName[] = [SEARCH, POSTINGS]): Promise<T> {
     try {
-      return await this.storage.transact([SEARCH, POSTINGS, 'meta'], 'readwrite', work);
+      return await this.storage.transact(stores, 'readwrite', work);
     } catch (error) {
       await index.reload(this.storage).catch(() => undefined);
       throw error;
