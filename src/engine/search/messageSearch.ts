@@ -75,6 +75,8 @@ export class MessageSearch {
   private prevChannels: EngineState['channels'] = {};
   private readonly subscriptions: Subscription[] = [];
   private stopped = false;
+  /** Moves on at every sign-out: a failed write of the user who left is not tried again for the next. */
+  private generation = 0;
 
   constructor(private readonly deps: MessageSearchDeps) {
     this.storage = deps.storage;
@@ -234,11 +236,18 @@ export class MessageSearch {
     this.flushQueued = true;
     this.lastFlush = this.queued(async (index) => {
       this.flushQueued = false;
+      const generation = this.generation;
       const taken = this.pending;
       this.pending = new PendingChanges();
       if (taken.empty) return;
       const kept = keptLimit(this.historyKept.value);
-      if (await this.write(index, (tx) => applyChanges(tx, index, taken, kept))) this.changed$.next();
+      try {
+        if (await this.write(index, (tx) => applyChanges(tx, index, taken, kept))) this.changed$.next();
+      } catch (error) {
+        // Kept for the next write (a full store, an aborted transaction): nothing is lost while the engine runs.
+        if (generation === this.generation) this.pending = PendingChanges.merged(taken, this.pending);
+        throw error;
+      }
     }, undefined).catch(() => undefined);
     return this.lastFlush;
   }
@@ -309,6 +318,7 @@ export class MessageSearch {
 
   private event(event: EngineEvent): void {
     if (event.type === 'signedOut') {
+      this.generation += 1;
       this.pending = new PendingChanges();
       void this.queued(async (index) => {
         await this.write(index, async (tx) => {

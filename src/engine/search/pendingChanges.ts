@@ -42,4 +42,20 @@ export class PendingChanges {
   channelKnown(channelId: number, communityId: number): void {
     this.channels.set(channelId, communityId);
   }
+
+  /**
+   * The changes of a write that failed, with the ones made since on top (they win): written with the next
+   * write. Each side is replayed as `applyChanges` applies it, removals before puts.
+   */
+  static merged(older: PendingChanges, newer: PendingChanges): PendingChanges {
+    const merged = new PendingChanges();
+    for (const changes of [older, newer]) {
+      for (const group of changes.groups) merged.dropGroup(group);
+      for (const stid of changes.stids) merged.dropStid(stid);
+      for (const key of changes.drops) merged.drop(key);
+      for (const doc of changes.puts.values()) merged.put(doc);
+      for (const [channelId, communityId] of changes.channels) merged.channelKnown(channelId, communityId);
+    }
+    return merged;
+  }
 }

@@ -272,6 +272,31 @@ describe('the stored index', () => {
     expect(await first.storage.getAll('postings')).toEqual([]);
   });
 
+  it('keeps the changes of a write that failed, and writes them with the next', async () => {
+    /** A store whose next search write fails (an aborted transaction). */
+    class FailingOnce extends MemoryStorage {
+      fail = false;
+      override transact<T>(...args: Parameters<MemoryStorage['transact']>): Promise<T> {
+        if (this.fail && args[1] === 'readwrite') {
+          this.fail = false;
+          return Promise.reject(new Error('aborted'));
+        }
+        return super.transact(...(args as [never, never, never]));
+      }
+    }
+    const storage = new FailingOnce();
+    const { state, search, ids } = await setup(storage);
+    storage.fail = true;
+    state.dispatch(page(10, [1, 'first try']));
+    await search.settled();
+    expect(await storage.getAll('search')).toEqual([]);
+    // The next write (here the query's own) brings them.
+    state.dispatch(page(10, [2, 'second try']));
+    expect(await ids('try')).toEqual([2, 1]);
+    expect(await storage.getAll('search')).toHaveLength(2);
+    await search.stop();
+  });
+
   it('is cleared with the rest of the user data at sign-out', async () => {
     const { state, search, storage, ids } = await setup();
     state.dispatch(page(10, [1, 'private words']));
