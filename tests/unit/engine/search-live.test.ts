@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MessageSearchView } from '../../../src/engine/api';
-import { BUILD_SLICE, MessageSearch, SEARCH_SETTLE_MS, SEARCH_WRITE_DELAY_MS } from '../../../src/engine/search/messageSearch';
+import { BUILD_SLICE, MessageSearch, SEARCH_SETTLE_MS, SEARCH_STREAM_DELAY_MS, SEARCH_WRITE_DELAY_MS } from '../../../src/engine/search/messageSearch';
 import { LiveState } from '../../../src/engine/state/liveState';
 import { MemoryStorage } from '../../../src/engine/storage/storage';
 import type { Channel, Comment } from '../../../src/protocol/entities';
@@ -179,6 +179,26 @@ describe('message search over the engine state', () => {
     await search.view('hello');
     expect(seen).toHaveLength(2);
     sub.unsubscribe();
+  });
+
+  it('writes a stream of messages a few times, not once each: 250 ms gathered, then a second while it goes on', async () => {
+    const { state, clock, search, storage } = await setup();
+    const before = storage.transactions;
+    const incoming = (id: number) => state.dispatch(frame('conversation_message', { conversation_id: 10, message: message(id, { message: `stream ${id}` }) }));
+    incoming(1);
+    await clock.advance(SEARCH_WRITE_DELAY_MS);
+    await search.settled();
+    expect(storage.transactions - before).toBe(1);
+    for (let id = 2; id <= 20; id++) {
+      incoming(id);
+      await clock.advance(50);
+    }
+    // A message every 50 ms for 950 ms right after a write: gathered a second, not 250 ms.
+    expect(storage.transactions - before).toBe(1);
+    await clock.advance(SEARCH_STREAM_DELAY_MS);
+    await search.settled();
+    expect(storage.transactions - before).toBe(2);
+    expect((await search.view('stream', { limit: 500 })).hits).toHaveLength(20);
   });
 
   it('refuses bad input with the spec text', async () => {
