@@ -73,7 +73,7 @@ export class SignedInParts {
       clock,
       log,
       openConversations: () => tabs.openConversations(),
-      extraOps: () => joinBatches(this.receiptSender.takeOps(), this.search.takeOps(), this.chats.historyOps()),
+      extraOps: () => joinBatches(this.receiptSender.takeOps(), this.chats.historyOps()),
       onEffect: (effect) => this.run(effect),
     });
     const dispatch = this.state.dispatch.bind(this.state);
@@ -149,8 +149,7 @@ export class SignedInParts {
   /** Stops their timers, the socket and their writers, writing what is pending. */
   async stop(): Promise<void> {
     this.socket.stop();
-    const stopped = Promise.all([this.outboxQueue.stop(), this.receiptSender.stop()]);
-    this.search.stop();
+    const stopped = Promise.all([this.outboxQueue.stop(), this.receiptSender.stop(), this.search.stop()]);
     this.state.stop();
     await stopped;
     await this.state.flush();

@@ -66,6 +66,7 @@ export function* eachMessage(count: number, seed = 1): Generator<SearchDoc> {
       key: `m:${id}`,
       kind: 'message',
       conversationId: 1 + (i % 100),
+      group: `chat:${1 + (i % 100)}`,
       channelId: null,
       communityId: null,
       postId: null,

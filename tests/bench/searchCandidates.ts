@@ -2,7 +2,8 @@ import type * as FlexModule from 'flexsearch';
 import { type IDBPDatabase, openDB } from 'idb';
 import type { SearchDoc } from '../../src/engine/search/documents';
 import { fold, words } from '../../src/engine/search/fold';
-import { PostingIndex } from '../../src/engine/search/postingIndex';
+import { PostingIndex, POSTINGS } from '../../src/engine/search/postingIndex';
+import { IdbStorage } from '../../src/engine/storage/idbStorage';
 
 /**
  * The indexes issue 24 compares, each persisted in IndexedDB (fake-indexeddb in Node, see
@@ -27,24 +28,29 @@ export interface OpenedIndex {
   close(): void;
 }
 
-const openStore = (name: string) => openDB(name, 1, { upgrade: (db) => void db.createObjectStore('postings') });
+/** The engine's own store (IdbStorage: the postings store among the others), as the worker opens it. */
+const openStore = (name: string) => IdbStorage.open({ name });
+const indexed = (docs: readonly SearchDoc[]) => docs.map((d) => ({ key: d.key, text: d.text, chat: d.conversationId ?? d.channelId ?? 0 }));
 
 /** (a) The inverted index of our own (src/engine/search/postingIndex.ts). */
 export function postingCandidate(name: string): Candidate {
+  const addTo = (storage: IdbStorage, index: PostingIndex, docs: readonly SearchDoc[]) =>
+    storage.transact([POSTINGS], 'readwrite', (tx) => index.add(tx, indexed(docs)));
   return {
     name: 'own inverted index',
     async build() {
-      const db = await openStore(name);
-      const index = await PostingIndex.open(db, 'postings');
-      return { add: async (slice) => void (await index.add(slice)), end: async () => db.close() };
+      const storage = await openStore(name);
+      const index = await PostingIndex.open(storage);
+      return { add: async (slice) => void (await addTo(storage, index, slice)), end: () => storage.close() };
     },
     async open() {
-      const db = await openStore(name);
-      const index = await PostingIndex.open(db, 'postings');
+      const storage = await openStore(name);
+      const index = await PostingIndex.open(storage);
       return {
-        search: async (query, limit) => (await index.search(query, limit)).map((h) => h.key),
-        add: async (docs) => void (await index.add(docs)),
-        close: () => db.close(),
+        search: async (query, limit) =>
+          (await storage.transact([POSTINGS], 'readonly', (tx) => index.search(tx, query, limit))).map((h) => h.key),
+        add: async (docs) => void (await addTo(storage, index, docs)),
+        close: () => void storage.close(),
       };
     },
     databases: async () => [name],

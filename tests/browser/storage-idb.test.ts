@@ -34,7 +34,7 @@ describe('IndexedDB upgrades', () => {
       };
       request.onerror = () => reject(request.error ?? new Error('open failed'));
     });
-    expect(SCHEMA_VERSION).toBe(5);
+    expect(SCHEMA_VERSION).toBe(6);
     const upgraded = await IdbStorage.open({ name });
     expect(await upgraded.get('outbox', 'out_1')).toEqual({ localId: 'out_1' });
     await upgraded.writeBatch([
@@ -42,6 +42,7 @@ describe('IndexedDB upgrades', () => {
       { store: 'communities', type: 'put', key: 'state', value: { communities: {} } },
       { store: 'history', type: 'put', key: '7:older:1', value: [] },
       { store: 'search', type: 'put', key: 'm:1', value: { key: 'm:1', text: 'hej' } },
+      { store: 'postings', type: 'put', key: 'meta', value: { next: 1 } },
     ]);
     expect(await upgraded.get('files', 'out_1')).toBeInstanceOf(Blob);
     await upgraded.close();
@@ -55,5 +56,39 @@ describe('IndexedDB upgrades', () => {
     expect(asked).toBe(1);
     await old.close();
     await current.close();
+  });
+
+  it('a version 5 store (search documents, no postings) gains the postings and the documents’ indexes, its documents kept', async () => {
+    const name = freshName();
+    const doc = { key: 'm:1', stid: 's1', group: 'chat:1', createdAt: 5, id: 1, text: 'hej' };
+    // The search store as version 5 made it: no indexes, no postings store.
+    await new Promise<void>((resolve, reject) => {
+      const request = indexedDB.open(name, 5);
+      request.onupgradeneeded = () => {
+        request.result.createObjectStore('search').put(doc, 'm:1');
+        request.result.createObjectStore('meta');
+      };
+      request.onsuccess = () => {
+        request.result.close();
+        resolve();
+      };
+      request.onerror = () => reject(request.error ?? new Error('open failed'));
+    });
+    const upgraded = await IdbStorage.open({ name });
+    expect(await upgraded.get('search', 'm:1')).toEqual(doc);
+    expect(await upgraded.transact(['search'], 'readonly', (tx) => tx.indexKeys('search', 'stid', 's1', 's1'))).toEqual(['m:1']);
+    await upgraded.writeBatch([{ store: 'postings', type: 'put', key: 'meta', value: { next: 0 } }]);
+    await upgraded.close();
+  });
+
+  it('an older build does not downgrade a newer store: its open is refused and the store stays as it was', async () => {
+    const name = freshName();
+    const current = await IdbStorage.open({ name });
+    await current.writeBatch([{ store: 'postings', type: 'put', key: 'meta', value: { next: 3 } }]);
+    await current.close();
+    await expect(IdbStorage.open({ name, version: 5 })).rejects.toMatchObject({ name: 'VersionError' });
+    const again = await IdbStorage.open({ name });
+    expect(await again.get('postings', 'meta')).toEqual({ next: 3 });
+    await again.close();
   });
 });

@@ -1,7 +1,7 @@
 import type { EngineClock } from '../../src/engine/clock';
 import type { HttpRequest, HttpResponse, HttpTransport } from '../../src/engine/rest';
 import type { SocketLike } from '../../src/engine/socket';
-import type { EngineStorage, MemoryStorage, StorageOp, StoreName } from '../../src/engine/storage/storage';
+import type { EngineStorage, MemoryStorage, StorageOp, StoreName, StoreTx, TxMode } from '../../src/engine/storage/storage';
 import type { Conversation, Message } from '../../src/protocol/entities';
 import { message as messageOf } from '../unit/engine/state.fixtures';
 import { seededRandom } from './random';
@@ -89,6 +89,8 @@ export function storageForLife(storage: MemoryStorage, life: Life): EngineStorag
     get: <T>(store: StoreName, key: string) => (life.alive ? storage.get<T>(store, key) : never<T | undefined>()),
     getAll: <T>(store: StoreName) => (life.alive ? storage.getAll<T>(store) : never<{ key: string; value: T }[]>()),
     writeBatch: (ops: readonly StorageOp[]) => (life.alive ? storage.writeBatch(ops) : never<void>()),
+    transact: <T>(stores: readonly StoreName[], mode: TxMode, work: (tx: StoreTx) => Promise<T>) =>
+      life.alive ? storage.transact(stores, mode, work) : never<T>(),
     close: () => Promise.resolve(),
   };
 }

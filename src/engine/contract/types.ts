@@ -246,12 +246,13 @@ export interface MessageSearchHit {
   createdAt: number;
   /** The text around the first match, split so that the matched words are marked: render `match` parts as <mark>. */
   snippet: readonly { text: string; match: boolean }[];
+  /** Its rank among the hits, higher first (the newest match is the highest). */
   score: number;
 }
 
 export interface MessageSearchView {
   query: string;
-  /** Best first; at most `limit` (default 50). */
+  /** The newest matches, newest first; at most `limit` (default 50). */
   hits: readonly MessageSearchHit[];
   /** False while the index is still being built from what is stored. */
   complete: boolean;

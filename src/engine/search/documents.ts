@@ -13,10 +13,29 @@ export interface SearchDoc
   stid: string | null;
   userId: number;
   text: string;
+  /** Its chat or channel (`groupOf`), stored for the store's index of a chat's documents by time. */
+  group: string;
+}
+
+/** A document as the `search` store keeps it: with its number in the posting index (none yet: not indexed). */
+export interface StoredDoc extends SearchDoc {
+  docNo?: number;
 }
 
 export const messageKey = (id: number) => `m:${id}`;
 export const commentKey = (id: number) => `c:${id}`;
+
+/** The chat or channel a document belongs to: history is kept (and trimmed) per group. */
+export const groupOf = (doc: Pick<SearchDoc, 'conversationId' | 'channelId'>): string =>
+  doc.conversationId !== null ? `chat:${doc.conversationId}` : `channel:${doc.channelId ?? 0}`;
+
+/** The chat or channel's id, as a chat's own search asks for it (`conversationId`). */
+export const chatOf = (doc: Pick<SearchDoc, 'conversationId' | 'channelId'>): number => doc.conversationId ?? doc.channelId ?? 0;
+
+const grouped = (doc: Omit<SearchDoc, 'group'>): SearchDoc => ({ ...doc, group: groupOf(doc) });
+
+/** A group's documents in the store's `group` index: every time and id of it. */
+export const groupRange = (group: string) => ({ lower: [group], upper: [group, []] }) as const;
 
 const epochMs = (seconds: string) => Math.round(Number(seconds) * 1000) || 0;
 
@@ -26,7 +45,7 @@ const epochMs = (seconds: string) => Math.round(Number(seconds) * 1000) || 0;
  */
 export function messageDoc(message: Message, channel: Channel | undefined): SearchDoc | null {
   if (message.type !== 'text' || message.message.trim() === '') return null;
-  return {
+  return grouped({
     key: messageKey(message.id),
     kind: channel ? 'post' : 'message',
     conversationId: channel ? null : message.conversation_id,
@@ -38,12 +57,12 @@ export function messageDoc(message: Message, channel: Channel | undefined): Sear
     userId: message.user_id,
     text: message.message,
     createdAt: epochMs(message.created_at),
-  };
+  });
 }
 
 export function commentDoc(comment: Comment, channel: Channel | undefined): SearchDoc | null {
   if (comment.message.trim() === '') return null;
-  return {
+  return grouped({
     key: commentKey(comment.comment_id),
     kind: 'comment',
     conversationId: null,
@@ -55,12 +74,8 @@ export function commentDoc(comment: Comment, channel: Channel | undefined): Sear
     userId: comment.user_id,
     text: comment.message,
     createdAt: epochMs(comment.created_at),
-  };
+  });
 }
-
-/** The chat or channel a document belongs to: history is kept (and trimmed) per group. */
-export const groupOf = (doc: SearchDoc): string =>
-  doc.conversationId !== null ? `chat:${doc.conversationId}` : `channel:${doc.channelId ?? 0}`;
 
 export const sameDoc = (a: SearchDoc, b: SearchDoc): boolean =>
   a.text === b.text &&

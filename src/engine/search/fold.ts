@@ -10,7 +10,7 @@ export { fold };
 /** A word: letters, marks and digits (so `Kafé`, `2024` and `naïve` are one word each). */
 const WORD = /[\p{L}\p{M}\p{N}]+/gu;
 
-/** The words of `text` as written, for the index (MiniSearch folds each through `processTerm`). */
+/** The words of `text` as written (the index folds each: `foldedTerms`). */
 export function words(text: string): string[] {
   return text.match(WORD) ?? [];
 }

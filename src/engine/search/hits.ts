@@ -1,7 +1,14 @@
 import type { MessageSearchHit } from '../contract/types';
 import type { EngineState } from '../state/types';
-import type { RawHit } from './searchIndex';
+import type { SearchDoc } from './documents';
 import { buildSnippet } from './snippet';
+
+/** One match: the document, its rank (higher is better), and the folded words of it that matched. */
+export interface RawHit {
+  doc: SearchDoc;
+  score: number;
+  terms: readonly string[];
+}
 
 /** The member's nickname in a chat, '' when the chat or the member is not known. */
 function memberName(state: EngineState, conversationId: number, userId: number): string {

@@ -1,37 +1,48 @@
-import { type Observable, Subject, type Subscription, throwError } from 'rxjs';
+import { type Observable, skip, Subject, type Subscription, throwError } from 'rxjs';
 import type { Message } from '../../protocol/entities';
 import type { MessageSearchView } from '../contract/types';
 import type { EngineClock } from '../clock';
 import { engineError } from '../errors';
 import { INVALID_PARAMETERS } from '../rest/fallbacks';
 import type { EngineEvent, EngineState } from '../state/types';
-import type { WriteBatch } from '../storage/batchedWriter';
-import type { EngineStorage } from '../storage/storage';
-import { commentDoc, groupOf, messageDoc, messageKey, sameDoc, type SearchDoc } from './documents';
+import { PERSIST_STREAM_DELAY_MS } from '../storage/batchedWriter';
+import type { EngineStorage, IndexKey, StoreName, StoreTx } from '../storage/storage';
+import { commentDoc, messageDoc, messageKey, type SearchDoc } from './documents';
+import { fold, words } from './fold';
 import type { HistoryKept } from '../contract/types';
 import { HistoryKeptSetting, keptLimit } from './historyKept';
 import { toHit } from './hits';
+import { BUILD_START, BUILT_KEY, buildSlice } from './indexBuild';
+import { applyChanges, SEARCH, trimAll } from './indexWriter';
+import { PendingChanges } from './pendingChanges';
+import { matchedTerms, PostingIndex, POSTINGS } from './postingIndex';
+import { queryDocs } from './searchQuery';
 import { watchedQuery } from './watchedQuery';
-import { SearchIndex } from './searchIndex';
-import { SearchStore } from './searchStore';
 
 export { SEARCH_SETTLE_MS } from './watchedQuery';
 
-/** Stored documents added to the index per slice at start; the worker answers other calls between slices. */
+/** Stored documents indexed per slice of the one-time build; the worker answers other calls between slices. */
 export const BUILD_SLICE = 2000;
 export const DEFAULT_SEARCH_LIMIT = 50;
+/** Changes are gathered this long before they are written (the state's writer gathers a stream as long). */
+export const SEARCH_WRITE_DELAY_MS = PERSIST_STREAM_DELAY_MS;
+/**
+ * Within a stream of changes (a write came less than this ago), they are gathered this long instead: 1,000
+ * messages within a second cost the index two or three transactions beside the state's. A query and a
+ * delete write at once whatever waits, so this delays only a watched query's re-run.
+ */
+export const SEARCH_STREAM_DELAY_MS = 1000;
 const MAX_SEARCH_LIMIT = 500;
 
 export interface MessageSearchDeps {
   storage: EngineStorage;
   clock: EngineClock;
   log: (message: string, detail?: unknown) => void;
-  /** The state it follows; its writer stores the index's documents with its own batches (`takeOps`). */
+  /** The state it follows. */
   state: {
     readonly value: EngineState;
     readonly state$: Observable<EngineState>;
     readonly events$: Observable<EngineEvent>;
-    schedulePersist(): void;
   };
 }
 
@@ -44,38 +55,45 @@ const validLimit = (n: unknown) => n === undefined || (typeof n === 'number' && 
 const validId = (n: unknown) => n === undefined || (typeof n === 'number' && Number.isSafeInteger(n) && n > 0);
 
 /**
- * Search of what this device holds (issue 13): every message, post and comment that reaches the engine's
- * state goes into the index; edits replace it, deletes and hides remove it at once, a chat the user left
- * takes its items with it, and sign-out clears it all. The documents are kept in the `search` store and
- * the index is rebuilt from them in slices at start (`complete` is false until then).
+ * Search of what this device holds (issues 13 and 24): every message, post and comment that reaches the
+ * engine's state goes into the index; edits replace it, deletes and hides remove it at once, a chat the user
+ * left takes its items with it, and sign-out clears it all. The documents (`search` store) and the inverted
+ * index (`postings`, postingIndex.ts) are kept in the store, not in the worker's memory, and change together
+ * in one transaction per burst of events. The index opens with one read at start; documents stored by a
+ * build from before it are indexed once, in slices (`complete` is false until then).
  */
 export class MessageSearch {
-  private readonly index = new SearchIndex();
-  private readonly store: SearchStore;
+  private readonly storage: EngineStorage;
   readonly historyKept: HistoryKeptSetting;
   private readonly changed$ = new Subject<void>();
   private complete = false;
-  private readonly stids = new Map<string, string>();
+  private pending = new PendingChanges();
+  /** The index's writes, one after another (each one transaction): the index's numbering is one counter. */
+  private queue: Promise<void> = Promise.resolve();
+  private flushQueued = false;
+  private flushTimer: unknown = null;
+  private lastWriteAt = -Infinity;
+  /** The last write of pending changes: a view waits for it, so what was deleted is not found a moment later. */
+  private lastFlush: Promise<void> = Promise.resolve();
+  private ready: Promise<PostingIndex | null> = Promise.resolve(null);
   private prevMessages: EngineState['messages'] = {};
   private prevConversations: EngineState['conversations'] = {};
   private prevComments: EngineState['comments'] = {};
   private prevChannels: EngineState['channels'] = {};
   private readonly subscriptions: Subscription[] = [];
   private stopped = false;
-  /** Moves on at every sign-out: stored documents read before it belong to the one who left. */
+  /** Moves on at every sign-out: a failed write of the user who left is not tried again for the next. */
   private generation = 0;
-  /** What was removed while the stored documents were being read (null once they are in). */
-  private droppedWhileLoading: { keys: Set<string>; groups: Set<string> } | null = { keys: new Set(), groups: new Set() };
 
   constructor(private readonly deps: MessageSearchDeps) {
-    this.store = new SearchStore(deps.storage, (key) => this.index.get(key), () => deps.state.schedulePersist());
+    this.storage = deps.storage;
     this.historyKept = new HistoryKeptSetting(deps.storage);
   }
 
   /**
    * Follows the state (communities included) from now on (call before the state is restored, so its messages
-   * count as new), and reads the stored documents into the index in the background: the chats list of a
-   * cold start does not wait for 100,000 documents to be read.
+   * count as new), and opens the index: one read, no rebuild. Documents of an older build are indexed in the
+   * background: the chats list of a cold start does not wait for them.
    */
   async load(): Promise<void> {
     await this.historyKept.load();
@@ -83,42 +101,71 @@ export class MessageSearch {
     this.subscriptions.push(
       state.state$.subscribe((s) => this.stateChanged(s)),
       state.events$.subscribe((e) => this.event(e)),
-      this.historyKept.changes().subscribe((kept) => this.trimAll(kept)),
+      // The choice at start is applied once the index is built (`buildOnce`); a new choice at once.
+      this.historyKept.changes().pipe(skip(1)).subscribe((kept) => this.trimAll(kept)),
     );
-    void this.loadStored();
+    this.ready = this.open();
+    void this.ready.then((index) => (index ? this.buildOnce(index) : undefined));
   }
 
-  /**
-   * The stored documents join what the state brought meanwhile: the state's copy of one is newer, and one
-   * deleted (or whose chat was left) meanwhile stays gone; after a sign-out meanwhile none are taken.
-   */
-  private async loadStored(): Promise<void> {
-    const generation = this.generation;
-    const docs = await this.store.load().catch((error: unknown): SearchDoc[] => {
-      // An unreadable store costs the old results only: what comes from now on is indexed again.
-      this.deps.log('search index not loaded', error);
-      return [];
-    });
-    const dropped = this.droppedWhileLoading;
-    this.droppedWhileLoading = null;
-    const taken =
-      generation === this.generation && dropped
-        ? docs.filter((d) => !this.index.get(d.key) && !dropped.keys.has(d.key) && !dropped.groups.has(groupOf(d)))
-        : [];
-    for (const doc of taken) this.remember(doc);
-    await this.build(taken.map((d) => d.key));
+  private async open(): Promise<PostingIndex | null> {
+    try {
+      const index = await PostingIndex.open(this.storage);
+      this.complete = await this.builtAlready();
+      return index;
+    } catch (error) {
+      // An unreadable store costs search only; the rest of the engine goes on.
+      this.deps.log('search index not opened', error);
+      this.complete = true;
+      return null;
+    }
+  }
+
+  /** Whether no stored document waits for the one-time build (an empty store needs none). */
+  private async builtAlready(): Promise<boolean> {
+    if (await this.storage.get<boolean>('meta', BUILT_KEY)) return true;
+    const [any] = await this.storage.transact([SEARCH], 'readonly', (tx) => tx.getPage(SEARCH, null, 1));
+    if (any) return false;
+    await this.storage.writeBatch([{ store: 'meta', type: 'put', key: BUILT_KEY, value: true }]);
+    return true;
+  }
+
+  /** The first start of this build indexes what an older one stored (oldest first), a slice per timer turn. */
+  private async buildOnce(index: PostingIndex): Promise<void> {
+    if (this.complete) return;
+    try {
+      let after: IndexKey | null = BUILD_START;
+      while (after !== null && !this.stopped) {
+        await new Promise<void>((resolve) => this.deps.clock.setTimeout(resolve, 0));
+        const from: IndexKey = after;
+        after = await this.queued(() => this.write(index, (tx) => buildSlice(tx, index, from, BUILD_SLICE), [SEARCH, POSTINGS, 'meta']), null);
+        this.changed$.next();
+      }
+    } catch {
+      // Logged by the queue; what was indexed stays, the rest is found again as it comes.
+    }
+    // A stopped engine writes nothing more: the next start goes on where this one stopped.
+    if (this.stopped) return;
+    this.complete = true;
+    this.changed$.next();
     this.trimAll(this.historyKept.value);
   }
 
-  /** Stops following the state (what is pending is written with the state's last batch). */
-  stop(): void {
+  /** Stops following the state, and writes what is pending. */
+  async stop(): Promise<void> {
     this.stopped = true;
     for (const s of this.subscriptions) s.unsubscribe();
+    await this.settled();
   }
 
-  /** The `search` store's pending writes, for the state's next batch (LiveState `extraOps`). */
-  takeOps(): WriteBatch {
-    return this.store.takeOps();
+  /** Writes what is pending now, and resolves once every change so far is in the index (flush, stop, tests). */
+  async settled(): Promise<void> {
+    void this.flushNow();
+    let queue: Promise<void>;
+    do {
+      queue = this.queue;
+      await queue;
+    } while (queue !== this.queue);
   }
 
   /** A watched query: its hits now, and again after each change of the index that changes them. */
@@ -129,29 +176,90 @@ export class MessageSearch {
     return watchedQuery(() => this.view(query, options), this.changed$, this.deps.clock);
   }
 
-  /** The ranked hits now. */
-  view(query: string, options: SearchQueryOptions = {}): MessageSearchView {
-    const raw = this.index.search(query, {
-      limit: options.limit ?? DEFAULT_SEARCH_LIMIT,
-      ...(options.conversationId !== undefined ? { conversationId: options.conversationId } : {}),
-    });
+  /**
+   * The hits now: the newest that match (by when they were indexed: the index numbers documents as they
+   * come), newest first, with their documents read by key.
+   */
+  async view(query: string, options: SearchQueryOptions = {}): Promise<MessageSearchView> {
+    // What the state already shows (a delete, an edit) is written first: a query never answers from before it.
+    await this.flushNow();
+    const index = await this.ready;
+    if (!index || words(query).every((w) => fold(w) === '')) return { query, hits: [], complete: this.complete };
+    const docs = await queryDocs(this.storage, index, query, options.limit ?? DEFAULT_SEARCH_LIMIT, options.conversationId);
     const state = this.deps.state.value;
-    return { query, hits: raw.map((r) => toHit(r, state)), complete: this.complete };
+    const hits = docs.map((doc, i) => toHit({ doc, score: docs.length - i, terms: matchedTerms(doc.text, query) }, state));
+    return { query, hits, complete: this.complete };
   }
 
-  /** The stored documents go into the tree a slice at a time, the worker free for other calls in between. */
-  private async build(keys: string[]): Promise<void> {
-    for (let i = 0; i < keys.length && !this.stopped; i += BUILD_SLICE) {
-      await new Promise<void>((resolve) => this.deps.clock.setTimeout(resolve, 0));
-      for (const key of keys.slice(i, i + BUILD_SLICE)) this.index.indexRemembered(key);
+  /**
+   * Runs `task` after every task before it (the index's numbering is one counter, and a burst's changes
+   * are taken whole): its result, while the queue goes on whatever becomes of it.
+   */
+  private queued<T>(task: (index: PostingIndex) => Promise<T>, fallback: T): Promise<T> {
+    const run = this.queue.then(async () => {
+      const index = await this.ready;
+      return index ? task(index) : fallback;
+    });
+    this.queue = run.then(
+      () => undefined,
+      (error: unknown) => this.deps.log('search index not written', error),
+    );
+    return run;
+  }
+
+  /**
+   * One write transaction over the documents and the index (and `meta` for the build's mark only: the
+   * state's batches write there, and a wider scope would wait for them); a failed one leaves the numbering
+   * as stored.
+   */
+  private async write<T>(index: PostingIndex, work: (tx: StoreTx) => Promise<T>, stores: readonly StoreName[] = [SEARCH, POSTINGS]): Promise<T> {
+    try {
+      return await this.storage.transact(stores, 'readwrite', work);
+    } catch (error) {
+      await index.reload(this.storage).catch(() => undefined);
+      throw error;
     }
-    this.complete = true;
-    this.changed$.next();
   }
 
-  private remember(doc: SearchDoc): void {
-    this.index.remember(doc);
-    if (doc.stid) this.stids.set(doc.stid, doc.key);
+  /**
+   * Something is pending: it is written SEARCH_WRITE_DELAY_MS later with whatever came meanwhile, so 1,000
+   * messages within a second cost a few transactions, not one each (the socket brings them one a task).
+   */
+  private changed(): void {
+    if (this.stopped || this.flushTimer !== null || this.pending.empty) return;
+    const { clock } = this.deps;
+    const streaming = clock.now() - this.lastWriteAt < SEARCH_STREAM_DELAY_MS;
+    this.flushTimer = clock.setTimeout(() => {
+      this.flushTimer = null;
+      void this.flushNow();
+    }, streaming ? SEARCH_STREAM_DELAY_MS : SEARCH_WRITE_DELAY_MS);
+  }
+
+  /** Writes what is pending now (after the writes before it); the write that holds every change so far. */
+  private flushNow(): Promise<void> {
+    if (this.flushTimer !== null) {
+      this.deps.clock.clearTimeout(this.flushTimer);
+      this.flushTimer = null;
+    }
+    if (this.flushQueued || this.pending.empty) return this.lastFlush;
+    this.flushQueued = true;
+    this.lastFlush = this.queued(async (index) => {
+      this.flushQueued = false;
+      this.lastWriteAt = this.deps.clock.now();
+      const generation = this.generation;
+      const taken = this.pending;
+      this.pending = new PendingChanges();
+      if (taken.empty) return;
+      const kept = keptLimit(this.historyKept.value);
+      try {
+        if (await this.write(index, (tx) => applyChanges(tx, index, taken, kept))) this.changed$.next();
+      } catch (error) {
+        // Kept for the next write (a full store, an aborted transaction): nothing is lost while the engine runs.
+        if (generation === this.generation) this.pending = PendingChanges.merged(taken, this.pending);
+        throw error;
+      }
+    }, undefined).catch(() => undefined);
+    return this.lastFlush;
   }
 
   private stateChanged(state: EngineState): void {
@@ -200,10 +308,8 @@ export class MessageSearch {
       const { conversations } = state;
       for (const channel of Object.values(state.channels)) {
         if (prevChannels[channel.id] || channel.id in conversations) continue;
-        for (const doc of this.index.docsOf(`chat:${channel.id}`)) {
-          if (doc.kind !== 'message') continue;
-          touched.push({ ...doc, kind: 'post', conversationId: null, channelId: channel.id, communityId: channel.community_id });
-        }
+        this.pending.channelKnown(channel.id, channel.community_id);
+        this.changed();
       }
     }
     const prev = this.prevComments;
@@ -223,22 +329,29 @@ export class MessageSearch {
   private event(event: EngineEvent): void {
     if (event.type === 'signedOut') {
       this.generation += 1;
-      this.index.clear();
-      this.stids.clear();
-      this.store.cleared();
+      this.pending = new PendingChanges();
+      void this.queued(async (index) => {
+        await this.write(index, async (tx) => {
+          tx.clear(SEARCH);
+          index.clear(tx);
+        });
+        this.changed$.next();
+      }, undefined).catch(() => undefined);
       this.changed$.next();
     } else if (event.type === 'messageStored') {
       this.putMessage(event.message);
     } else if (event.type === 'messagesDeleted') {
-      this.drop(event.messageIds.map(messageKey));
+      for (const id of event.messageIds) this.pending.drop(messageKey(id));
+      this.removedNow();
     } else if (event.type === 'socket') {
       const { frame } = event;
       if (frame.action === 'conversation_message') {
         // Also when the state does not keep it (its chat's window is not at the latest).
         this.putMessage(frame.data.message);
       } else if (frame.action === 'conversation_message_delete') {
-        const byStid = frame.data.message_stids.map((stid) => this.stids.get(stid)).filter((k): k is string => k !== undefined);
-        this.drop([...frame.data.message_ids.map(messageKey), ...byStid]);
+        for (const id of frame.data.message_ids) this.pending.drop(messageKey(id));
+        for (const stid of frame.data.message_stids) this.pending.dropStid(stid);
+        this.removedNow();
       } else if (frame.action === 'deleted_conversation') {
         this.dropGroup(frame.data.conversation_id);
       } else if (frame.action === 'conversation_removed_user' && frame.data.user_id === this.deps.state.value.selfId) {
@@ -255,55 +368,27 @@ export class MessageSearch {
   }
 
   private put(docs: readonly SearchDoc[]): void {
-    const changed: string[] = [];
-    const groups = new Set<string>();
-    for (const doc of docs) {
-      const old = this.index.get(doc.key);
-      if (old && sameDoc(old, doc)) {
-        // Stored already; the build may not have reached it yet.
-        this.index.indexRemembered(doc.key);
-        continue;
-      }
-      this.index.upsert(doc);
-      if (doc.stid) this.stids.set(doc.stid, doc.key);
-      changed.push(doc.key);
-      groups.add(groupOf(doc));
-    }
-    if (changed.length === 0) return;
-    const limit = keptLimit(this.historyKept.value);
-    for (const group of groups) changed.push(...this.index.trimGroup(group, limit));
-    this.store.changed(changed);
-    this.changed$.next();
-  }
-
-  private drop(keys: readonly string[]): void {
-    for (const key of keys) this.droppedWhileLoading?.keys.add(key);
-    const removed = keys.filter((key) => {
-      const doc = this.index.get(key);
-      if (doc?.stid) this.stids.delete(doc.stid);
-      return this.index.remove(key);
-    });
-    if (removed.length === 0) return;
-    this.store.changed(removed);
-    this.changed$.next();
+    if (docs.length === 0) return;
+    for (const doc of docs) this.pending.put(doc);
+    this.changed();
   }
 
   private dropGroup(conversationId: number): void {
-    this.droppedWhileLoading?.groups.add(`chat:${conversationId}`);
-    const removed = this.index.removeGroup(`chat:${conversationId}`);
-    if (removed.length === 0) return;
-    this.store.changed(removed);
-    this.changed$.next();
+    this.pending.dropGroup(`chat:${conversationId}`);
+    this.removedNow();
+  }
+
+  /** Deleted, hidden or left: gone from the watched queries at once, not after a burst's gathering. */
+  private removedNow(): void {
+    if (!this.stopped) void this.flushNow();
   }
 
   /** A smaller choice trims every chat and channel at once. */
   private trimAll(kept: HistoryKept): void {
     const limit = keptLimit(kept);
     if (limit === Infinity) return;
-    const removed = this.index.groupNames().flatMap((group) => this.index.trimGroup(group, limit));
-    if (removed.length === 0) return;
-    this.store.changed(removed);
-    this.changed$.next();
+    void this.queued(async (index) => {
+      if (await this.write(index, (tx) => trimAll(tx, index, limit))) this.changed$.next();
+    }, undefined).catch(() => undefined);
   }
 }
-

@@ -1,4 +1,4 @@
-import type { IDBPDatabase } from 'idb';
+import type { EngineStorage, StoreTx } from '../storage/storage';
 import { fold, words } from './fold';
 
 /**
@@ -12,12 +12,18 @@ import { fold, words } from './fold';
  * dictionary is needed. A query reads the newest block first and goes back only while it has fewer than
  * its limit of hits (1, 2, 4, … blocks a round), so two common words stop in the first block and rare ones
  * read one small record per block in a few rounds. `r|<page>` records give each number's document key
- * (null once removed).
+ * (null once removed) and chat, so a chat's own search needs no document read to filter.
+ *
+ * Every method works in a transaction of the caller's (`EngineStorage.transact`), so the search's documents
+ * and their postings change together.
  */
 
 export const BLOCK_SIZE = 65_536;
 /** Document keys per `r|` record. */
 export const REF_PAGE = 1024;
+
+/** The store the index is kept in. */
+export const POSTINGS = 'postings';
 
 const META_KEY = 'meta';
 const blockId = (block: number) => block.toString(36).padStart(4, '0');
@@ -29,9 +35,16 @@ interface Meta {
   next: number;
 }
 
-/** A document to index: its key (as the `search` store has it) and its text. */
+/** A page of numbers' documents: the key (null once removed) and chat of each. */
+interface RefPage {
+  keys: (string | null)[];
+  chats: number[];
+}
+
+/** A document to index: its key (as the `search` store has it), its chat or channel, and its text. */
 export interface IndexedText {
   key: string;
+  chat: number;
   text: string;
 }
 
@@ -59,8 +72,6 @@ export function matchedTerms(text: string, query: string): string[] {
   return foldedTerms(text).filter((t) => whole.has(t) || t.startsWith(prefix));
 }
 
-type Db = IDBPDatabase<unknown>;
-
 /** Adds `id` to a sorted posting list (ids are mostly the highest yet: appended). */
 function withId(list: Uint16Array | undefined, id: number): Uint16Array {
   if (!list) return Uint16Array.of(id);
@@ -83,20 +94,27 @@ function withoutId(list: Uint16Array, id: number): Uint16Array {
   return next;
 }
 
+const readPages = (tx: StoreTx, pages: readonly number[]) =>
+  Promise.all(pages.map((p) => tx.get<RefPage>(POSTINGS, refKey(p))));
+
 export class PostingIndex {
   /** Per-block match counts, reused by every query (one block at a time). */
   private readonly counts = new Uint8Array(BLOCK_SIZE);
 
-  private constructor(
-    private readonly db: Db,
-    private readonly store: string,
-    private meta: Meta,
-  ) {}
+  private constructor(private meta: Meta) {}
 
-  /** Opens the index kept in `store` (an object store with out-of-line string keys): one small read. */
-  static async open(db: Db, store: string): Promise<PostingIndex> {
-    const meta = ((await db.get(store, META_KEY)) as Meta | undefined) ?? { next: 0 };
-    return new PostingIndex(db, store, meta);
+  /** Opens the index kept in the `postings` store: one small read. */
+  static async open(storage: EngineStorage): Promise<PostingIndex> {
+    return new PostingIndex(await PostingIndex.readMeta(storage));
+  }
+
+  private static async readMeta(storage: EngineStorage): Promise<Meta> {
+    return (await storage.transact([POSTINGS], 'readonly', (tx) => tx.get<Meta>(POSTINGS, META_KEY))) ?? { next: 0 };
+  }
+
+  /** Reads the numbering again: a write transaction of the caller's failed after the index counted on it. */
+  async reload(storage: EngineStorage): Promise<void> {
+    this.meta = await PostingIndex.readMeta(storage);
   }
 
   /** Documents indexed so far, removed ones included (their numbers are not reused). */
@@ -104,27 +122,33 @@ export class PostingIndex {
     return this.meta.next;
   }
 
+  /** Everything goes (sign-out): numbering starts again. */
+  clear(tx: StoreTx): void {
+    tx.clear(POSTINGS);
+    this.meta = { next: 0 };
+  }
+
   /**
-   * Indexes new documents, numbered after every one before (so newer than all), in one transaction per
-   * block they fall into. Returns their numbers, for `remove` and `replace`.
+   * Indexes new documents, numbered after every one before (so newer than all). Returns their numbers, for
+   * `remove` and `replace`.
    */
-  async add(docs: readonly IndexedText[]): Promise<number[]> {
+  async add(tx: StoreTx, docs: readonly IndexedText[]): Promise<number[]> {
     const numbers: number[] = [];
     for (let i = 0; i < docs.length; ) {
       const block = Math.floor(this.meta.next / BLOCK_SIZE);
       const room = (block + 1) * BLOCK_SIZE - this.meta.next;
       const slice = docs.slice(i, i + room);
-      numbers.push(...(await this.addToBlock(slice)));
+      numbers.push(...(await this.addToBlock(tx, slice)));
       i += slice.length;
     }
     return numbers;
   }
 
-  private async addToBlock(docs: readonly IndexedText[]): Promise<number[]> {
+  private async addToBlock(tx: StoreTx, docs: readonly IndexedText[]): Promise<number[]> {
     const first = this.meta.next;
     const block = Math.floor(first / BLOCK_SIZE);
     const added = new Map<string, number[]>();
-    const refs = new Map<number, { at: number; key: string }[]>();
+    const refs = new Map<number, { at: number; doc: IndexedText }[]>();
     docs.forEach((doc, i) => {
       const docNo = first + i;
       for (const term of foldedTerms(doc.text)) {
@@ -136,19 +160,19 @@ export class PostingIndex {
       const page = Math.floor(docNo / REF_PAGE);
       let onPage = refs.get(page);
       if (!onPage) refs.set(page, (onPage = []));
-      onPage.push({ at: docNo % REF_PAGE, key: doc.key });
+      onPage.push({ at: docNo % REF_PAGE, doc });
     });
     const next: Meta = { next: first + docs.length };
-    const tx = this.db.transaction(this.store, 'readwrite');
+    // Counted at once: the next call in this transaction numbers after these (a failed one reloads it).
+    this.meta = next;
     const postingKeys = [...added.keys()];
     const pages = [...refs.keys()];
     // A block begun here has no lists yet: nothing to read (the bulk build of a history writes each once).
     const fresh = first % BLOCK_SIZE === 0;
     const [lists, pageRecords] = await Promise.all([
-      Promise.all(postingKeys.map((k) => (fresh ? undefined : (tx.store.get(k) as Promise<Uint16Array | undefined>)))),
-      Promise.all(pages.map((p) => tx.store.get(refKey(p)) as Promise<(string | null)[] | undefined>)),
+      Promise.all(postingKeys.map((k) => (fresh ? undefined : tx.get<Uint16Array>(POSTINGS, k)))),
+      readPages(tx, pages),
     ]);
-    const writes: Promise<unknown>[] = [];
     postingKeys.forEach((key, i) => {
       const ids = added.get(key) as number[];
       const old = lists[i];
@@ -156,38 +180,45 @@ export class PostingIndex {
       const list = new Uint16Array((old?.length ?? 0) + ids.length);
       if (old) list.set(old);
       list.set(ids, old?.length ?? 0);
-      writes.push(tx.store.put(list, key));
+      tx.put(POSTINGS, key, list);
     });
     pages.forEach((page, i) => {
-      const record = pageRecords[i] ?? [];
-      for (const { at, key } of refs.get(page) ?? []) record[at] = key;
-      writes.push(tx.store.put(record, refKey(page)));
+      const record = pageRecords[i] ?? { keys: [], chats: [] };
+      for (const { at, doc } of refs.get(page) ?? []) {
+        record.keys[at] = doc.key;
+        record.chats[at] = doc.chat;
+      }
+      tx.put(POSTINGS, refKey(page), record);
     });
-    writes.push(tx.store.put(next, META_KEY));
-    await Promise.all([...writes, tx.done]);
-    this.meta = next;
+    tx.put(POSTINGS, META_KEY, next);
     return docs.map((_, i) => first + i);
   }
 
   /** Takes documents out of the index at once (deleted, hidden, trimmed): `text` is what was indexed. */
-  async remove(docs: readonly { docNo: number; text: string }[]): Promise<void> {
-    await this.change(docs.map((d) => ({ docNo: d.docNo, before: d.text, after: null })));
+  async remove(tx: StoreTx, docs: readonly { docNo: number; text: string }[]): Promise<void> {
+    await this.change(
+      tx,
+      docs.map((d) => ({ docNo: d.docNo, before: d.text, after: null, chat: null })),
+    );
   }
 
-  /** An edit: the document keeps its number (its place in time), its words change. */
-  async replace(docNo: number, before: string, after: string): Promise<void> {
-    await this.change([{ docNo, before, after }]);
+  /** An edit (or a message that became a post): it keeps its number (its place in time), its words change. */
+  async replace(tx: StoreTx, docNo: number, before: string, after: string, chat: number): Promise<void> {
+    await this.change(tx, [{ docNo, before, after, chat }]);
   }
 
-  private async change(changes: readonly { docNo: number; before: string; after: string | null }[]): Promise<void> {
+  private async change(
+    tx: StoreTx,
+    changes: readonly { docNo: number; before: string; after: string | null; chat: number | null }[],
+  ): Promise<void> {
     const ops = new Map<string, { add: number[]; drop: number[] }>();
     const op = (key: string) => {
       let o = ops.get(key);
       if (!o) ops.set(key, (o = { add: [], drop: [] }));
       return o;
     };
-    const dropRefs = new Map<number, number[]>();
-    for (const { docNo, before, after } of changes) {
+    const refChanges = new Map<number, { at: number; chat: number | null }[]>();
+    for (const { docNo, before, after, chat } of changes) {
       if (docNo < 0 || docNo >= this.meta.next) continue;
       const block = Math.floor(docNo / BLOCK_SIZE);
       const local = docNo - block * BLOCK_SIZE;
@@ -195,68 +226,73 @@ export class PostingIndex {
       const now = new Set(after === null ? [] : foldedTerms(after));
       for (const t of old) if (!now.has(t)) op(postingKey(block, t)).drop.push(local);
       for (const t of now) if (!old.has(t)) op(postingKey(block, t)).add.push(local);
-      if (after === null) {
-        const page = Math.floor(docNo / REF_PAGE);
-        dropRefs.set(page, [...(dropRefs.get(page) ?? []), docNo % REF_PAGE]);
-      }
+      const page = Math.floor(docNo / REF_PAGE);
+      refChanges.set(page, [...(refChanges.get(page) ?? []), { at: docNo % REF_PAGE, chat }]);
     }
-    if (ops.size === 0 && dropRefs.size === 0) return;
-    const tx = this.db.transaction(this.store, 'readwrite');
+    if (ops.size === 0 && refChanges.size === 0) return;
     const keys = [...ops.keys()];
-    const pages = [...dropRefs.keys()];
+    const pages = [...refChanges.keys()];
     const [lists, pageRecords] = await Promise.all([
-      Promise.all(keys.map((k) => tx.store.get(k) as Promise<Uint16Array | undefined>)),
-      Promise.all(pages.map((p) => tx.store.get(refKey(p)) as Promise<(string | null)[] | undefined>)),
+      Promise.all(keys.map((k) => tx.get<Uint16Array>(POSTINGS, k))),
+      readPages(tx, pages),
     ]);
-    const writes: Promise<unknown>[] = [];
     keys.forEach((key, i) => {
       const { add, drop } = ops.get(key) as { add: number[]; drop: number[] };
       let list = lists[i];
       for (const id of drop) if (list) list = withoutId(list, id);
       for (const id of add) list = withId(list, id);
-      writes.push(list && list.length > 0 ? tx.store.put(list, key) : tx.store.delete(key));
+      if (list && list.length > 0) tx.put(POSTINGS, key, list);
+      else tx.delete(POSTINGS, key);
     });
     pages.forEach((page, i) => {
       const record = pageRecords[i];
       if (!record) return;
-      for (const at of dropRefs.get(page) ?? []) record[at] = null;
-      writes.push(tx.store.put(record, refKey(page)));
+      for (const { at, chat } of refChanges.get(page) ?? []) {
+        if (chat === null) record.keys[at] = null;
+        else record.chats[at] = chat;
+      }
+      tx.put(POSTINGS, refKey(page), record);
     });
-    await Promise.all([...writes, tx.done]);
   }
 
   /**
    * The newest `limit` documents that have every word of the query, the last one as the start of a word
-   * (it is being typed), the others whole.
+   * (it is being typed), the others whole; only those of `chat` when it is given.
    */
-  async search(query: string, limit: number): Promise<PostingHit[]> {
+  async search(tx: StoreTx, query: string, limit: number, chat?: number): Promise<PostingHit[]> {
     const asked = words(query).map(fold).filter(Boolean);
     const prefix = asked[asked.length - 1];
     if (prefix === undefined || limit <= 0) return [];
     const whole = [...new Set(asked.slice(0, -1))];
-    const found: number[] = [];
+    const hits: PostingHit[] = [];
     // Newest block first; while hits are missing, twice as many older blocks at once (their reads in one
-    // transaction, not one round trip each): common words stop at the first, rare ones take few rounds.
+    // go, not one round trip each): common words stop at the first, rare ones take few rounds.
     let block = Math.floor((this.meta.next - 1) / BLOCK_SIZE);
-    for (let round = 1; block >= 0 && found.length < limit; round *= 2) {
+    for (let round = 1; block >= 0 && hits.length < limit; round *= 2) {
       const blocks = Array.from({ length: Math.min(round, block + 1) }, (_, i) => block - i);
       block -= blocks.length;
-      const tx = this.db.transaction(this.store, 'readonly');
       const read = await Promise.all(
         blocks.map((b) =>
           Promise.all([
-            Promise.all(whole.map((t) => tx.store.get(postingKey(b, t)) as Promise<Uint16Array | undefined>)),
-            tx.store.getAll(IDBKeyRange.bound(postingKey(b, prefix), `${postingKey(b, prefix)}\uffff`)) as Promise<Uint16Array[]>,
+            Promise.all(whole.map((t) => tx.get<Uint16Array>(POSTINGS, postingKey(b, t)))),
+            tx.getRange<Uint16Array>(POSTINGS, postingKey(b, prefix), `${postingKey(b, prefix)}\uffff`),
           ]),
         ),
       );
+      const candidates: number[] = [];
       read.forEach(([lists, prefixed], i) => {
+        // A chat's own search filters after the match: every match of the block is a candidate.
+        const want = chat === undefined ? limit - hits.length - candidates.length : Infinity;
+        if (want <= 0 || prefixed.length === 0 || lists.some((l) => !l)) return;
         const b = blocks[i] as number;
-        if (found.length >= limit || prefixed.length === 0 || lists.some((l) => !l)) return;
-        for (const local of this.matchesIn(lists as Uint16Array[], prefixed, limit - found.length)) found.push(b * BLOCK_SIZE + local);
+        for (const local of this.matchesIn(lists as Uint16Array[], prefixed, want)) candidates.push(b * BLOCK_SIZE + local);
       });
+      for (const hit of await this.refsOf(tx, candidates)) {
+        if (hits.length >= limit) break;
+        if (chat === undefined || hit.chat === chat) hits.push({ docNo: hit.docNo, key: hit.key });
+      }
     }
-    return this.keysOf(found);
+    return hits;
   }
 
   /** Intersects one block's lists (each whole word, and any word with the prefix), newest first. */
@@ -288,17 +324,18 @@ export class PostingIndex {
     return out;
   }
 
-  private async keysOf(docNos: readonly number[]): Promise<PostingHit[]> {
+  /** The keys and chats of numbers, in their order; removed ones are left out. */
+  private async refsOf(tx: StoreTx, docNos: readonly number[]): Promise<(PostingHit & { chat: number })[]> {
     if (docNos.length === 0) return [];
     const pages = [...new Set(docNos.map((n) => Math.floor(n / REF_PAGE)))];
-    const tx = this.db.transaction(this.store, 'readonly');
-    const records = await Promise.all(pages.map((p) => tx.store.get(refKey(p)) as Promise<(string | null)[] | undefined>));
+    const records = await readPages(tx, pages);
     const byPage = new Map(pages.map((p, i) => [p, records[i]]));
-    const hits: PostingHit[] = [];
+    const out: (PostingHit & { chat: number })[] = [];
     for (const docNo of docNos) {
-      const key = byPage.get(Math.floor(docNo / REF_PAGE))?.[docNo % REF_PAGE];
-      if (key) hits.push({ docNo, key });
+      const record = byPage.get(Math.floor(docNo / REF_PAGE));
+      const key = record?.keys[docNo % REF_PAGE];
+      if (key) out.push({ docNo, key, chat: record.chats[docNo % REF_PAGE] ?? 0 });
     }
-    return hits;
+    return out;
   }
 }

@@ -7,26 +7,44 @@ export const SEARCH_SETTLE_MS = 100;
 
 /**
  * `view()` at once, then again SEARCH_SETTLE_MS after a change of the index (a burst of them is one run, and
- * a stream of them one run per period: it never waits for a pause that may not come). A run whose hits are
- * as before emits nothing: scores move with every document added, as word frequencies change, so they are
- * left out of the comparison.
+ * a stream of them one run per period: it never waits for a pause that may not come). A view is read from
+ * the store, so it takes a while: a change during one runs it again after it, never two at once. A run
+ * whose hits are as before emits nothing (scores left out of the comparison).
  */
-export function watchedQuery(view: () => MessageSearchView, changes: Observable<void>, clock: EngineClock): Observable<MessageSearchView> {
+export function watchedQuery(view: () => Promise<MessageSearchView>, changes: Observable<void>, clock: EngineClock): Observable<MessageSearchView> {
   return new Observable<MessageSearchView>((subscriber) => {
     let last = '';
     let timer: unknown = null;
-    const emit = () => {
-      const next = view();
-      const key = JSON.stringify([next.complete, next.hits.map((h) => [h.kind, h.id, h.title, h.senderName, h.fromSelf, h.snippet])]);
-      if (key === last) return;
-      last = key;
-      subscriber.next(next);
+    let running = false;
+    let again = false;
+    const emit = async () => {
+      if (running) {
+        again = true;
+        return;
+      }
+      running = true;
+      try {
+        do {
+          again = false;
+          const next = await view();
+          if (subscriber.closed) return;
+          const key = JSON.stringify([next.complete, next.hits.map((h) => [h.kind, h.id, h.title, h.senderName, h.fromSelf, h.snippet])]);
+          if (key !== last) {
+            last = key;
+            subscriber.next(next);
+          }
+        } while (again);
+      } catch (error) {
+        subscriber.error(error);
+      } finally {
+        running = false;
+      }
     };
-    emit();
+    void emit();
     const subscription = changes.subscribe(() => {
       timer ??= clock.setTimeout(() => {
         timer = null;
-        emit();
+        void emit();
       }, SEARCH_SETTLE_MS);
     });
     return () => {

@@ -1,4 +1,4 @@
-import type { EngineStorage, StorageOp, StoreName } from './storage';
+import type { EngineStorage, StorageOp, StoreName, StoreTx, TxMode } from './storage';
 
 /**
  * The store as one engine uses it: once that engine has stopped, it writes nothing more (issue 14: another
@@ -25,6 +25,11 @@ export class ClosableStorage implements EngineStorage {
   writeBatch(ops: readonly StorageOp[]): Promise<void> {
     if (this.closed) return Promise.reject(new Error('this engine has stopped: it writes nothing more'));
     return this.inner.writeBatch(ops);
+  }
+
+  transact<T>(stores: readonly StoreName[], mode: TxMode, work: (tx: StoreTx) => Promise<T>): Promise<T> {
+    if (this.closed && mode === 'readwrite') return Promise.reject(new Error('this engine has stopped: it writes nothing more'));
+    return this.inner.transact(stores, mode, work);
   }
 
   close(): Promise<void> {

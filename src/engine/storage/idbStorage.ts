@@ -1,5 +1,5 @@
-import { type IDBPDatabase, openDB } from 'idb';
-import type { EngineStorage, StorageOp, StoreName } from './storage';
+import { type IDBPDatabase, type IDBPTransaction, openDB } from 'idb';
+import { type EngineStorage, type IndexKey, STORE_INDEXES, type StorageOp, type StoreName, type StoreTx, type TxMode } from './storage';
 
 export const STORE_NAMES: readonly StoreName[] = [
   'session',
@@ -15,6 +15,7 @@ export const STORE_NAMES: readonly StoreName[] = [
   'communities',
   'history',
   'search',
+  'postings',
   'meta',
 ];
 
@@ -23,9 +24,10 @@ export const STORE_NAMES: readonly StoreName[] = [
  * 3 adds no store: opening it stops the engines of builds from before the engine lease (issue 14), which
  * hold no lease and so cannot see a newer engine start; their store connection closes for the upgrade, they
  * stop and ask their tabs to reload. 4 adds history (pages trimmed off a chat's window, issue 11). 5 adds
- * search (the search index's documents, issue 13).
+ * search (the search index's documents, issue 13). 6 adds postings (the search index itself, kept instead
+ * of rebuilt at every start, issue 24) and the search documents' indexes (by stid; by chat and time).
  */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 export interface IdbStorageOptions {
   name?: string;
@@ -43,9 +45,15 @@ export class IdbStorage implements EngineStorage {
 
   static async open(options: IdbStorageOptions = {}): Promise<IdbStorage> {
     const db = await openDB(options.name ?? 'messenger-engine', options.version ?? SCHEMA_VERSION, {
-      upgrade(database) {
+      upgrade(database, _old, _new, transaction) {
         for (const name of STORE_NAMES) {
           if (!database.objectStoreNames.contains(name)) database.createObjectStore(name);
+        }
+        for (const [name, indexes] of Object.entries(STORE_INDEXES)) {
+          const store = transaction.objectStore(name);
+          for (const [index, keyPath] of Object.entries(indexes)) {
+            if (!store.indexNames.contains(index)) store.createIndex(index, keyPath as string | string[]);
+          }
         }
       },
       blocking(_current, _blocked, event) {
@@ -88,6 +96,43 @@ export class IdbStorage implements EngineStorage {
       throw error;
     }
     await tx.done;
+  }
+
+  async transact<T>(stores: readonly StoreName[], mode: TxMode, work: (tx: StoreTx) => Promise<T>): Promise<T> {
+    // Typed as writable so `put` exists; IndexedDB itself refuses a write in a read-only transaction.
+    const tx = this.db.transaction([...stores], mode) as IDBPTransaction<unknown, string[], 'readwrite'>;
+    const settle = (request: Promise<unknown>) => void request.catch(() => undefined);
+    const range = (lower: IndexKey, upper: IndexKey) => IDBKeyRange.bound(lower, upper);
+    const view: StoreTx = {
+      get: async <V>(store: StoreName, key: string) => (await tx.objectStore(store).get(key)) as V | undefined,
+      getRange: async <V>(store: StoreName, lower: string, upper: string) => (await tx.objectStore(store).getAll(range(lower, upper))) as V[],
+      getPage: async <V>(store: StoreName, after: string | null, count: number) => {
+        const from = after === null ? null : IDBKeyRange.lowerBound(after, true);
+        const s = tx.objectStore(store);
+        const [keys, values] = await Promise.all([s.getAllKeys(from, count), s.getAll(from, count)]);
+        return keys.map((key, i) => ({ key: String(key), value: values[i] as V }));
+      },
+      indexKeys: async (store, index, lower, upper, limit) =>
+        (await tx.objectStore(store).index(index).getAllKeys(range(lower, upper), limit)).map(String),
+      indexCount: (store, index, lower, upper) => tx.objectStore(store).index(index).count(range(lower, upper)),
+      put: (store, key, value) => settle(tx.objectStore(store).put(value, key)),
+      delete: (store, key) => settle(tx.objectStore(store).delete(key)),
+      clear: (store) => settle(tx.objectStore(store).clear()),
+    };
+    try {
+      const result = await work(view);
+      await tx.done;
+      return result;
+    } catch (error) {
+      // Nothing of a failed read-modify-write is kept (it may have finished already: then there is nothing to undo).
+      try {
+        tx.abort();
+      } catch {
+        // already finished
+      }
+      await tx.done.catch(() => undefined);
+      throw error;
+    }
   }
 
   async close(): Promise<void> {

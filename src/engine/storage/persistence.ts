@@ -188,6 +188,7 @@ export const STATE_STORES: readonly StoreName[] = [
   'communities',
   'history',
   'search',
+  'postings',
 ];
 
 /** Spec §4: what sign-out clears, the stored session and everything of the account's state. */

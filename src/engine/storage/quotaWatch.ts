@@ -1,5 +1,5 @@
 import { BehaviorSubject, distinctUntilChanged, type Observable } from 'rxjs';
-import type { EngineStorage, StorageOp, StoreName } from './storage';
+import type { EngineStorage, StorageOp, StoreName, StoreTx, TxMode } from './storage';
 import type { StorageStatus } from '../contract/types';
 
 /** IndexedDB refuses a write over the origin's quota with this error (a DOMException, also as a transaction's error). */
@@ -46,6 +46,15 @@ export class QuotaWatchStorage implements EngineStorage {
     }
     // Deletes commit even on a full store; only a write that adds data shows there is room again.
     if (ops.some((op) => op.type === 'put')) this.status$.next('ok');
+  }
+
+  async transact<T>(stores: readonly StoreName[], mode: TxMode, work: (tx: StoreTx) => Promise<T>): Promise<T> {
+    try {
+      return await this.inner.transact(stores, mode, work);
+    } catch (error) {
+      if (isQuotaError(error)) this.status$.next('full');
+      throw error;
+    }
   }
 
   close(): Promise<void> {

@@ -117,12 +117,15 @@ describe('receipts, driven by an injected clock', () => {
     // What came before the burst is written (the communities store's first record too): the burst is counted alone.
     await engine.flush();
     const before = storage.batches;
+    const searchBefore = storage.transactions;
     for (let i = 0; i < 20; i++) {
       socket.push({ action: 'conversation_message', id: i + 1, data: { conversation_id: 7, message: incoming(200 + i) } });
     }
     await clock.advance(PERSIST_DELAY_MS);
     await engine.flush();
     expect(storage.batches - before).toBe(1);
+    // The search index's documents and postings: one transaction of their own for the burst.
+    expect(storage.transactions - searchBefore).toBe(1);
     expect(await storage.get('messages', '219')).toMatchObject({ message: 'hi 219' });
     await engine.stop();
   });

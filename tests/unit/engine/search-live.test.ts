@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MessageSearchView } from '../../../src/engine/api';
-import { MessageSearch, SEARCH_SETTLE_MS } from '../../../src/engine/search/messageSearch';
+import { BUILD_SLICE, MessageSearch, SEARCH_SETTLE_MS, SEARCH_STREAM_DELAY_MS, SEARCH_WRITE_DELAY_MS } from '../../../src/engine/search/messageSearch';
 import { LiveState } from '../../../src/engine/state/liveState';
 import { MemoryStorage } from '../../../src/engine/storage/storage';
 import type { Channel, Comment } from '../../../src/protocol/entities';
@@ -9,17 +9,15 @@ import { ManualEngineClock } from './support/fakeEngine';
 
 /** The real state and index on a hand-moved clock and a Map store: the search as the engine wires it. */
 function parts(storage: MemoryStorage, clock: ManualEngineClock) {
-  let search: MessageSearch | null = null;
   const state = new LiveState({
     storage,
     clock,
     log: () => undefined,
     openConversations: () => new Set(),
-    // The index's documents go with the state's batches, as in the engine (signedInParts.ts).
-    extraOps: () => search?.takeOps() ?? { ops: [] },
+    extraOps: () => ({ ops: [] }),
     onEffect: () => undefined,
   });
-  search = new MessageSearch({ storage, clock, log: () => undefined, state });
+  const search = new MessageSearch({ storage, clock, log: () => undefined, state });
   return { state, search };
 }
 
@@ -28,9 +26,14 @@ async function setup(storage = new MemoryStorage(), clock = new ManualEngineCloc
   await search.load();
   state.dispatch({ type: 'signedIn', selfId: SELF });
   state.dispatch({ type: 'conversationsLoaded', conversations: [listed(10, null), listed(11, null)] });
-  const ids = (query: string, conversationId?: number) =>
-    search.view(query, conversationId === undefined ? {} : { conversationId }).hits.map((h) => h.id);
-  return { storage, clock, state, search, ids };
+  /** The hits once what was dispatched so far is in the index. */
+  const view = async (query: string, options: { conversationId?: number; limit?: number } = {}) => {
+    await search.settled();
+    return search.view(query, options);
+  };
+  const ids = async (query: string, conversationId?: number) =>
+    (await view(query, conversationId === undefined ? {} : { conversationId })).hits.map((h) => h.id);
+  return { storage, clock, state, search, ids, view };
 }
 
 const page = (conversationId: number, ...texts: [number, string][]) => ({
@@ -43,12 +46,12 @@ const page = (conversationId: number, ...texts: [number, string][]) => ({
 
 describe('message search over the engine state', () => {
   it('indexes loaded and incoming messages, with the chat, the sender and a marked snippet', async () => {
-    const { state, search, ids } = await setup();
+    const { state, ids, view } = await setup();
     state.dispatch(page(10, [1, 'Vi ses på Kafé Ängeln'], [2, 'ok']));
     state.dispatch(frame('conversation_message', { conversation_id: 11, message: message(5, { conversation_id: 11, message: 'kafe again' }) }));
-    expect(ids('kafe').sort()).toEqual([1, 5]);
-    expect(ids('kafe', 11)).toEqual([5]);
-    const [hit] = search.view('angeln').hits;
+    expect((await ids('kafe')).sort()).toEqual([1, 5]);
+    expect(await ids('kafe', 11)).toEqual([5]);
+    const [hit] = (await view('angeln')).hits;
     expect(hit).toMatchObject({ kind: 'message', conversationId: 10, id: 1, title: 'chat 10', senderName: 'user 2', channelId: null });
     expect(hit?.snippet).toEqual([
       { text: 'Vi ses på Kafé ', match: false },
@@ -57,7 +60,7 @@ describe('message search over the engine state', () => {
   });
 
   it('marks the user’s own messages and comments, so their rows say "You" (issue 23)', async () => {
-    const { state, search } = await setup();
+    const { state, view } = await setup();
     state.dispatch({
       type: 'messagesLoaded',
       conversationId: 10,
@@ -71,7 +74,7 @@ describe('message search over the engine state', () => {
       comment: { ...comment, created_at: '1700000000', reactions: [], replies_count: 0, client_id: null },
       participants: [],
     });
-    const fromSelf = Object.fromEntries(search.view('mine').hits.map((h) => [`${h.kind} ${h.id}`, h.fromSelf]));
+    const fromSelf = Object.fromEntries((await view('mine')).hits.map((h) => [`${h.kind} ${h.id}`, h.fromSelf]));
     expect(fromSelf).toEqual({ 'message 1': false, 'message 2': true, 'comment 99': true });
   });
 
@@ -79,8 +82,8 @@ describe('message search over the engine state', () => {
     const { state, ids } = await setup();
     state.dispatch(page(10, [1, 'lunch at noon']));
     state.dispatch(frame('conversation_message_edited', { conversation_id: 10, message: message(1, { message: 'lunch at midnight', edited_at: 1 }) }));
-    expect(ids('noon')).toEqual([]);
-    expect(ids('midnight')).toEqual([1]);
+    expect(await ids('noon')).toEqual([]);
+    expect(await ids('midnight')).toEqual([1]);
   });
 
   it('drops deleted and hidden messages at once, by id or stid, and a chat the user left', async () => {
@@ -88,25 +91,37 @@ describe('message search over the engine state', () => {
     state.dispatch(page(10, [1, 'secret one'], [2, 'secret two'], [3, 'secret three']));
     state.dispatch(page(11, [7, 'secret seven']));
     state.dispatch(frame('conversation_message_delete', { conversation_id: 10, message_ids: [1], message_stids: [], hidden: false }));
-    expect(ids('secret').sort()).toEqual([2, 3, 7]);
+    expect((await ids('secret')).sort()).toEqual([2, 3, 7]);
     state.dispatch(frame('conversation_message_delete', { conversation_id: 10, message_ids: [], message_stids: ['s2'], hidden: true }));
-    expect(ids('secret').sort()).toEqual([3, 7]);
+    expect((await ids('secret')).sort()).toEqual([3, 7]);
     // hideMessages and deleteMessages answer with the ids, and dispatch this.
     state.dispatch({ type: 'messagesDeleted', conversationId: 10, messageIds: [3] });
-    expect(ids('secret')).toEqual([7]);
+    expect(await ids('secret')).toEqual([7]);
     state.dispatch(frame('conversation_removed_user', { conversation_id: 11, user_id: SELF }));
-    expect(ids('secret')).toEqual([]);
+    expect(await ids('secret')).toEqual([]);
+  });
+
+  it('answers every query after what the state already shows: a delete or an edit is never found a moment later', async () => {
+    const { state, search, ids } = await setup();
+    state.dispatch(page(10, [1, 'zebra crossing'], [2, 'meet at the harbour']));
+    expect(await ids('zebra')).toEqual([1]);
+    state.dispatch({ type: 'messagesDeleted', conversationId: 10, messageIds: [1] });
+    state.dispatch(frame('conversation_message_edited', { conversation_id: 10, message: message(2, { message: 'meet at the lighthouse', edited_at: 1 }) }));
+    // No wait for the writes: the query itself waits for them.
+    expect((await search.view('zebra')).hits).toEqual([]);
+    expect((await search.view('harbour')).hits).toEqual([]);
+    expect((await search.view('lighthouse')).hits.map((h) => h.id)).toEqual([2]);
   });
 
   it('keeps what left the state window: trimmed history is still found', async () => {
     const { state, ids } = await setup();
     state.dispatch(page(10, [1, 'old words here']));
     state.dispatch(page(10, [9, 'newer page']));
-    expect(ids('old')).toEqual([1]);
+    expect(await ids('old')).toEqual([1]);
   });
 
   it('indexes posts of a channel and comments, named by the channel and participants', async () => {
-    const { state, search } = await setup();
+    const { state, view } = await setup();
     const channel = { id: 50, stid: 'ch50', name: 'Nyheter', community_id: 4 } as Channel;
     state.dispatch({ type: 'channelLoaded', channel });
     state.dispatch({ ...page(50, [20, 'Sekolah dibuka besok']), participants: [{ user_id: 3, name: 'Bob', avatar: '' }] });
@@ -123,7 +138,7 @@ describe('message search over the engine state', () => {
       client_id: null,
     };
     state.dispatch({ type: 'commentAdded', comment, participants: [] });
-    const hits = search.view('besok').hits;
+    const hits = (await view('besok')).hits;
     expect(hits.map((h) => [h.kind, h.id, h.channelId, h.communityId, h.postId, h.title])).toEqual(
       expect.arrayContaining([
         ['post', 20, 50, 4, null, 'Nyheter'],
@@ -134,33 +149,56 @@ describe('message search over the engine state', () => {
   });
 
   it('finds a post seen before its channel was known as a post of that channel, once the channel is', async () => {
-    const { state, search, ids } = await setup();
+    const { state, ids, view } = await setup();
     state.dispatch(page(51, [30, 'Rapat guru hari Senin']));
-    expect(search.view('rapat').hits.map((h) => [h.kind, h.conversationId, h.channelId])).toEqual([['message', 51, null]]);
+    expect((await view('rapat')).hits.map((h) => [h.kind, h.conversationId, h.channelId])).toEqual([['message', 51, null]]);
     const channel = { id: 51, stid: 'ch51', name: 'Guru', community_id: 4 } as Channel;
     state.dispatch({ type: 'channelLoaded', channel });
-    expect(search.view('rapat').hits.map((h) => [h.kind, h.conversationId, h.channelId, h.communityId, h.title])).toEqual([
+    expect((await view('rapat')).hits.map((h) => [h.kind, h.conversationId, h.channelId, h.communityId, h.title])).toEqual([
       ['post', null, 51, 4, 'Guru'],
     ]);
     // Searching "in this channel" finds it there.
-    expect(ids('rapat', 51)).toEqual([30]);
+    expect(await ids('rapat', 51)).toEqual([30]);
   });
 
   it('re-emits a watched query once the index changed, a burst of changes once', async () => {
     const { state, clock, search } = await setup();
     const seen: MessageSearchView[] = [];
     const sub = search.search('hello').subscribe((v) => seen.push(v));
-    expect(seen.map((v) => v.hits.length)).toEqual([0]);
+    await expect.poll(() => seen.map((v) => v.hits.length)).toEqual([0]);
     state.dispatch(page(10, [1, 'hello there']));
     state.dispatch(frame('conversation_message', { conversation_id: 10, message: message(2, { message: 'hello again' }) }));
+    await search.settled();
     expect(seen).toHaveLength(1);
     await clock.advance(SEARCH_SETTLE_MS);
-    expect(seen.map((v) => v.hits.map((h) => h.id))).toEqual([[], [2, 1]]);
+    await expect.poll(() => seen.map((v) => v.hits.map((h) => h.id))).toEqual([[], [2, 1]]);
     // A change that leaves the hits as they were is not emitted.
     state.dispatch(frame('conversation_message', { conversation_id: 10, message: message(3, { message: 'unrelated' }) }));
+    await search.settled();
     await clock.advance(SEARCH_SETTLE_MS);
+    await search.view('hello');
     expect(seen).toHaveLength(2);
     sub.unsubscribe();
+  });
+
+  it('writes a stream of messages a few times, not once each: 250 ms gathered, then a second while it goes on', async () => {
+    const { state, clock, search, storage } = await setup();
+    const before = storage.transactions;
+    const incoming = (id: number) => state.dispatch(frame('conversation_message', { conversation_id: 10, message: message(id, { message: `stream ${id}` }) }));
+    incoming(1);
+    await clock.advance(SEARCH_WRITE_DELAY_MS);
+    await search.settled();
+    expect(storage.transactions - before).toBe(1);
+    for (let id = 2; id <= 20; id++) {
+      incoming(id);
+      await clock.advance(50);
+    }
+    // A message every 50 ms for 950 ms right after a write: gathered a second, not 250 ms.
+    expect(storage.transactions - before).toBe(1);
+    await clock.advance(SEARCH_STREAM_DELAY_MS);
+    await search.settled();
+    expect(storage.transactions - before).toBe(2);
+    expect((await search.view('stream', { limit: 500 })).hits).toHaveLength(20);
   });
 
   it('refuses bad input with the spec text', async () => {
@@ -172,98 +210,144 @@ describe('message search over the engine state', () => {
 });
 
 describe('the stored index', () => {
-  it('is written behind, loaded at the next start and built in slices (complete once built)', async () => {
+  it('is kept: the next start answers at once, with no rebuild', async () => {
     const first = await setup();
     first.state.dispatch(page(10, [1, 'persisted café'], [2, 'gone soon']));
     first.state.dispatch({ type: 'messagesDeleted', conversationId: 10, messageIds: [2] });
-    first.search.stop();
+    await first.search.stop();
     await first.state.flush();
     expect((await first.storage.getAll('search')).map((r) => r.key)).toEqual(['m:1']);
 
     const clock = new ManualEngineClock();
     const { search: second } = parts(first.storage, clock);
     await second.load();
-    expect(second.view('cafe')).toMatchObject({ complete: false, hits: [] });
-    // The store is read in the background, then the index built a slice per timer turn.
+    // No timer turn: nothing is built, the kept index answers.
+    expect(await second.view('cafe')).toMatchObject({ complete: true, hits: [{ id: 1 }] });
+  });
+
+  it('indexes the documents an older build stored once, oldest first, in slices (complete once built)', async () => {
+    const storage = new MemoryStorage();
+    // As the MiniSearch build kept them: no number, no group, never indexed in the store.
+    const old = (id: number, text: string, createdAt: number) => ({
+      key: `m:${id}`, kind: 'message', conversationId: 10, channelId: null, communityId: null, postId: null,
+      id, stid: `s${id}`, userId: 2, text, createdAt,
+    });
+    const count = BUILD_SLICE + 5;
+    await storage.writeBatch(
+      Array.from({ length: count }, (_, i) => ({ store: 'search' as const, type: 'put' as const, key: `m:${i + 1}`, value: old(i + 1, `stored word${i + 1} end`, 1000 + i) })),
+    );
+    const clock = new ManualEngineClock();
+    const { state, search } = parts(storage, clock);
+    await search.load();
+    state.dispatch({ type: 'signedIn', selfId: SELF });
+    expect(await search.view('stored')).toMatchObject({ complete: false, hits: [] });
+    await clock.advance(1);
+    await search.settled();
+    // The first slice is in: the store's oldest documents.
+    expect(await search.view('word1 end')).toMatchObject({ complete: false, hits: [{ id: 1 }] });
     await expect
       .poll(async () => {
         await clock.advance(1);
-        return second.view('cafe');
+        return search.view('stored', { limit: 3 });
       })
-      .toMatchObject({ complete: true, hits: [{ id: 1 }] });
+      .toMatchObject({ complete: true, hits: [{ id: count }, { id: count - 1 }, { id: count - 2 }] });
+    expect(await storage.get('search', 'm:1')).toMatchObject({ group: 'chat:10', docNo: 0 });
+    expect(await storage.get('meta', 'searchPostingsBuilt')).toBe(true);
+    // A deleted one is found by its stid through the store's index.
+    state.dispatch(frame('conversation_message_delete', { conversation_id: 10, message_ids: [], message_stids: ['s7'], hidden: true }));
+    await search.settled();
+    expect((await search.view('word7 end')).hits).toEqual([]);
+    expect((await search.view('word8 end')).hits).toMatchObject([{ id: 8 }]);
   });
 
-  it('is read in the background: what is deleted or signed out meanwhile does not come back', async () => {
+  it('takes what comes during the build, and a sign-out during it leaves nothing', async () => {
     const first = await setup();
     first.state.dispatch(page(10, [1, 'stored alpha'], [2, 'stored beta']));
-    await first.state.flush();
-
-    /** The same store, whose search records arrive only when the test says. */
-    class SlowStorage extends MemoryStorage {
-      release: () => void = () => undefined;
-      override async getAll<T>(store: Parameters<MemoryStorage['getAll']>[0]) {
-        if (store === 'search') await new Promise<void>((resolve) => (this.release = resolve));
-        return first.storage.getAll<T>(store);
-      }
-    }
-    const slow = new SlowStorage();
+    await first.search.stop();
+    // As an older build left them: not indexed.
+    await first.storage.writeBatch([
+      { store: 'meta', type: 'delete', key: 'searchPostingsBuilt' },
+      { store: 'postings', type: 'clear' },
+      ...(await first.storage.getAll<Record<string, unknown>>('search')).map(({ key, value }) => {
+        const { docNo: _docNo, ...doc } = value;
+        return { store: 'search' as const, type: 'put' as const, key, value: doc };
+      }),
+    ]);
     const clock = new ManualEngineClock();
-    const { state, search } = parts(slow, clock);
+    const { state, search } = parts(first.storage, clock);
     await search.load();
     state.dispatch({ type: 'signedIn', selfId: SELF });
     state.dispatch(frame('conversation_message_delete', { conversation_id: 10, message_ids: [2], message_stids: [], hidden: true }));
-    slow.release();
+    state.dispatch(frame('conversation_message', { conversation_id: 10, message: message(3, { message: 'stored gamma' }) }));
     await expect
       .poll(async () => {
-        await clock.advance(1);
-        return search.view('stored').hits.map((h) => h.id);
+        await clock.advance(SEARCH_WRITE_DELAY_MS);
+        return search.view('stored');
       })
-      .toEqual([1]);
+      .toMatchObject({ complete: true, hits: [{ id: 3 }, { id: 1 }] });
 
-    const slower = new SlowStorage();
-    const againClock = new ManualEngineClock();
-    const again = parts(slower, againClock);
-    await again.search.load();
-    again.state.dispatch({ type: 'signedOut' });
-    slower.release();
-    await expect
-      .poll(async () => {
-        await againClock.advance(1);
-        return again.search.view('stored');
-      })
-      .toMatchObject({ complete: true, hits: [] });
+    state.dispatch({ type: 'signedOut' });
+    await search.settled();
+    expect(await search.view('stored')).toMatchObject({ hits: [] });
+    expect(await first.storage.getAll('postings')).toEqual([]);
+  });
+
+  it('keeps the changes of a write that failed, and writes them with the next', async () => {
+    /** A store whose next search write fails (an aborted transaction). */
+    class FailingOnce extends MemoryStorage {
+      fail = false;
+      override transact<T>(...args: Parameters<MemoryStorage['transact']>): Promise<T> {
+        if (this.fail && args[1] === 'readwrite') {
+          this.fail = false;
+          return Promise.reject(new Error('aborted'));
+        }
+        return super.transact(...(args as [never, never, never]));
+      }
+    }
+    const storage = new FailingOnce();
+    const { state, search, ids } = await setup(storage);
+    storage.fail = true;
+    state.dispatch(page(10, [1, 'first try']));
+    await search.settled();
+    expect(await storage.getAll('search')).toEqual([]);
+    // The next write (here the query's own) brings them.
+    state.dispatch(page(10, [2, 'second try']));
+    expect(await ids('try')).toEqual([2, 1]);
+    expect(await storage.getAll('search')).toHaveLength(2);
+    await search.stop();
   });
 
   it('is cleared with the rest of the user data at sign-out', async () => {
-    const { state, storage, ids } = await setup();
+    const { state, search, storage, ids } = await setup();
     state.dispatch(page(10, [1, 'private words']));
-    await state.flush();
+    await search.settled();
     expect(await storage.getAll('search')).toHaveLength(1);
     state.dispatch({ type: 'signedOut' });
-    await state.flush();
-    expect(ids('private')).toEqual([]);
+    await search.settled();
+    expect(await storage.getAll('postings')).toEqual([]);
+    expect(await ids('private')).toEqual([]);
     expect(await storage.getAll('search')).toHaveLength(0);
   });
 
   it('keeps the latest 1,000 of each chat when the device keeps that much, the index and the store together', async () => {
-    const { state, search, storage, ids } = await setup();
+    const { state, search, storage, ids, view } = await setup();
     const many: [number, string][] = Array.from({ length: 1005 }, (_, i) => [i + 1, `word w${i + 1}x`]);
     state.dispatch(page(10, ...many));
     await state.flush();
-    expect(search.view('word', { limit: 500 }).hits).toHaveLength(500);
+    expect((await view('word', { limit: 500 })).hits).toHaveLength(500);
     await search.historyKept.set('latest-1000');
     await state.flush();
-    expect(ids('w1x')).toEqual([]);
-    expect(ids('w5x')).toEqual([]);
-    expect(ids('w6x')).toEqual([6]);
-    expect(ids('w1005x')).toEqual([1005]);
+    expect(await ids('w1x')).toEqual([]);
+    expect(await ids('w5x')).toEqual([]);
+    expect(await ids('w6x')).toEqual([6]);
+    expect(await ids('w1005x')).toEqual([1005]);
     expect(await storage.getAll('search')).toHaveLength(1000);
     expect(await storage.get('meta', 'historyKept')).toBe('latest-1000');
     // New messages keep it at 1,000.
     state.dispatch(frame('conversation_message', { conversation_id: 10, message: message(2000, { message: 'word newest' }) }));
     await state.flush();
-    expect(ids('w6x')).toEqual([]);
-    expect(ids('newest')).toEqual([2000]);
+    expect(await ids('w6x')).toEqual([]);
+    expect(await ids('newest')).toEqual([2000]);
     expect(await storage.getAll('search')).toHaveLength(1000);
   });
 });

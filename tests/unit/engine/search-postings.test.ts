@@ -1,25 +1,48 @@
 import 'fake-indexeddb/auto';
-import { type IDBPDatabase, openDB } from 'idb';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BLOCK_SIZE, matchedTerms, PostingIndex } from '../../../src/engine/search/postingIndex';
+import { BLOCK_SIZE, matchedTerms, PostingIndex, POSTINGS } from '../../../src/engine/search/postingIndex';
+import { IdbStorage } from '../../../src/engine/storage/idbStorage';
 
-// fake-indexeddb: the real IndexedDB API (key ranges, transactions, typed arrays cloned) in Node.
-let db: IDBPDatabase<unknown> | undefined;
+// fake-indexeddb: the real IndexedDB API (key ranges, transactions, typed arrays cloned) in Node, through
+// the engine's own IndexedDB adapter.
+let storage: IdbStorage | undefined;
 let n = 0;
 
-async function opened(): Promise<{ index: PostingIndex; reopen: () => Promise<PostingIndex> }> {
-  const name = `postings-${++n}`;
-  db = await openDB(name, 1, { upgrade: (d) => void d.createObjectStore('postings') });
-  const at = db;
-  return { index: await PostingIndex.open(at, 'postings'), reopen: () => PostingIndex.open(at, 'postings') };
+/** The index with the calls of one transaction each, as the tests use it. */
+class Index {
+  constructor(
+    readonly inner: PostingIndex,
+    private readonly at: IdbStorage,
+  ) {}
+  get numbered() {
+    return this.inner.numbered;
+  }
+  add(docs: { key: string; text: string; chat?: number }[]) {
+    return this.at.transact([POSTINGS], 'readwrite', (tx) => this.inner.add(tx, docs.map((d) => ({ chat: 1, ...d }))));
+  }
+  remove(docs: { docNo: number; text: string }[]) {
+    return this.at.transact([POSTINGS], 'readwrite', (tx) => this.inner.remove(tx, docs));
+  }
+  replace(docNo: number, before: string, after: string) {
+    return this.at.transact([POSTINGS], 'readwrite', (tx) => this.inner.replace(tx, docNo, before, after, 1));
+  }
+  search(query: string, limit: number, chat?: number) {
+    return this.at.transact([POSTINGS], 'readonly', (tx) => this.inner.search(tx, query, limit, chat));
+  }
 }
 
-afterEach(() => {
-  db?.close();
-  db = undefined;
+async function opened(): Promise<{ index: Index; reopen: () => Promise<Index> }> {
+  const at = await IdbStorage.open({ name: `postings-${++n}` });
+  storage = at;
+  return { index: new Index(await PostingIndex.open(at), at), reopen: async () => new Index(await PostingIndex.open(at), at) };
+}
+
+afterEach(async () => {
+  await storage?.close();
+  storage = undefined;
 });
 
-const keys = async (index: PostingIndex, query: string, limit = 50) => (await index.search(query, limit)).map((h) => h.key);
+const keys = async (index: Index, query: string, limit = 50, chat?: number) => (await index.search(query, limit, chat)).map((h) => h.key);
 
 describe('the inverted index in IndexedDB (issue 24)', () => {
   it('folds case and diacritics both ways (en, sv, id), the last word a prefix, every word needed', async () => {
@@ -81,6 +104,14 @@ describe('the inverted index in IndexedDB (issue 24)', () => {
     expect(found).toHaveLength(66);
     expect(found[0]).toBe('m:65000');
     expect(found[found.length - 1]).toBe('m:0');
+  });
+
+  it('answers a chat’s own search with that chat’s newest matches only', async () => {
+    const { index } = await opened();
+    await index.add(Array.from({ length: 200 }, (_, i) => ({ key: `m:${i}`, chat: i % 10 === 3 ? 3 : 1, text: `hello ${i}` })));
+    expect(await keys(index, 'hel', 3, 3)).toEqual(['m:193', 'm:183', 'm:173']);
+    expect(await keys(index, 'hello', 50, 3)).toHaveLength(20);
+    expect(await keys(index, 'hello', 50, 4)).toEqual([]);
   });
 
   it('names the words that matched, for the snippet', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EngineStorage } from '../../../src/engine/storage/storage';
+import type { EngineStorage, StoreTx } from '../../../src/engine/storage/storage';
 
 /**
  * The acceptance suite every EngineStorage adapter must pass (design.md §5, after automerge-repo's
@@ -82,6 +82,52 @@ export function runStorageAdapterTests(name: string, open: () => Promise<EngineS
         ]),
       ).rejects.toThrow();
       expect(await s.get('meta', 'ok')).toBeUndefined();
+      await s.close();
+    });
+
+    it('runs a read-modify-write in one transaction: later reads see its writes, a failure keeps none', async () => {
+      const s = await open();
+      await s.transact(['postings'], 'readwrite', async (tx) => {
+        tx.put('postings', 'p|b', Uint16Array.of(1, 2));
+        tx.put('postings', 'p|a', 'a');
+        tx.put('postings', 'q', 'q');
+        expect(await tx.get('postings', 'p|b')).toEqual(Uint16Array.of(1, 2));
+      });
+      expect(await s.transact(['postings'], 'readonly', (tx) => tx.getRange('postings', 'p|', 'p|\uffff'))).toEqual(['a', Uint16Array.of(1, 2)]);
+      expect(await s.transact(['postings'], 'readonly', (tx) => tx.getPage('postings', 'p|a', 5))).toEqual([
+        { key: 'p|b', value: Uint16Array.of(1, 2) },
+        { key: 'q', value: 'q' },
+      ]);
+      await expect(
+        s.transact(['postings'], 'readwrite', async (tx) => {
+          tx.delete('postings', 'q');
+          tx.put('postings', 'new', 1);
+          await tx.get('postings', 'q');
+          throw new Error('changed its mind');
+        }),
+      ).rejects.toThrow('changed its mind');
+      expect(await s.get('postings', 'q')).toBe('q');
+      expect(await s.get('postings', 'new')).toBeUndefined();
+      await s.transact(['postings'], 'readwrite', async (tx) => tx.clear('postings'));
+      expect(await s.getAll('postings')).toEqual([]);
+      await s.close();
+    });
+
+    it('finds search documents by stid, and a chat’s oldest first, through their indexes', async () => {
+      const s = await open();
+      const doc = (id: number, group: string, createdAt: number, stid: string | null) => ({ id, group, createdAt, stid });
+      await s.writeBatch([
+        { store: 'search', type: 'put', key: 'm:1', value: doc(1, 'chat:1', 300, 's1') },
+        { store: 'search', type: 'put', key: 'm:2', value: doc(2, 'chat:1', 100, 's2') },
+        { store: 'search', type: 'put', key: 'm:3', value: doc(3, 'chat:10', 50, null) },
+        { store: 'search', type: 'put', key: 'c:4', value: doc(4, 'chat:1', 100, null) },
+      ]);
+      const read = <T>(work: (tx: StoreTx) => Promise<T>) => s.transact(['search'], 'readonly', work);
+      expect(await read((tx) => tx.indexKeys('search', 'stid', 's2', 's2'))).toEqual(['m:2']);
+      expect(await read((tx) => tx.indexKeys('search', 'group', ['chat:1'], ['chat:1', []]))).toEqual(['m:2', 'c:4', 'm:1']);
+      expect(await read((tx) => tx.indexKeys('search', 'group', ['chat:1'], ['chat:1', []], 1))).toEqual(['m:2']);
+      expect(await read((tx) => tx.indexCount('search', 'group', ['chat:1'], ['chat:1', []]))).toBe(3);
+      expect(await read((tx) => tx.indexKeys('search', 'group', ['chat:1', []], [[]], 1))).toEqual(['m:3']);
       await s.close();
     });
   });
