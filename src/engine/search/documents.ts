@@ -13,7 +13,7 @@ export interface SearchDoc
   stid: string | null;
   userId: number;
   text: string;
-  /** Its chat or channel (`groupOf`), stored for the store's index of a chat's documents by time. */
+  /** Its chat or channel (`groupOf`): history is kept and dropped per group. Not in version 5's records. */
   group: string;
 }
 
@@ -34,8 +34,15 @@ export const chatOf = (doc: Pick<SearchDoc, 'conversationId' | 'channelId'>): nu
 
 const grouped = (doc: Omit<SearchDoc, 'group'>): SearchDoc => ({ ...doc, group: groupOf(doc) });
 
-/** A group's documents in the store's `group` index: every time and id of it. */
-export const groupRange = (group: string) => ({ lower: [group], upper: [group, []] }) as const;
+/**
+ * A group's documents in the store's indexes: the `chat` or `channel` index, every time and id of its id
+ * (`[]` sorts after every number and string, so `[id, []]` is past the group's last key).
+ */
+export function groupRange(group: string): { index: 'chat' | 'channel'; lower: [number]; upper: [number, []] } {
+  const [kind, id] = group.split(':');
+  const n = Number(id);
+  return { index: kind === 'channel' ? 'channel' : 'chat', lower: [n], upper: [n, []] };
+}
 
 const epochMs = (seconds: string) => Math.round(Number(seconds) * 1000) || 0;
 

@@ -16,13 +16,14 @@ export async function applyChanges(tx: StoreTx, index: PostingIndex, changes: Pe
   const removed = new Set(changes.drops);
   for (const stid of changes.stids) for (const key of await tx.indexKeys(SEARCH, 'stid', stid, stid)) removed.add(key);
   for (const group of changes.groups) {
-    const { lower, upper } = groupRange(group);
-    for (const key of await tx.indexKeys(SEARCH, 'group', lower, upper)) removed.add(key);
+    const { index: by, lower, upper } = groupRange(group);
+    for (const key of await tx.indexKeys(SEARCH, by, lower, upper)) removed.add(key);
   }
   const puts = new Map<string, SearchDoc>();
   for (const [channelId, communityId] of changes.channels) {
     for (const doc of await docsOf(tx, `chat:${channelId}`)) {
-      if (doc.kind !== 'message') continue;
+      // One going in this write stays gone (a delete of it came with the channel).
+      if (doc.kind !== 'message' || removed.has(doc.key)) continue;
       const post = { ...doc, kind: 'post' as const, conversationId: null, channelId, communityId };
       puts.set(doc.key, { ...post, group: groupOf(post) });
     }
@@ -40,8 +41,8 @@ export async function applyChanges(tx: StoreTx, index: PostingIndex, changes: Pe
 }
 
 async function docsOf(tx: StoreTx, group: string): Promise<StoredDoc[]> {
-  const { lower, upper } = groupRange(group);
-  const keys = await tx.indexKeys(SEARCH, 'group', lower, upper);
+  const { index: by, lower, upper } = groupRange(group);
+  const keys = await tx.indexKeys(SEARCH, by, lower, upper);
   const docs = await Promise.all(keys.map((key) => tx.get<StoredDoc>(SEARCH, key)));
   return docs.filter((d): d is StoredDoc => d !== undefined);
 }
@@ -68,6 +69,10 @@ async function putDocs(tx: StoreTx, index: PostingIndex, docs: readonly SearchDo
   const groups = new Set<string>();
   for (const [i, doc] of docs.entries()) {
     const old = olds[i];
+    // Stored by an older build and not changed: the one-time build numbers it in its place in time. Numbered
+    // now (the restored state's messages come through here at every start), the newest messages would rank
+    // below the older history the build numbers after them, for good.
+    if (old !== undefined && old.docNo === undefined && sameDoc(old, doc)) continue;
     if (old?.docNo === undefined) {
       // Never indexed (new, or stored before the index and not yet reached by its one-time build).
       fresh.push(doc);
@@ -88,21 +93,26 @@ async function putDocs(tx: StoreTx, index: PostingIndex, docs: readonly SearchDo
 
 /** Keeps a chat's latest `kept` documents (by time, then id); returns whether any went. */
 async function trimGroup(tx: StoreTx, index: PostingIndex, group: string, kept: number): Promise<boolean> {
-  const { lower, upper } = groupRange(group);
-  const count = await tx.indexCount(SEARCH, 'group', lower, upper);
+  const { index: by, lower, upper } = groupRange(group);
+  const count = await tx.indexCount(SEARCH, by, lower, upper);
   if (count <= kept) return false;
-  return removeDocs(tx, index, await tx.indexKeys(SEARCH, 'group', lower, upper, count - kept));
+  return removeDocs(tx, index, await tx.indexKeys(SEARCH, by, lower, upper, count - kept));
 }
 
-/** A smaller choice of what is kept trims every chat and channel: each group found through the index. */
+/** A smaller choice of what is kept trims every chat and channel: each group found through the indexes. */
 export async function trimAll(tx: StoreTx, index: PostingIndex, kept: number): Promise<boolean> {
   let trimmed = false;
-  let after: IndexKey = [];
-  for (;;) {
-    const [key] = await tx.indexKeys(SEARCH, 'group', after, [[]], 1);
-    const doc = key === undefined ? undefined : await tx.get<StoredDoc>(SEARCH, key);
-    if (!doc) return trimmed;
-    trimmed = (await trimGroup(tx, index, doc.group, kept)) || trimmed;
-    after = groupRange(doc.group).upper;
+  for (const by of ['chat', 'channel'] as const) {
+    let after: IndexKey = [];
+    for (;;) {
+      const [key] = await tx.indexKeys(SEARCH, by, after, [[]], 1);
+      const doc = key === undefined ? undefined : await tx.get<StoredDoc>(SEARCH, key);
+      if (!doc) break;
+      // groupOf, not doc.group: a document stored by version 5 has no group.
+      const group = groupOf(doc);
+      trimmed = (await trimGroup(tx, index, group, kept)) || trimmed;
+      after = groupRange(group).upper;
+    }
   }
+  return trimmed;
 }

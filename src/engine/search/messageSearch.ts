@@ -71,6 +71,8 @@ export class MessageSearch {
   /** The index's writes, one after another (each one transaction): the index's numbering is one counter. */
   private queue: Promise<void> = Promise.resolve();
   private flushQueued = false;
+  /** The index could not be opened: changes are not kept for a write that will never come. */
+  private unavailable = false;
   private flushTimer: unknown = null;
   private lastWriteAt = -Infinity;
   /** The last write of pending changes: a view waits for it, so what was deleted is not found a moment later. */
@@ -116,6 +118,7 @@ export class MessageSearch {
     } catch (error) {
       // An unreadable store costs search only; the rest of the engine goes on.
       this.deps.log('search index not opened', error);
+      this.unavailable = true;
       this.complete = true;
       return null;
     }
@@ -258,7 +261,15 @@ export class MessageSearch {
         if (generation === this.generation) this.pending = PendingChanges.merged(taken, this.pending);
         throw error;
       }
-    }, undefined).catch(() => undefined);
+    }, undefined)
+      .catch(() => undefined)
+      .then(() => {
+        // No index (it could not be opened): the task never ran, and nothing will ever take the changes.
+        if (this.unavailable) {
+          this.flushQueued = false;
+          this.pending = new PendingChanges();
+        }
+      });
     return this.lastFlush;
   }
 

@@ -85,13 +85,9 @@ function withId(list: Uint16Array | undefined, id: number): Uint16Array {
   return next;
 }
 
-function withoutId(list: Uint16Array, id: number): Uint16Array {
-  const at = list.indexOf(id);
-  if (at < 0) return list;
-  const next = new Uint16Array(list.length - 1);
-  next.set(list.subarray(0, at));
-  next.set(list.subarray(at + 1), at);
-  return next;
+function withoutIds(list: Uint16Array, ids: ReadonlySet<number>): Uint16Array {
+  const kept = list.filter((id) => !ids.has(id));
+  return kept.length === list.length ? list : kept;
 }
 
 const readPages = (tx: StoreTx, pages: readonly number[]) =>
@@ -239,7 +235,8 @@ export class PostingIndex {
     keys.forEach((key, i) => {
       const { add, drop } = ops.get(key) as { add: number[]; drop: number[] };
       let list = lists[i];
-      for (const id of drop) if (list) list = withoutId(list, id);
+      // All of a list's drops in one pass: trimming a long history drops thousands from one list.
+      if (list && drop.length > 0) list = withoutIds(list, new Set(drop));
       for (const id of add) list = withId(list, id);
       if (list && list.length > 0) tx.put(POSTINGS, key, list);
       else tx.delete(POSTINGS, key);

@@ -66,11 +66,18 @@ export interface StoreTx {
 
 /**
  * The stores' indexes, by name, with the record fields they are on. `search`: a message by its stid (a
- * delete may name only that), a chat's documents oldest first (trimming its history), and every document
- * oldest first (the one-time build numbers them in time order).
+ * delete may name only that), a chat's documents oldest first and a channel's (leaving a chat, trimming its
+ * history; a record is in the one of the two whose field is set, IndexedDB leaves it out of the other), and
+ * every document oldest first (the one-time build numbers them in time order). Only fields version 5's
+ * documents already had: an index on a field they lack would not see them until the build rewrote them.
  */
 export const STORE_INDEXES: Partial<Record<StoreName, Record<string, string | readonly string[]>>> = {
-  search: { stid: 'stid', group: ['group', 'createdAt', 'id'], time: ['createdAt', 'id', 'key'] },
+  search: {
+    stid: 'stid',
+    chat: ['conversationId', 'createdAt', 'id'],
+    channel: ['channelId', 'createdAt', 'id'],
+    time: ['createdAt', 'id', 'key'],
+  },
 };
 
 /** A Map-backed store for tests and for environments without IndexedDB; values are cloned like IndexedDB does. */

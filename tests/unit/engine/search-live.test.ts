@@ -3,6 +3,7 @@ import type { MessageSearchView } from '../../../src/engine/api';
 import { BUILD_SLICE, MessageSearch, SEARCH_SETTLE_MS, SEARCH_STREAM_DELAY_MS, SEARCH_WRITE_DELAY_MS } from '../../../src/engine/search/messageSearch';
 import { LiveState } from '../../../src/engine/state/liveState';
 import { MemoryStorage } from '../../../src/engine/storage/storage';
+import { messageDoc } from '../../../src/engine/search/documents';
 import type { Channel, Comment } from '../../../src/protocol/entities';
 import { frame, listed, message, SELF } from './state.fixtures';
 import { ManualEngineClock } from './support/fakeEngine';
@@ -258,6 +259,70 @@ describe('the stored index', () => {
     await search.settled();
     expect((await search.view('word7 end')).hits).toEqual([]);
     expect((await search.view('word8 end')).hits).toMatchObject([{ id: 8 }]);
+  });
+
+  it('keeps a post deleted in the write that makes its channel known deleted', async () => {
+    const { state, ids } = await setup();
+    state.dispatch(page(51, [30, 'Rapat satu'], [31, 'Rapat dua']));
+    expect((await ids('rapat')).sort()).toEqual([30, 31]);
+    state.dispatch({ type: 'channelLoaded', channel: { id: 51, stid: 'ch51', name: 'Guru', community_id: 4 } as Channel });
+    state.dispatch(frame('conversation_message_delete', { conversation_id: 51, message_ids: [30], message_stids: [], hidden: false }));
+    expect(await ids('rapat')).toEqual([31]);
+  });
+
+  /** Documents as the MiniSearch build (version 5) stored them: no number and no `group`. */
+  async function storedByVersion5(storage: MemoryStorage, docs: { id: number; chat: number; text: string }[]) {
+    await storage.writeBatch(
+      docs.map(({ id, chat, text }) => {
+        const { group: _group, ...doc } = messageDoc(message(id, { conversation_id: chat, message: text }), undefined)!;
+        return { store: 'search' as const, type: 'put' as const, key: doc.key, value: doc };
+      }),
+    );
+  }
+
+  async function built(search: MessageSearch, clock: ManualEngineClock) {
+    await expect
+      .poll(async () => {
+        await clock.advance(SEARCH_WRITE_DELAY_MS);
+        return (await search.view('x')).complete;
+      })
+      .toBe(true);
+  }
+
+  it('drops the documents of a chat left before the one-time build reached them', async () => {
+    const storage = new MemoryStorage();
+    await storedByVersion5(storage, [
+      { id: 1, chat: 10, text: 'secret ten' },
+      { id: 2, chat: 11, text: 'secret eleven' },
+    ]);
+    const clock = new ManualEngineClock();
+    const { state, search } = parts(storage, clock);
+    await search.load();
+    state.dispatch({ type: 'signedIn', selfId: SELF });
+    state.dispatch({ type: 'conversationsLoaded', conversations: [listed(10, null), listed(11, null)] });
+    state.dispatch(frame('conversation_removed_user', { conversation_id: 11, user_id: SELF }));
+    await search.settled();
+    expect(await storage.get('search', 'm:2')).toBeUndefined();
+    await built(search, clock);
+    expect((await search.view('secret')).hits.map((h) => h.id)).toEqual([1]);
+  });
+
+  it('ranks the restored newest messages above older history the one-time build numbers after them', async () => {
+    const storage = new MemoryStorage();
+    const count = BUILD_SLICE + 10;
+    await storedByVersion5(
+      storage,
+      Array.from({ length: count }, (_, i) => ({ id: i + 1, chat: 10, text: `hello ${i + 1}` })),
+    );
+    const clock = new ManualEngineClock();
+    const { state, search } = parts(storage, clock);
+    await search.load();
+    state.dispatch({ type: 'signedIn', selfId: SELF });
+    // The restored state's window: the chat's newest, as stored.
+    state.dispatch(page(10, [count - 1, `hello ${count - 1}`], [count, `hello ${count}`]));
+    await search.settled();
+    await built(search, clock);
+    expect((await search.view('hello', { limit: 3 })).hits.map((h) => h.id)).toEqual([count, count - 1, count - 2]);
   });
 
   it('takes what comes during the build, and a sign-out during it leaves nothing', async () => {

@@ -113,21 +113,31 @@ export function runStorageAdapterTests(name: string, open: () => Promise<EngineS
       await s.close();
     });
 
-    it('finds search documents by stid, and a chat’s oldest first, through their indexes', async () => {
+    it('finds search documents by stid, and a chat’s or a channel’s oldest first, through their indexes', async () => {
       const s = await open();
-      const doc = (id: number, group: string, createdAt: number, stid: string | null) => ({ id, group, createdAt, stid });
+      // As version 5 stored them too: no `group` field, a chat's or a channel's id (the other null).
+      const doc = (id: number, chat: number | null, channel: number | null, createdAt: number, stid: string | null) => ({
+        id,
+        conversationId: chat,
+        channelId: channel,
+        createdAt,
+        stid,
+      });
       await s.writeBatch([
-        { store: 'search', type: 'put', key: 'm:1', value: doc(1, 'chat:1', 300, 's1') },
-        { store: 'search', type: 'put', key: 'm:2', value: doc(2, 'chat:1', 100, 's2') },
-        { store: 'search', type: 'put', key: 'm:3', value: doc(3, 'chat:10', 50, null) },
-        { store: 'search', type: 'put', key: 'c:4', value: doc(4, 'chat:1', 100, null) },
+        { store: 'search', type: 'put', key: 'm:1', value: doc(1, 1, null, 300, 's1') },
+        { store: 'search', type: 'put', key: 'm:2', value: doc(2, 1, null, 100, 's2') },
+        { store: 'search', type: 'put', key: 'm:3', value: doc(3, 10, null, 50, null) },
+        { store: 'search', type: 'put', key: 'm:5', value: doc(5, 1, null, 100, null) },
+        { store: 'search', type: 'put', key: 'c:4', value: doc(4, null, 1, 100, null) },
       ]);
       const read = <T>(work: (tx: StoreTx) => Promise<T>) => s.transact(['search'], 'readonly', work);
       expect(await read((tx) => tx.indexKeys('search', 'stid', 's2', 's2'))).toEqual(['m:2']);
-      expect(await read((tx) => tx.indexKeys('search', 'group', ['chat:1'], ['chat:1', []]))).toEqual(['m:2', 'c:4', 'm:1']);
-      expect(await read((tx) => tx.indexKeys('search', 'group', ['chat:1'], ['chat:1', []], 1))).toEqual(['m:2']);
-      expect(await read((tx) => tx.indexCount('search', 'group', ['chat:1'], ['chat:1', []]))).toBe(3);
-      expect(await read((tx) => tx.indexKeys('search', 'group', ['chat:1', []], [[]], 1))).toEqual(['m:3']);
+      expect(await read((tx) => tx.indexKeys('search', 'chat', [1], [1, []]))).toEqual(['m:2', 'm:5', 'm:1']);
+      expect(await read((tx) => tx.indexKeys('search', 'chat', [1], [1, []], 1))).toEqual(['m:2']);
+      expect(await read((tx) => tx.indexCount('search', 'chat', [1], [1, []]))).toBe(3);
+      expect(await read((tx) => tx.indexKeys('search', 'chat', [1, []], [[]], 1))).toEqual(['m:3']);
+      // The comment is only in its channel's index: a null field leaves a record out, as IndexedDB does.
+      expect(await read((tx) => tx.indexKeys('search', 'channel', [1], [1, []]))).toEqual(['c:4']);
       await s.close();
     });
   });
