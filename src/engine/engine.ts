@@ -269,13 +269,18 @@ class EngineCore implements AreaImplementation<'engine'> {
 
   /**
    * Writes what is waiting to be persisted now: the state, communities included (with the receipts and
-   * history writes that go in its batch), and the search index's pending changes (its own transactions). A tab going away or hidden calls it: the browser ends a
+   * history writes that go in its batch), then the search index's pending changes (its own transactions). A
+   * tab going away or hidden calls it: the browser ends a
    * SharedWorker with its last page (and the fallback's leader with its tab), and a batch still on its timer
    * (up to PERSIST_STREAM_DELAY_MS) would be lost with it. A stopped engine has written its last.
    */
   async flush(): Promise<void> {
     if (this.lifetime.signal.aborted || !this.parts) return;
-    await Promise.all([this.parts.state.flush(), this.parts.search.settled()]);
+    // The state first: a closing tab's worker may end any moment, and the chats' windows are what the next
+    // start shows; the search's pending changes (its own transactions) come after it.
+    const { state, search } = this.parts;
+    await state.flush();
+    await search.settled();
   }
 
   // The names of area 'engine' (api.ts): queries.
