@@ -18,7 +18,7 @@ import { originAllowed } from './originCheck';
  * cluster read a few hundred times a second (issue 21's fan-out-cluster benchmark), and those reads slowed it
  * further.
  */
-export const REORDER_HOLD_MS = 250;
+const REORDER_HOLD_MS = 250;
 
 /** Why a socket's missed events were read from the database: a gap no note filled in time, or the sweep found one. */
 export type CatchUpReason = 'gap' | 'sweep';
@@ -63,8 +63,6 @@ export interface HubOptions {
   onDelivered?: (storedAt: number) => void;
   /** Each read of the database for a socket's missed events (not its replay), by why it was needed. */
   onCatchUp?: (reason: CatchUpReason) => void;
-  /** How long an event that came before its predecessor waits for that one's note (default REORDER_HOLD_MS). */
-  reorderHoldMs?: number;
   /** The other nodes (issue 21); a LocalBus when this node is alone. */
   bus: EventBus;
   /** Whether a user's socket is their first or last anywhere (the cluster's, with several nodes). */
@@ -164,7 +162,7 @@ export class SocketHub implements DeliveryTarget {
       return true;
     }
     c.early.set(seq, text);
-    c.earlyTimer ??= setTimeout(() => this.holdEnded(c), this.options.reorderHoldMs ?? REORDER_HOLD_MS);
+    c.earlyTimer ??= setTimeout(() => this.holdEnded(c), REORDER_HOLD_MS);
     return true;
   }
 
