@@ -49,8 +49,14 @@ export class ConversationExporter {
     this.running.get(conversationId)?.abort();
     const abort = new AbortController();
     this.running.set(conversationId, abort);
+    let reportedAt = -Infinity;
     const report = (progress: Omit<ExportProgress, 'conversationId'>) => {
       if (this.running.get(conversationId) !== abort && progress.phase !== 'cancelled') return;
+      // A count per server page would be 1,000 renders in every tab showing it for 100,000 messages: a few a second are enough.
+      const now = this.options.now();
+      const previous = this.progress$.value.get(conversationId);
+      if (progress.phase === 'collecting' && previous?.phase === 'collecting' && now - reportedAt < PROGRESS_EVERY_MS) return;
+      reportedAt = now;
       const next = new Map(this.progress$.value);
       next.set(conversationId, { conversationId, ...progress });
       this.progress$.next(next);
@@ -74,6 +80,9 @@ export class ConversationExporter {
     this.running.get(conversationId)?.abort();
   }
 }
+
+/** The collecting count is reported at most this often (the phase's first report and every change of phase at once). */
+export const PROGRESS_EVERY_MS = 250;
 
 /** What a cancelled export rejects with (the UI says it its own way: the user cancelled it). */
 export const EXPORT_CANCELLED = 'Export cancelled';

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { ExportProgress } from '../../engine/api';
 import { isEngineError } from '../../engine/api';
 import { errorText } from '../common/errorText';
+import { formatCount } from '../common/numberFormat';
 import { useEngine } from '../hooks/EngineContext';
 import { useQuery } from '../hooks/useQuery';
 
@@ -23,7 +24,7 @@ export function ExportChat({ conversationId }: { conversationId: number }) {
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const progress = useQuery<ExportProgress | null>((e) => e.exportProgress(conversationId), [conversationId], null);
   const running = progress !== null && (progress.phase === 'collecting' || progress.phase === 'writing');
-  const count = (n: number) => new Intl.NumberFormat(i18n.language).format(n);
+  const count = (n: number) => formatCount(n, i18n.language);
 
   const start = async () => {
     setOutcome(null);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConversationExporter } from '../../../src/engine/export/exporter';
+import { ConversationExporter, PROGRESS_EVERY_MS } from '../../../src/engine/export/exporter';
 import { escapeHtml } from '../../../src/engine/export/exportFiles';
 import type { RestCalls } from '../../../src/engine/contract/restCalls';
 import { MemoryStorage } from '../../../src/engine/storage/storage';
@@ -30,11 +30,12 @@ const message = (id: number, text: string, extra: Partial<Message> = {}): Messag
 
 const HOSTILE = `<script>alert(1)</script><img src="https://evil.example/x.png" onerror="alert(2)"> & "quotes" 'too' ‮reversed`;
 
-function exporter(storage = new MemoryStorage(), pages: Message[][] = [], rest?: Partial<RestCalls>) {
+function exporter(storage = new MemoryStorage(), pages: Message[][] = [], rest?: Partial<RestCalls>, clock = { now: T0 + 86_400_000, perPage: 0 }) {
   const asked: (number | undefined)[] = [];
   const calls = {
     getMessages: async (_id: number, page?: { before?: number }) => {
       asked.push(page?.before);
+      clock.now += clock.perPage;
       const all = pages.flat();
       const older = all.filter((m) => page?.before === undefined || m.id < page.before);
       return { messages: older.slice(-100) };
@@ -47,7 +48,7 @@ function exporter(storage = new MemoryStorage(), pages: Message[][] = [], rest?:
     conversation: async () => conversation,
     language: () => 'en',
     apiBase: () => 'https://chat.example',
-    now: () => T0 + 86_400_000,
+    now: () => clock.now,
   });
   return { e, asked };
 }
@@ -103,8 +104,28 @@ describe('exportConversation', () => {
     expect(parsed.conversation.id).toBe(7);
     expect(parsed.messages).toEqual(all);
     expect(seen[0]).toBeNull();
-    expect(seen.map((p) => p?.phase ?? null)).toEqual([null, 'collecting', 'collecting', 'collecting', 'collecting', 'writing', 'done']);
+    // The three pages came within the same instant: the count is not reported more often than PROGRESS_EVERY_MS.
+    expect(seen.map((p) => p?.phase ?? null)).toEqual([null, 'collecting', 'writing', 'done']);
     expect(seen.at(-1)).toEqual({ conversationId: 7, phase: 'done', messages: 250 });
+  });
+
+  it('reports the count of a long server history a few times a second, not once per page', async () => {
+    const all = Array.from({ length: 3_000 }, (_, i) => message(i + 1, `#${i + 1}`));
+    const clock = { now: T0, perPage: 100 };
+    const { e, asked } = exporter(new MemoryStorage(), [all], undefined, clock);
+    const seen: { at: number; progress: ExportProgress }[] = [];
+    const sub = e.exportProgress(7).subscribe((p) => {
+      if (p) seen.push({ at: clock.now, progress: p });
+    });
+    const result = await e.exportConversation(7, { format: 'json', source: 'server' });
+    sub.unsubscribe();
+    expect(result.messages).toBe(3_000);
+    const collecting = seen.filter((s) => s.progress.phase === 'collecting');
+    // 31 pages 100 ms apart: the first report, then one every third page (300 ms), not 31.
+    expect(asked).toHaveLength(31);
+    expect(collecting.map((s) => s.progress.messages)).toEqual([0, 300, 600, 900, 1200, 1500, 1800, 2100, 2400, 2700, 3000]);
+    for (let i = 1; i < collecting.length; i++) expect(collecting[i]!.at - collecting[i - 1]!.at).toBeGreaterThanOrEqual(PROGRESS_EVERY_MS);
+    expect(seen.map((s) => s.progress.phase).slice(-2)).toEqual(['writing', 'done']);
   });
 
   it('pauses between slices of a long chat, so the worker keeps answering its tabs', async () => {

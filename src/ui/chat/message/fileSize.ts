@@ -1,18 +1,7 @@
+import { numberFormat } from '../../common/numberFormat';
+
 /** Spec §9 "File size units: B to GB": 1,536 → "1.5 KB". Units step by 1,024. */
 const UNITS = ['B', 'KB', 'MB', 'GB'] as const;
-
-/** One number format per language and precision, made once (issue 11: a row renders without building formatters). */
-const formats = new Map<string, Intl.NumberFormat>();
-
-function numberFormat(language: string, digits: number): Intl.NumberFormat {
-  const key = `${language}\u0000${digits}`;
-  let format = formats.get(key);
-  if (!format) {
-    format = new Intl.NumberFormat(language, { maximumFractionDigits: digits });
-    formats.set(key, format);
-  }
-  return format;
-}
 
 export function formatFileSize(bytes: number, language: string): string {
   if (!Number.isFinite(bytes) || bytes < 0) return '';

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { numberFormat } from '../../common/numberFormat';
 
 /** How often the made-up counters tick, and how often screen readers hear a summary of them. */
 const TICK_MS = 1_500;
@@ -44,7 +45,7 @@ export function SatirStats() {
     return () => clearInterval(timer);
   }, []);
 
-  const format = new Intl.NumberFormat(i18n.language);
+  const format = numberFormat(i18n.language);
   const items = [
     { key: 'scanned', label: t('login.satir.stats.scanned'), value: counts.scanned },
     { key: 'alarms', label: t('login.satir.stats.alarms'), value: counts.alarms },
