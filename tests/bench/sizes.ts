@@ -52,6 +52,9 @@ export interface Sizes {
   searchScaleMessages: number;
   searchScaleBaselineMessages: number;
   searchScaleFlexMessages: number;
+  /** Issue 24's search in Chromium (search-browser): messages of the engine's index, and of its baseline. */
+  searchBrowserMessages: number;
+  searchBrowserBaselineMessages: number;
   /** Messages of a chat exported (issue 24), and of its baseline. */
   exportMessages: number;
   exportBaselineMessages: number;
@@ -109,6 +112,8 @@ export function fullSizes(): Sizes {
     searchScaleMessages: num('BENCH_SEARCH_SCALE_MESSAGES', 1_000_000),
     searchScaleBaselineMessages: num('BENCH_SEARCH_SCALE_BASELINE', 100_000),
     searchScaleFlexMessages: num('BENCH_SEARCH_SCALE_FLEX', 20_000),
+    searchBrowserMessages: num('BENCH_SEARCH_BROWSER_MESSAGES', 1_000_000),
+    searchBrowserBaselineMessages: num('BENCH_SEARCH_BROWSER_BASELINE', 100_000),
     exportMessages: num('BENCH_EXPORT_MESSAGES', 100_000),
     exportBaselineMessages: 1_000,
     lighthousePages: ['/login', '/satir', '/inbox'],
@@ -146,6 +151,8 @@ export const SMOKE: Sizes = {
   searchScaleMessages: 5_000,
   searchScaleBaselineMessages: 1_000,
   searchScaleFlexMessages: 500,
+  searchBrowserMessages: 3_000,
+  searchBrowserBaselineMessages: 500,
   exportMessages: 500,
   exportBaselineMessages: 50,
   lighthousePages: ['/login', '/inbox'],

@@ -13,6 +13,7 @@ import { lighthouseBench } from './lighthouse';
 import { groupBench } from './millionGroup';
 import { exportBench } from './exportChat';
 import { searchBench } from './search';
+import { searchBrowserBench } from './searchBrowser';
 import { searchScaleBench } from './searchScale';
 import { searchTypingBench } from './searchTyping';
 import { listBench, serverBench } from './serverBench';
@@ -51,6 +52,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
     run: async ({ sizes, builds }) => [...(await searchBench(sizes)), ...(await searchTypingBench(sizes, builds.dir('production')))],
   },
   { name: 'search-scale', run: ({ sizes, log }) => searchScaleBench(sizes, log) },
+  { name: 'search-browser', run: ({ sizes, builds, log }) => searchBrowserBench(sizes, builds.dir('production'), log) },
   { name: 'export', run: ({ sizes, builds }) => exportBench(sizes, builds.dir('production')) },
   { name: 'lighthouse', run: ({ sizes, builds, log }) => lighthouseBench(sizes, builds.dir('production'), log) },
 ];

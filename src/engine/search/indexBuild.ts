@@ -1,10 +1,9 @@
 import type { IndexKey, StoreTx } from '../storage/storage';
 import { chatOf, groupOf, type StoredDoc } from './documents';
 import { SEARCH } from './indexWriter';
-import type { PostingIndex } from './postingIndex';
+import { BUILT_KEY, type PostingIndex } from './postingIndex';
 
-/** The `meta` record that says the stored documents were indexed once: no start builds them again. */
-export const BUILT_KEY = 'searchPostingsBuilt';
+export { BUILT_KEY };
 
 /** Where the build starts: before every document in the store's `time` index. */
 export const BUILD_START: IndexKey = [];
@@ -19,7 +18,7 @@ export async function buildSlice(tx: StoreTx, index: PostingIndex, after: IndexK
   const read = await Promise.all(keys.map((key) => tx.get<StoredDoc>(SEARCH, key)));
   const docs = read.filter((d): d is StoredDoc => d !== undefined && typeof d.text === 'string');
   // One indexed since the build began (it arrived or changed meanwhile) has its number already.
-  const fresh = docs.filter((d) => d.docNo === undefined);
+  const fresh = docs.filter((d) => !index.holds(d.docNo));
   const numbers = await index.add(
     tx,
     fresh.map((d) => ({ key: d.key, chat: chatOf(d), text: d.text })),

@@ -53,7 +53,7 @@ export async function removeDocs(tx: StoreTx, index: PostingIndex, keys: readonl
   const found = docs.filter((d): d is StoredDoc => d !== undefined);
   await index.remove(
     tx,
-    found.filter((d) => d.docNo !== undefined).map((d) => ({ docNo: d.docNo as number, text: d.text })),
+    found.filter((d) => index.holds(d.docNo)).map((d) => ({ docNo: d.docNo as number, text: d.text })),
   );
   for (const doc of found) tx.delete(SEARCH, doc.key);
   return found.length > 0;
@@ -72,8 +72,8 @@ async function putDocs(tx: StoreTx, index: PostingIndex, docs: readonly SearchDo
     // Stored by an older build and not changed: the one-time build numbers it in its place in time. Numbered
     // now (the restored state's messages come through here at every start), the newest messages would rank
     // below the older history the build numbers after them, for good.
-    if (old !== undefined && old.docNo === undefined && sameDoc(old, doc)) continue;
-    if (old?.docNo === undefined) {
+    if (old !== undefined && !index.holds(old.docNo) && sameDoc(old, doc)) continue;
+    if (old === undefined || !index.holds(old.docNo)) {
       // Never indexed (new, or stored before the index and not yet reached by its one-time build).
       fresh.push(doc);
       continue;

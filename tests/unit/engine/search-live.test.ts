@@ -357,6 +357,31 @@ describe('the stored index', () => {
     expect(await first.storage.getAll('postings')).toEqual([]);
   });
 
+  it('builds again an index of the format before the word starts’ lists, and finds by short prefixes after', async () => {
+    const first = await setup();
+    first.state.dispatch(page(10, [1, 'lunch at noon'], [2, 'lunar eclipse tonight']));
+    await first.search.stop();
+    // The earlier format's index: its meta had the next number only (no word starts' lists).
+    const meta = await first.storage.get<{ next: number }>('postings', 'meta');
+    await first.storage.writeBatch([{ store: 'postings', type: 'put', key: 'meta', value: { next: meta?.next } }]);
+    const clock = new ManualEngineClock();
+    const { state, search } = parts(first.storage, clock);
+    await search.load();
+    state.dispatch({ type: 'signedIn', selfId: SELF });
+    expect(await search.view('lun')).toMatchObject({ complete: false });
+    await expect
+      .poll(async () => {
+        await clock.advance(1);
+        return search.view('lun');
+      })
+      .toMatchObject({ complete: true, hits: [{ id: 2 }, { id: 1 }] });
+    expect(await first.storage.get('postings', 'meta')).toMatchObject({ format: 2 });
+    expect(await first.storage.get('meta', 'searchPostingsBuilt')).toBe(true);
+    state.dispatch(frame('conversation_message_delete', { conversation_id: 10, message_ids: [1], message_stids: [], hidden: true }));
+    await search.settled();
+    expect((await search.view('lu')).hits.map((h) => h.id)).toEqual([2]);
+  });
+
   it('keeps the changes of a write that failed, and writes them with the next', async () => {
     /** A store whose next search write fails (an aborted transaction). */
     class FailingOnce extends MemoryStorage {

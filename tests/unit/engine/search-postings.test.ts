@@ -44,6 +44,23 @@ afterEach(async () => {
 
 const keys = async (index: Index, query: string, limit = 50, chat?: number) => (await index.search(query, limit, chat)).map((h) => h.key);
 
+/** Counts the records the index's key-range reads return (IndexedDB's getAll, through the adapter). */
+function spyOnRanges(): { records: number; restore: () => void } {
+  const spy = { records: 0, restore: () => {} };
+  const getAll = IDBObjectStore.prototype.getAll;
+  IDBObjectStore.prototype.getAll = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['getAll']>) {
+    const request = getAll.apply(this, args);
+    request.addEventListener('success', () => {
+      if (this.name === POSTINGS) spy.records += (request.result as unknown[]).length;
+    });
+    return request;
+  };
+  spy.restore = () => {
+    IDBObjectStore.prototype.getAll = getAll;
+  };
+  return spy;
+}
+
 describe('the inverted index in IndexedDB (issue 24)', () => {
   it('folds case and diacritics both ways (en, sv, id), the last word a prefix, every word needed', async () => {
     const { index } = await opened();
@@ -112,6 +129,63 @@ describe('the inverted index in IndexedDB (issue 24)', () => {
     expect(await keys(index, 'hel', 3, 3)).toEqual(['m:193', 'm:183', 'm:173']);
     expect(await keys(index, 'hello', 50, 3)).toHaveLength(20);
     expect(await keys(index, 'hello', 50, 4)).toEqual([]);
+  });
+
+  it('answers a prefix of one to three letters from the word starts’ lists: one record a block, not every word', async () => {
+    const { index } = await opened();
+    // 300 words starting with "lun" (as many as a syllable starts in a chat's vocabulary), each in a message.
+    await index.add(Array.from({ length: 300 }, (_, i) => ({ key: `m:${i}`, text: `pasta lun${i.toString(36)}ch` })));
+    await index.add([{ key: 'm:lu', text: 'pasta lu' }, { key: 'm:other', text: 'pasta dinner' }]);
+    const read = spyOnRanges();
+    expect(await keys(index, 'pasta lun', 400)).toHaveLength(300);
+    expect(read.records).toBe(1);
+    expect(await keys(index, 'pasta lu', 400)).toHaveLength(301);
+    expect(await keys(index, 'pasta l', 400)).toHaveLength(301);
+    expect(await keys(index, 'pasta lun1', 400)).toHaveLength(37); // lun1ch, lun10ch … lun1zch
+    expect(await keys(index, 'pasta d')).toEqual(['m:other']);
+    // Four letters or more: the words' own lists, exactly.
+    read.records = 0;
+    expect(await keys(index, 'pasta lun1cc')).toEqual(['m:48']);
+    expect(read.records).toBe(1);
+    expect(await keys(index, 'pasta lun1c')).toEqual(['m:48', 'm:1']);
+    read.restore();
+  });
+
+  it('keeps the word starts’ lists right through deletes and edits', async () => {
+    const { index } = await opened();
+    const [a, b] = await index.add([
+      { key: 'm:1', text: 'lunch and lunges' },
+      { key: 'm:2', text: 'lunar eclipse' },
+    ]);
+    await index.replace(a as number, 'lunch and lunges', 'dinner and lunges');
+    expect(await keys(index, 'lun')).toEqual(['m:2', 'm:1']);
+    await index.replace(a as number, 'dinner and lunges', 'dinner and squats');
+    expect(await keys(index, 'lun')).toEqual(['m:2']);
+    expect(await keys(index, 'din')).toEqual(['m:1']);
+    await index.remove([{ docNo: b as number, text: 'lunar eclipse' }]);
+    expect(await keys(index, 'lu')).toEqual([]);
+    expect(await keys(index, 'e')).toEqual([]);
+  });
+
+  it('drops an index of the format before the word starts’ lists, and numbers again after its numbers', async () => {
+    const { index, reopen } = await opened();
+    await index.add([{ key: 'm:1', text: 'old lunch' }]);
+    // As the earlier format kept it: the next number only, no format; the one-time build marked done.
+    await storage!.transact([POSTINGS, 'meta'], 'readwrite', async (tx) => {
+      tx.put(POSTINGS, 'meta', { next: 70_000 });
+      tx.put('meta', 'searchPostingsBuilt', true);
+    });
+    const again = await reopen();
+    expect(await storage!.get('meta', 'searchPostingsBuilt')).toBeUndefined();
+    expect(await keys(again, 'old')).toEqual([]);
+    // A document numbered by the dropped index is not in this one: the build indexes it again.
+    expect(again.inner.holds(0)).toBe(false);
+    expect(again.numbered).toBe(0);
+    const [docNo] = await again.add([{ key: 'm:1', text: 'old lunch' }]);
+    expect(docNo).toBe(2 * BLOCK_SIZE);
+    expect(again.inner.holds(docNo)).toBe(true);
+    expect(await keys(again, 'old lun')).toEqual(['m:1']);
+    expect(await keys(await reopen(), 'old lun')).toEqual(['m:1']);
   });
 
   it('names the words that matched, for the snippet', () => {
