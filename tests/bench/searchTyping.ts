@@ -3,7 +3,8 @@ import { signUp, type TestServer } from '../support/server';
 import { closeEngineWorkers, createChat, signInAs } from '../support/tabs';
 import { newProfile, sleep, until, withApp } from './app';
 import { type Figure, figure, repeat } from './harness';
-import { messages, queries } from './search';
+import { queries } from './search';
+import { seedSearchStore } from './searchBrowser';
 import type { Sizes } from './sizes';
 
 /**
@@ -13,34 +14,6 @@ import type { Sizes } from './sizes';
  * chats-list search box, a key every 80 ms. Measured: the longest main-thread task in the tab while typing
  * and until the results show (Long Tasks API; baseline: the same over `searchBaselineMessages`).
  */
-
-const SEED_CHUNK = 10_000;
-
-async function seed(page: Page, conversationId: number, count: number): Promise<void> {
-  const docs = messages(count).map((d) => ({ ...d, conversationId, group: `chat:${conversationId}` }));
-  for (let i = 0; i < docs.length; i += SEED_CHUNK) {
-    await page.evaluate(
-      (chunk) =>
-        new Promise<void>((resolve, reject) => {
-          const open = indexedDB.open('messenger-engine');
-          open.onerror = () => reject(open.error ?? new Error('no database'));
-          open.onsuccess = () => {
-            const db = open.result;
-            const tx = db.transaction(['search', 'meta'], 'readwrite');
-            for (const doc of chunk) tx.objectStore('search').put(doc, doc.key);
-            // Documents as an older build kept them (not in the index): the next engine indexes them once.
-            tx.objectStore('meta').delete('searchPostingsBuilt');
-            tx.oncomplete = () => {
-              db.close();
-              resolve();
-            };
-            tx.onerror = () => reject(tx.error ?? new Error('seeding failed'));
-          };
-        }),
-      docs.slice(i, i + SEED_CHUNK),
-    );
-  }
-}
 
 /** Whether the engine's index is built (its first answer says `complete`). */
 const indexComplete = (page: Page) =>
@@ -64,7 +37,7 @@ async function typingRun(s: TestServer, browser: Browser, count: number, query: 
     await page.waitForFunction(() => 'engine' in window);
     await signInAs(page, reader.phone);
     const conversationId = await createChat(page, 'Search friend', friend.phone);
-    await seed(page, conversationId, count);
+    await seedSearchStore(page, conversationId, count);
     // A new engine: it indexes the stored documents once (afterwards, starts open the index as kept).
     await page.close();
     await closeEngineWorkers(browser);
