@@ -3,8 +3,6 @@ import { chatOf, groupOf, type StoredDoc } from './documents';
 import { SEARCH } from './indexWriter';
 import { BUILT_KEY, type PostingIndex } from './postingIndex';
 
-export { BUILT_KEY };
-
 /** Where the build starts: before every document in the store's `time` index. */
 export const BUILD_START: IndexKey = [];
 

@@ -12,10 +12,10 @@ import { fold, words } from './fold';
 import type { HistoryKept } from '../contract/types';
 import { HistoryKeptSetting, keptLimit } from './historyKept';
 import { toHit } from './hits';
-import { BUILD_START, BUILT_KEY, buildSlice } from './indexBuild';
+import { BUILD_START, buildSlice } from './indexBuild';
 import { applyChanges, SEARCH, trimAll } from './indexWriter';
 import { PendingChanges } from './pendingChanges';
-import { matchedTerms, PostingIndex, POSTINGS } from './postingIndex';
+import { BUILT_KEY, matchedTerms, PostingIndex, POSTINGS } from './postingIndex';
 import { queryDocs } from './searchQuery';
 import { watchedQuery } from './watchedQuery';
 

@@ -10,8 +10,8 @@ import { fold, words } from './fold';
  * document numbers within the block as a sorted Uint16Array. Since a block's words are neighbouring keys,
  * the last word of a query (typed part way) is one key range, `p|<block>|<prefix>` to `…\uffff`: no term
  * dictionary is needed. A query reads the newest block first and goes back only while it has fewer than
- * its limit of hits (then up to 16 older blocks a round), so two common words stop in the first block and rare ones
- * read one small record per block in a few rounds. `r|<page>` records give each number's document key
+ * its limit of hits (then up to 16 older blocks a round), so two common words stop in the first block and
+ * rare ones read one small record per block in a few rounds. `r|<page>` records give each number's document key
  * (null once removed) and chat, so a chat's own search needs no document read to filter.
  *
  * A prefix of up to three letters is as wide as a syllable ("lun", "kan"): hundreds of words a block, which
@@ -42,7 +42,7 @@ const refKey = (page: number) => `r|${page}`;
 /** Older blocks a query reads in one round once the newest had too few hits. */
 const OLDER_BLOCKS_A_ROUND = 16;
 /** Letters (code points) of the word starts kept as lists of their own. */
-export const START_LETTERS = 3;
+const START_LETTERS = 3;
 /** What the stored index is made of; an index of another format is dropped and built again (`open`). */
 const FORMAT = 2;
 
