@@ -148,19 +148,32 @@ export class ClientServer implements WorkerPortApi {
     }
     this.lastSeen = this.#options.now();
     const id = this.#nextId++;
-    let ended = noop as () => void;
-    const end = new Promise<void>((resolve) => (ended = resolve));
+    // The settlers of this subscription's values in flight: its end settles them all (a tab that let go is
+    // not waited for). Not `Promise.race` with a promise of the end: every race left a reaction on it for as
+    // long as the subscription lived, one per value sent, so a reader scrolling a long chat grew the worker's
+    // heap by every window value it was ever sent (issue 24's 30,000-message scroll).
+    const settlers = new Set<() => void>();
     // Values go out encoded and coalesced. Over Comlink each observer has a port of its own, so nothing
     // orders its values against a command's result on the main port: the calls in flight are kept, and a
     // command answers once the tab took them (see #delivered). A leader link posts on one channel at once.
     const sender = this.#senders.open((wire) => {
       const call = observer.next(wire);
       if (!call) return undefined;
-      const tracked = Promise.race([call.then(noop, noop), end]);
+      let settle = noop as () => void;
+      const tracked = new Promise<void>((resolve) => (settle = resolve));
+      const done = () => {
+        settlers.delete(done);
+        this.#inFlight.delete(tracked);
+        settle();
+      };
+      settlers.add(done);
       this.#inFlight.add(tracked);
-      void tracked.then(() => this.#inFlight.delete(tracked));
+      call.then(done, done);
       return call;
     }, isEventQuery(query));
+    const ended = () => {
+      for (const done of [...settlers]) done();
+    };
     const open: Open = { observer, sender, subscription: null, ended };
     this.#subscriptions.set(id, open);
     open.subscription = this.#options.engine.query(query, args).subscribe({
