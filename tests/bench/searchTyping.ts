@@ -1,10 +1,11 @@
 import type { Browser, Page } from 'playwright';
 import { signUp, type TestServer } from '../support/server';
 import { closeEngineWorkers, createChat, signInAs } from '../support/tabs';
-import { newProfile, sleep, until, withApp } from './app';
+import { newProfile, until, withApp } from './app';
 import { type Figure, figure, repeat } from './harness';
 import { queries } from './search';
 import { seedSearchStore } from './searchBrowser';
+import { longestTaskWhileTyping } from './typingProbe';
 import type { Sizes } from './sizes';
 
 /**
@@ -45,25 +46,7 @@ async function typingRun(s: TestServer, browser: Browser, count: number, query: 
     await page.goto(`${s.url}/inbox`);
     await page.waitForFunction(() => 'engine' in window);
     await until('the index to be built', async () => ((await indexComplete(page)) ? true : undefined), 120_000, 200);
-    const box = page.getByRole('searchbox', { name: 'Search chats' });
-    await box.waitFor();
-    await box.click();
-    await sleep(500);
-    await page.evaluate(() => {
-      const w = window as unknown as { __longTasks: number[]; __longObserver?: PerformanceObserver };
-      w.__longTasks = [];
-      w.__longObserver = new PerformanceObserver((list) => {
-        for (const entry of list.getEntries()) w.__longTasks.push(entry.duration);
-      });
-      w.__longObserver.observe({ type: 'longtask' });
-    });
-    await page.keyboard.type(query, { delay: 80 });
-    // Past the UI's pause after the last key, until the Messages section has its answer.
-    await sleep(300);
-    const searching = page.getByTestId('message-results').getByText('Searching…');
-    await until('the results to show', async () => ((await searching.count()) === 0 ? true : undefined), 30_000, 25);
-    await sleep(500);
-    return await page.evaluate(() => Math.max(0, ...(window as unknown as { __longTasks: number[] }).__longTasks));
+    return await longestTaskWhileTyping(page, query);
   } finally {
     await context.close();
   }

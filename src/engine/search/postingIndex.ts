@@ -20,6 +20,11 @@ import { fold, words } from './fold';
  * three letters is one record a block, of one or two a short range of them, of four or more the narrower range
  * of whole words.
  *
+ * A chat's own search ("in this chat") would otherwise filter every match of a block by its `r|` record: for a
+ * common word in a quiet chat, every number of every block. So each block also keeps a list per chat or
+ * channel, `c|<block>|<chat>`, intersected like one more whole word: such a search reads one more small record
+ * a block and stops, as any search does, at its limit.
+ *
  * Every method works in a transaction of the caller's (`EngineStorage.transact`), so the search's documents
  * and their postings change together.
  */
@@ -37,6 +42,7 @@ const META_KEY = 'meta';
 const blockId = (block: number) => block.toString(36).padStart(4, '0');
 const postingKey = (block: number, term: string) => `p|${blockId(block)}|${term}`;
 const startKey = (block: number, start: string) => `x|${blockId(block)}|${start}`;
+const chatKey = (block: number, chat: number) => `c|${blockId(block)}|${chat.toString(36)}`;
 const refKey = (page: number) => `r|${page}`;
 
 /** Older blocks a query reads in one round once the newest had too few hits. */
@@ -44,7 +50,7 @@ const OLDER_BLOCKS_A_ROUND = 16;
 /** Letters (code points) of the word starts kept as lists of their own. */
 const START_LETTERS = 3;
 /** What the stored index is made of; an index of another format is dropped and built again (`open`). */
-const FORMAT = 2;
+const FORMAT = 3;
 
 /** The first `START_LETTERS` code points of a word (all of a shorter one). */
 function wordStart(term: string): string {
@@ -57,9 +63,9 @@ function wordStart(term: string): string {
   return term.slice(0, end);
 }
 
-/** The records a text's number is in within its block: each word's list and each word start's. */
-function recordKeys(block: number, text: string): Set<string> {
-  const keys = new Set<string>();
+/** The records a document's number is in within its block: each word's list, each word start's and its chat's. */
+function recordKeys(block: number, text: string, chat: number): Set<string> {
+  const keys = new Set<string>([chatKey(block, chat)]);
   for (const term of foldedTerms(text)) {
     keys.add(postingKey(block, term));
     keys.add(startKey(block, wordStart(term)));
@@ -141,7 +147,7 @@ export class PostingIndex {
 
   /**
    * Opens the index kept in the `postings` store: one small read. An index of an earlier format (before the
-   * word starts' lists) is dropped, and the one-time build's mark with it, so the build indexes every stored
+   * word starts' or the chats' lists) is dropped, and the one-time build's mark with it, so the build indexes every stored
    * document again, numbered after the old numbers (a document's old number then says it is not indexed).
    */
   static async open(storage: EngineStorage): Promise<PostingIndex> {
@@ -207,7 +213,7 @@ export class PostingIndex {
     const refs = new Map<number, { at: number; doc: IndexedText }[]>();
     docs.forEach((doc, i) => {
       const docNo = first + i;
-      for (const key of recordKeys(block, doc.text)) {
+      for (const key of recordKeys(block, doc.text, doc.chat)) {
         let ids = added.get(key);
         if (!ids) added.set(key, (ids = []));
         ids.push(docNo - block * BLOCK_SIZE);
@@ -266,31 +272,35 @@ export class PostingIndex {
     tx: StoreTx,
     changes: readonly { docNo: number; before: string; after: string | null; chat: number | null }[],
   ): Promise<void> {
+    const held = changes.filter((c) => this.holds(c.docNo));
+    if (held.length === 0) return;
+    // The chat a number is in now comes from its `r|` record: a removal does not name it, an edit may move it.
+    const pages = [...new Set(held.map((c) => Math.floor(c.docNo / REF_PAGE)))];
+    const pageRecords = await readPages(tx, pages);
+    const byPage = new Map(pages.map((p, i) => [p, pageRecords[i]]));
     const ops = new Map<string, { add: number[]; drop: number[] }>();
     const op = (key: string) => {
       let o = ops.get(key);
       if (!o) ops.set(key, (o = { add: [], drop: [] }));
       return o;
     };
-    const refChanges = new Map<number, { at: number; chat: number | null }[]>();
-    for (const { docNo, before, after, chat } of changes) {
-      if (!this.holds(docNo)) continue;
+    for (const { docNo, before, after, chat } of held) {
       const block = Math.floor(docNo / BLOCK_SIZE);
       const local = docNo - block * BLOCK_SIZE;
-      const old = recordKeys(block, before);
-      const now = after === null ? new Set<string>() : recordKeys(block, after);
+      const record = byPage.get(Math.floor(docNo / REF_PAGE));
+      const at = docNo % REF_PAGE;
+      // A number whose record is gone or already removed is in no list any more.
+      if (!record || record.keys[at] == null) continue;
+      const was = record.chats[at] ?? 0;
+      const old = recordKeys(block, before, was);
+      const now = after === null || chat === null ? new Set<string>() : recordKeys(block, after, chat);
       for (const k of old) if (!now.has(k)) op(k).drop.push(local);
       for (const k of now) if (!old.has(k)) op(k).add.push(local);
-      const page = Math.floor(docNo / REF_PAGE);
-      refChanges.set(page, [...(refChanges.get(page) ?? []), { at: docNo % REF_PAGE, chat }]);
+      if (chat === null) record.keys[at] = null;
+      else record.chats[at] = chat;
     }
-    if (ops.size === 0 && refChanges.size === 0) return;
     const keys = [...ops.keys()];
-    const pages = [...refChanges.keys()];
-    const [lists, pageRecords] = await Promise.all([
-      Promise.all(keys.map((k) => tx.get<Uint16Array>(POSTINGS, k))),
-      readPages(tx, pages),
-    ]);
+    const lists = await Promise.all(keys.map((k) => tx.get<Uint16Array>(POSTINGS, k)));
     keys.forEach((key, i) => {
       const { add, drop } = ops.get(key) as { add: number[]; drop: number[] };
       let list = lists[i];
@@ -302,12 +312,7 @@ export class PostingIndex {
     });
     pages.forEach((page, i) => {
       const record = pageRecords[i];
-      if (!record) return;
-      for (const { at, chat } of refChanges.get(page) ?? []) {
-        if (chat === null) record.keys[at] = null;
-        else record.chats[at] = chat;
-      }
-      tx.put(POSTINGS, refKey(page), record);
+      if (record) tx.put(POSTINGS, refKey(page), record);
     });
   }
 
@@ -334,15 +339,18 @@ export class PostingIndex {
       const read = await Promise.all(
         blocks.map((b) =>
           Promise.all([
-            Promise.all(whole.map((t) => tx.get<Uint16Array>(POSTINGS, postingKey(b, t)))),
+            Promise.all([
+              ...whole.map((t) => tx.get<Uint16Array>(POSTINGS, postingKey(b, t))),
+              // A chat's own search: its list is one more that every hit must be in.
+              ...(chat === undefined ? [] : [tx.get<Uint16Array>(POSTINGS, chatKey(b, chat))]),
+            ]),
             tx.getRange<Uint16Array>(POSTINGS, prefixKey(b, prefix), `${prefixKey(b, prefix)}\uffff`),
           ]),
         ),
       );
       const candidates: number[] = [];
       read.forEach(([lists, prefixed], i) => {
-        // A chat's own search filters after the match: every match of the block is a candidate.
-        const want = chat === undefined ? limit - hits.length - candidates.length : Infinity;
+        const want = limit - hits.length - candidates.length;
         if (want <= 0 || prefixed.length === 0 || lists.some((l) => !l)) return;
         const b = blocks[i] as number;
         for (const local of this.matchesIn(lists as Uint16Array[], prefixed, want)) candidates.push(b * BLOCK_SIZE + local);
@@ -355,7 +363,7 @@ export class PostingIndex {
     return hits;
   }
 
-  /** Intersects one block's lists (each whole word, and any word with the prefix), newest first. */
+  /** Intersects one block's lists (each whole word and the chat's, and any word with the prefix), newest first. */
   private matchesIn(wholeLists: Uint16Array[], prefixed: Uint16Array[], limit: number): number[] {
     const counts = this.counts;
     counts.fill(0);

@@ -375,7 +375,7 @@ describe('the stored index', () => {
         return search.view('lun');
       })
       .toMatchObject({ complete: true, hits: [{ id: 2 }, { id: 1 }] });
-    expect(await first.storage.get('postings', 'meta')).toMatchObject({ format: 2 });
+    expect(await first.storage.get('postings', 'meta')).toMatchObject({ format: 3 });
     expect(await first.storage.get('meta', 'searchPostingsBuilt')).toBe(true);
     state.dispatch(frame('conversation_message_delete', { conversation_id: 10, message_ids: [1], message_stids: [], hidden: true }));
     await search.settled();

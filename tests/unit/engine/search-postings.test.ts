@@ -23,8 +23,8 @@ class Index {
   remove(docs: { docNo: number; text: string }[]) {
     return this.at.transact([POSTINGS], 'readwrite', (tx) => this.inner.remove(tx, docs));
   }
-  replace(docNo: number, before: string, after: string) {
-    return this.at.transact([POSTINGS], 'readwrite', (tx) => this.inner.replace(tx, docNo, before, after, 1));
+  replace(docNo: number, before: string, after: string, chat = 1) {
+    return this.at.transact([POSTINGS], 'readwrite', (tx) => this.inner.replace(tx, docNo, before, after, chat));
   }
   search(query: string, limit: number, chat?: number) {
     return this.at.transact([POSTINGS], 'readonly', (tx) => this.inner.search(tx, query, limit, chat));
@@ -43,6 +43,20 @@ afterEach(async () => {
 });
 
 const keys = async (index: Index, query: string, limit = 50, chat?: number) => (await index.search(query, limit, chat)).map((h) => h.key);
+
+/** Counts the index's single-record reads whose key starts with `prefix` (IndexedDB's get, through the adapter). */
+function spyOnGets(prefix: string): { reads: number; restore: () => void } {
+  const spy = { reads: 0, restore: () => {} };
+  const get = IDBObjectStore.prototype.get;
+  IDBObjectStore.prototype.get = function (this: IDBObjectStore, query: IDBValidKey | IDBKeyRange) {
+    if (this.name === POSTINGS && typeof query === 'string' && query.startsWith(prefix)) spy.reads += 1;
+    return get.call(this, query);
+  };
+  spy.restore = () => {
+    IDBObjectStore.prototype.get = get;
+  };
+  return spy;
+}
 
 /** Counts the records the index's key-range reads return (IndexedDB's getAll, through the adapter). */
 function spyOnRanges(): { records: number; restore: () => void } {
@@ -131,6 +145,41 @@ describe('the inverted index in IndexedDB (issue 24)', () => {
     expect(await keys(index, 'hello', 50, 4)).toEqual([]);
   });
 
+  it('answers a chat’s own search of a common word from the chat’s list: a quiet chat’s few, not every match', async () => {
+    const { index } = await opened();
+    // A quiet chat's five messages, the oldest, then 20,000 of a busy chat with the same common word.
+    await index.add(Array.from({ length: 5 }, (_, i) => ({ key: `q:${i}`, chat: 3, text: `hello from the quiet chat ${i}` })));
+    await index.add(Array.from({ length: 20_000 }, (_, i) => ({ key: `m:${i}`, chat: 1, text: `hello ${i}` })));
+    const refs = spyOnGets('r|');
+    expect(await keys(index, 'hel', 50, 3)).toEqual(['q:4', 'q:3', 'q:2', 'q:1', 'q:0']);
+    // The numbers' keys are read for the five hits only: one page, not the twenty of every match.
+    expect(refs.reads).toBe(1);
+    refs.reads = 0;
+    expect(await keys(index, 'hello qui', 50, 3)).toHaveLength(5);
+    expect(refs.reads).toBe(1);
+    refs.restore();
+    expect(await keys(index, 'hello', 2, 1)).toEqual(['m:19999', 'm:19998']);
+    expect(await keys(index, 'hello', 50, 7)).toEqual([]);
+  });
+
+  it('keeps the chats’ lists right through deletes and an edit that moves a document', async () => {
+    const { index } = await opened();
+    const [a, b] = await index.add([
+      { key: 'm:1', chat: 1, text: 'see you at the harbour' },
+      { key: 'm:2', chat: 1, text: 'the harbour is closed' },
+    ]);
+    // A message that became a post of another chat (a channel) keeps its number and moves with its words.
+    await index.replace(a as number, 'see you at the harbour', 'see you at the harbour', 5);
+    expect(await keys(index, 'harb', 50, 5)).toEqual(['m:1']);
+    expect(await keys(index, 'harb', 50, 1)).toEqual(['m:2']);
+    await index.remove([{ docNo: b as number, text: 'the harbour is closed' }]);
+    expect(await keys(index, 'harb', 50, 1)).toEqual([]);
+    expect(await keys(index, 'harb')).toEqual(['m:1']);
+    // Removed twice (a delete event replayed): nothing else changes.
+    await index.remove([{ docNo: b as number, text: 'the harbour is closed' }]);
+    expect(await keys(index, 'harb', 50, 5)).toEqual(['m:1']);
+  });
+
   it('answers a prefix of one to three letters from the word starts’ lists: one record a block, not every word', async () => {
     const { index } = await opened();
     // 300 words starting with "lun" (as many as a syllable starts in a chat's vocabulary), each in a message.
@@ -165,6 +214,22 @@ describe('the inverted index in IndexedDB (issue 24)', () => {
     await index.remove([{ docNo: b as number, text: 'lunar eclipse' }]);
     expect(await keys(index, 'lu')).toEqual([]);
     expect(await keys(index, 'e')).toEqual([]);
+  });
+
+  it('drops an index of the format before the chats’ lists (format 2): the build indexes it again', async () => {
+    const { index, reopen } = await opened();
+    await index.add([{ key: 'm:1', text: 'old lunch' }]);
+    await storage!.transact([POSTINGS, 'meta'], 'readwrite', async (tx) => {
+      tx.put(POSTINGS, 'meta', { next: 1, since: 0, format: 2 });
+      tx.put('meta', 'searchPostingsBuilt', true);
+    });
+    const again = await reopen();
+    expect(await storage!.get('meta', 'searchPostingsBuilt')).toBeUndefined();
+    expect(again.inner.holds(0)).toBe(false);
+    expect(await keys(again, 'old')).toEqual([]);
+    const [docNo] = await again.add([{ key: 'm:1', text: 'old lunch' }]);
+    expect(docNo).toBe(BLOCK_SIZE);
+    expect(await keys(again, 'old lun', 50, 1)).toEqual(['m:1']);
   });
 
   it('drops an index of the format before the word starts’ lists, and numbers again after its numbers', async () => {
