@@ -57,6 +57,36 @@ describe('history that keeps up, in the list', () => {
     expect(engine.engine.setViewport.mock.calls.at(-1)).toEqual(['tab-1', 10, null]);
   });
 
+  it('tells the engine that a reader at the bottom follows the latest, through a burst, and not once they scroll up', async () => {
+    const engine = listEngine();
+    let shown = many(1, 40);
+    engine.messages.next({ messages: shown, hasOlder: true, hasNewer: false, loaded: true });
+    await renderList(engine.asTab);
+    await expect.poll(distanceFromEnd).toBeLessThanOrEqual(2);
+    const last = () => engine.engine.setViewport.mock.calls.at(-1)?.[2];
+    await expect.poll(() => last()?.following).toBe(true);
+    // 1,000 messages within a second come as windows of a hundred more each.
+    for (let batch = 0; batch < 10; batch++) {
+      shown = [...shown, ...many(41 + batch * 100, 140 + batch * 100)];
+      await act(async () => engine.messages.next({ messages: shown, hasOlder: true, hasNewer: false, loaded: true }));
+      // The engine trims what lies 200 messages below a reader: a report made before the next window arrives
+      // must still say the reader follows.
+      expect(last()?.following).toBe(true);
+    }
+    await expect.poll(distanceFromEnd).toBeLessThanOrEqual(2);
+    await expect.poll(() => row(1040)).not.toBeNull();
+    // Scrolled up, the reader no longer follows: what they see is what counts.
+    list().scrollTop -= list().clientHeight * 3;
+    await expect.poll(() => last()?.following).toBe(false);
+    expect(last()?.newestId).toBeLessThan(1040);
+    // At the end of a window trimmed at its newer end, the reader is not at the latest either.
+    await show(engine, many(900, 1000), { hasNewer: true });
+    list().scrollTop = list().scrollHeight;
+    await frames();
+    await frames();
+    expect(last()?.following).toBe(false);
+  });
+
   it('keeps the rows and the scroll position exactly where they are when pages are added or trimmed above', async () => {
     const engine = await readingAt(many(100, 160), 120);
     const scrollTop = list().scrollTop;

@@ -152,6 +152,11 @@ export interface MessageWindowView {
 export interface MessageViewport {
   oldestId: number;
   newestId: number;
+  /**
+   * The list follows the latest messages (the reader is at its end): whatever arrives counts as on screen,
+   * however far the tab's last report lags a burst, so the engine never trims the newer end under them.
+   */
+  following?: boolean;
 }
 
 /** Who marked one of the user's own messages delivered and who read it (user ids). */

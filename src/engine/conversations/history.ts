@@ -82,7 +82,11 @@ export class History {
     let tabs = this.viewports.get(conversationId);
     if (viewport) {
       if (!tabs) this.viewports.set(conversationId, (tabs = new Map()));
-      tabs.set(tabId, { oldestId: Math.min(viewport.oldestId, viewport.newestId), newestId: Math.max(viewport.oldestId, viewport.newestId) });
+      tabs.set(tabId, {
+        oldestId: Math.min(viewport.oldestId, viewport.newestId),
+        newestId: Math.max(viewport.oldestId, viewport.newestId),
+        following: viewport.following === true,
+      });
     } else {
       tabs?.delete(tabId);
       if (tabs?.size === 0) this.viewports.delete(conversationId);
@@ -169,7 +173,10 @@ export class History {
     else if (below > TRIM_BEYOND && !this.newer.has(conversationId)) this.trimNewer(conversationId, below);
   }
 
-  /** From the oldest to the newest message any tab's reader has on screen. */
+  /**
+   * From the oldest to the newest message any tab's reader has on screen; a reader following the latest has
+   * every newer message on screen (a report sent before a burst arrived lags it by hundreds of messages).
+   */
   private span(conversationId: number): MessageViewport | null {
     const tabs = this.viewports.get(conversationId);
     if (!tabs || tabs.size === 0) return null;
@@ -177,7 +184,7 @@ export class History {
     let newestId = Number.NEGATIVE_INFINITY;
     for (const v of tabs.values()) {
       oldestId = Math.min(oldestId, v.oldestId);
-      newestId = Math.max(newestId, v.newestId);
+      newestId = Math.max(newestId, v.following ? Number.POSITIVE_INFINITY : v.newestId);
     }
     return { oldestId, newestId };
   }

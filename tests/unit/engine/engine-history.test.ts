@@ -168,6 +168,27 @@ describe('history that keeps up', () => {
     expect(await storage.getAll('history')).toEqual([]);
   });
 
+  it('never trims the newer end under a reader who follows the latest, however far their last report lags a burst', async () => {
+    const { arrive, ids, engine, clock } = await openChat();
+    engine.setViewport(TAB, 7, { oldestId: 991, newestId: 1000, following: true });
+    await settle();
+    // 400 messages arrive before the tab's next report, which it made from the window before them.
+    arrive(1001, 1400);
+    await settle();
+    engine.setViewport(TAB, 7, { oldestId: 995, newestId: 1004, following: true });
+    await settle();
+    await clock.advance(PERSIST_STREAM_DELAY_MS);
+    await settle();
+    const view = await firstValueFrom(engine.messages(7));
+    expect(view.hasNewer).toBe(false);
+    expect(view.messages[view.messages.length - 1]?.id).toBe(1400);
+    expectRun(await ids());
+    // The same report from a reader who does not follow: 396 messages below them are trimmed.
+    engine.setViewport(TAB, 7, { oldestId: 995, newestId: 1004 });
+    await settle();
+    expect((await firstValueFrom(engine.messages(7))).hasNewer).toBe(true);
+  });
+
   it('takes no live message into a window trimmed at its newer end, and Jump to latest brings the latest back', async () => {
     const { chat, ids, show, socket, engine } = await openChat();
     for (let oldest = 990; oldest >= 500; oldest -= 10) await show(oldest);

@@ -14,6 +14,11 @@ export interface VisibleRows {
   first: number;
   last: number;
   aboveRows: boolean;
+  /**
+   * The list follows the latest messages (the reader is at the end of a window that holds the latest): what
+   * arrives is on screen by the next frame, even when the scroll has not caught up with a burst yet.
+   */
+  following: boolean;
 }
 
 export interface ScrollKeepingOptions {
@@ -114,6 +119,7 @@ export function useScrollKeeping(options: ScrollKeepingOptions) {
       first: Math.max(0, first),
       last: Math.min(last, measurements.length - 1),
       aboveRows: el.scrollTop < (measurements[0]?.start ?? 0),
+      following: nearBottom.current && !latest.current.hasNewer,
     });
   }, [virtualizer]);
 

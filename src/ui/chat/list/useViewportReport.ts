@@ -8,7 +8,11 @@ import type { VisibleRows } from './useScrollKeeping';
 /**
  * Tells the engine which messages of the chat are on screen (issue 11: it keeps pages loaded ahead of them and
  * trims what is far away), and that the chat closed. While `keepTop()` says so (a quote being fetched), the
- * whole loaded top counts as on screen, so the engine does not trim what the fetch is walking through.
+ * whole loaded top counts as on screen, so the engine does not trim what the fetch is walking through. A list
+ * that follows the latest messages says so (`following`): in a burst (1,000 messages in a second) a report
+ * reaches the engine hundreds of messages after the window it was made from, and the engine took the reader for
+ * one that far up, trimmed the newer end away and stopped the list following (the `burst` benchmark's run whose
+ * last message was never stored).
  */
 export function useViewportReport(conversationId: number, messages: readonly Message[], keepTop: () => boolean) {
   const engine = useEngine();
@@ -20,7 +24,7 @@ export function useViewportReport(conversationId: number, messages: readonly Mes
   const lastViewport = useRef<string>('');
 
   const report = useCallback(
-    ({ rows, first, last, aboveRows }: VisibleRows) => {
+    ({ rows, first, last, aboveRows, following }: VisibleRows) => {
       let oldest: Message | null = null;
       let newest: Message | null = null;
       for (let i = first; i <= last; i++) {
@@ -37,8 +41,8 @@ export function useViewportReport(conversationId: number, messages: readonly Mes
         oldest = newest = edge;
       }
       if (keepTopRef.current() && loaded[0]) oldest = loaded[0];
-      const viewport: MessageViewport = { oldestId: oldest.id, newestId: newest.id };
-      const key = `${viewport.oldestId}:${viewport.newestId}`;
+      const viewport: MessageViewport = { oldestId: oldest.id, newestId: newest.id, following };
+      const key = `${viewport.oldestId}:${viewport.newestId}:${following}`;
       if (key === lastViewport.current) return;
       lastViewport.current = key;
       engine.setViewport(engine.tabId, conversationId, viewport);
