@@ -12,7 +12,7 @@ import { fold, words } from './fold';
  * dictionary is needed. A query reads the newest block first and goes back only while it has fewer than
  * its limit of hits (then up to 16 older blocks a round), so two common words stop in the first block and
  * rare ones read one small record per block in a few rounds. `r|<page>` records give each number's document key
- * (null once removed) and chat, so a chat's own search needs no document read to filter.
+ * (null once removed) and chat: a hit's key, and the chat a removal or an edit takes the number out of.
  *
  * A prefix of up to three letters is as wide as a syllable ("lun", "kan"): hundreds of words a block, which
  * made such a query read ~7,000 records at 1,000,000 messages (~100 ms in Chromium). So each block also keeps,
@@ -278,6 +278,8 @@ export class PostingIndex {
     const pages = [...new Set(held.map((c) => Math.floor(c.docNo / REF_PAGE)))];
     const pageRecords = await readPages(tx, pages);
     const byPage = new Map(pages.map((p, i) => [p, pageRecords[i]]));
+    // Only the pages a change touched are written back (a removal replayed changes nothing).
+    const touched = new Set<number>();
     const ops = new Map<string, { add: number[]; drop: number[] }>();
     const op = (key: string) => {
       let o = ops.get(key);
@@ -287,7 +289,8 @@ export class PostingIndex {
     for (const { docNo, before, after, chat } of held) {
       const block = Math.floor(docNo / BLOCK_SIZE);
       const local = docNo - block * BLOCK_SIZE;
-      const record = byPage.get(Math.floor(docNo / REF_PAGE));
+      const page = Math.floor(docNo / REF_PAGE);
+      const record = byPage.get(page);
       const at = docNo % REF_PAGE;
       // A number whose record is gone or already removed is in no list any more.
       if (!record || record.keys[at] == null) continue;
@@ -298,6 +301,7 @@ export class PostingIndex {
       for (const k of now) if (!old.has(k)) op(k).add.push(local);
       if (chat === null) record.keys[at] = null;
       else record.chats[at] = chat;
+      touched.add(page);
     }
     const keys = [...ops.keys()];
     const lists = await Promise.all(keys.map((k) => tx.get<Uint16Array>(POSTINGS, k)));
@@ -310,10 +314,7 @@ export class PostingIndex {
       if (list && list.length > 0) tx.put(POSTINGS, key, list);
       else tx.delete(POSTINGS, key);
     });
-    pages.forEach((page, i) => {
-      const record = pageRecords[i];
-      if (record) tx.put(POSTINGS, refKey(page), record);
-    });
+    for (const page of touched) tx.put(POSTINGS, refKey(page), byPage.get(page));
   }
 
   /**
