@@ -2,11 +2,13 @@ import { useMemo } from 'react';
 import { BehaviorSubject, map } from 'rxjs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { page } from 'vitest/browser';
+import { getI18n } from 'react-i18next';
 import type { Conversation, Message } from '../../src/protocol/entities';
 import { ChatUiProvider } from '../../src/ui/chat/ChatContext';
 import { MessageList } from '../../src/ui/chat/list/MessageList';
 import * as messageTime from '../../src/ui/chat/message/messageTime';
 import { useObservable } from '../../src/ui/hooks/useQuery';
+import { loadTexts } from '../../src/ui/texts';
 import { chat, listEngine, msg, OTHER, SELF, unmountList } from './chat-list-support';
 import { act } from './support/act';
 import { mount } from './support/mount';
@@ -109,5 +111,22 @@ describe('one render per change (issue 11)', () => {
       Intl.DateTimeFormat = Original;
     }
     expect(built).toBe(0);
+  });
+
+  it('gives its rows one translation for the chat: mounting rows subscribes none to i18next, and a new language reaches every row', async () => {
+    await openGroup();
+    const i18n = getI18n() as unknown as { observers: Record<string, Map<unknown, number>>; changeLanguage(l: string): Promise<unknown> };
+    const listeners = () => i18n.observers.languageChanged?.size ?? 0;
+    const rows = list().querySelectorAll('article.msg').length;
+    expect(rows).toBeGreaterThan(15);
+    // react-i18next's useTranslation subscribes each component that calls it: a row and its parts did, several
+    // listeners per row (issue 24: a sixth of the tab's time in a burst of messages went to those mounts).
+    expect(listeners()).toBeLessThan(5);
+    await loadTexts(getI18n() as Parameters<typeof loadTexts>[0], 'sv');
+    await act(async () => {
+      await i18n.changeLanguage('sv');
+    });
+    await expect.element(page.getByRole('article', { name: 'Meddelande från Erik' }).first()).toBeInTheDocument();
+    expect(list().querySelectorAll('article[aria-label^="Message from"]')).toHaveLength(0);
   });
 });

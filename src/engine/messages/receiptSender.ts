@@ -26,6 +26,8 @@ export const RECEIPT_RETRY_MS = 5_000;
 export class ReceiptSender {
   private queue: PendingReceipt[] = [];
   private timer: unknown = null;
+  /** When the timer set goes off (epoch ms), while there is one. */
+  private timerAt = 0;
   /** The send loop while it runs; `stop` waits for it. */
   private draining: Promise<void> | null = null;
   private dirty = false;
@@ -73,9 +75,12 @@ export class ReceiptSender {
 
   enqueue(receipt: Omit<PendingReceipt, 'dueAt'>, delayMs: number): void {
     const whileOpen = receipt.kind === 'read' && delayMs > 0;
-    this.queue.push({ ...receipt, dueAt: this.deps.clock.now() + delayMs, ...(whileOpen ? { whileOpen } : {}) });
+    const dueAt = this.deps.clock.now() + delayMs;
+    this.queue.push({ ...receipt, dueAt, ...(whileOpen ? { whileOpen } : {}) });
     this.markChanged();
-    this.schedule();
+    // A timer that goes off before this one is due finds it then (the drain schedules what is left): a burst
+    // of a thousand messages queues two thousand receipts, and looking through the queue at each was quadratic.
+    if (this.timer === null || this.timerAt > dueAt) this.schedule();
   }
 
   /**
@@ -103,7 +108,9 @@ export class ReceiptSender {
     if (this.timer !== null) this.deps.clock.clearTimeout(this.timer);
     this.timer = null;
     if (this.queue.length === 0 || this.stopped) return;
-    const next = Math.min(...this.queue.map((r) => r.dueAt));
+    let next = Infinity;
+    for (const r of this.queue) next = Math.min(next, r.dueAt);
+    this.timerAt = next;
     this.timer = this.deps.clock.setTimeout(() => {
       this.timer = null;
       void this.drain();
@@ -126,13 +133,13 @@ export class ReceiptSender {
       if (this.stopped) break;
       // Spec §4: the read after 500 ms is for a chat that is open; one closed meanwhile reads nothing.
       if (receipt.whileOpen && !this.deps.isOpen(receipt.conversationId) && !this.readCovers(receipt)) {
-        this.queue = this.queue.filter((r) => r !== receipt);
+        this.remove(receipt);
         this.deps.withdrawn(receipt);
         continue;
       }
       try {
         await this.deps.rest().sendReceipt(receipt.conversationId, receipt.messageId, receipt.kind);
-        this.queue = this.queue.filter((r) => r !== receipt);
+        this.remove(receipt);
         if (receipt.kind === 'read') {
           const sent = this.readSent.get(receipt.conversationId) ?? 0;
           this.readSent.set(receipt.conversationId, Math.max(sent, receipt.messageId));
@@ -141,7 +148,7 @@ export class ReceiptSender {
         const status = isEngineError(error) ? error.status : 0;
         if (status >= 400 && status < 500 && status !== 401) {
           // Refused for good (the message was deleted, say): nothing to retry.
-          this.queue = this.queue.filter((r) => r !== receipt);
+          this.remove(receipt);
         } else {
           receipt.dueAt = this.deps.clock.now() + RECEIPT_RETRY_MS;
           this.deps.log('receipt failed; will retry', error);
@@ -149,6 +156,12 @@ export class ReceiptSender {
       }
     }
     this.markChanged();
+  }
+
+  /** Receipts go out in the order they came, so the one sent is found near the front (no copy of the queue per receipt). */
+  private remove(receipt: PendingReceipt): void {
+    const at = this.queue.indexOf(receipt);
+    if (at >= 0) this.queue.splice(at, 1);
   }
 
   /** A read sent for this message or a later one (it reads everything before it) leaves nothing to withdraw. */

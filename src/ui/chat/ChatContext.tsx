@@ -1,4 +1,5 @@
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { Conversation, Message } from '../../protocol/entities';
 import { sameForRows } from './rowConversation';
 
@@ -36,6 +37,18 @@ export interface ChatUi extends ChatRowUi {
   thread: Message | null;
 }
 
+/**
+ * The translation the rows of one open chat use, taken once for the chat (issue 24). react-i18next's
+ * `useTranslation` copies the i18next instance and subscribes to it at every mount: with one call per row
+ * and per part of a row, a burst of arriving messages spent a sixth of the tab's time there. A new language
+ * makes a new value, and every row renders again in it.
+ */
+export interface ChatTexts {
+  t: ReturnType<typeof useTranslation>['t'];
+  language: string;
+}
+
+const ChatTextsContext = createContext<ChatTexts | null>(null);
 const ChatUiContext = createContext<ChatUi | null>(null);
 const ChatRowContext = createContext<ChatRowUi | null>(null);
 
@@ -46,6 +59,9 @@ export function ChatUiProvider(props: { conversation: Conversation; selfId: numb
   const [media, setMedia] = useState<Message | null>(null);
   const [thread, setThread] = useState<Message | null>(null);
   const scroller = useRef<((messageId: number) => void) | null>(null);
+  const { t, i18n } = useTranslation();
+  const language = i18n.language;
+  const texts = useMemo<ChatTexts>(() => ({ t, language }), [t, language]);
   const shown = useRef(conversation);
   if (!sameForRows(shown.current, conversation)) shown.current = conversation;
   const rowConversation = shown.current;
@@ -75,9 +91,11 @@ export function ChatUiProvider(props: { conversation: Conversation; selfId: numb
     [row, conversation, replyTo, editing, media, thread],
   );
   return (
-    <ChatRowContext.Provider value={row}>
-      <ChatUiContext.Provider value={value}>{children}</ChatUiContext.Provider>
-    </ChatRowContext.Provider>
+    <ChatTextsContext.Provider value={texts}>
+      <ChatRowContext.Provider value={row}>
+        <ChatUiContext.Provider value={value}>{children}</ChatUiContext.Provider>
+      </ChatRowContext.Provider>
+    </ChatTextsContext.Provider>
   );
 }
 
@@ -92,4 +110,11 @@ export function useChatRow(): ChatRowUi {
   const ui = useContext(ChatRowContext);
   if (!ui) throw new Error('useChatRow outside ChatUiProvider');
   return ui;
+}
+
+/** The chat's translation and language, for message rows and what they hold (see ChatTexts). */
+export function useChatTexts(): ChatTexts {
+  const texts = useContext(ChatTextsContext);
+  if (!texts) throw new Error('useChatTexts outside ChatUiProvider');
+  return texts;
 }

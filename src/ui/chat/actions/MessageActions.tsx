@@ -1,9 +1,8 @@
 import { useId, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { canDeleteForEverybody, canEdit, canHide } from '../../../engine/api';
 import type { Message } from '../../../protocol/entities';
 import { useEngine } from '../../hooks/EngineContext';
-import { useChatRow } from '../ChatContext';
+import { useChatRow, useChatTexts } from '../ChatContext';
 import { ActionMenu, type MenuAction, type MenuChoices } from './ActionMenu';
 import { canReply } from './actionRules';
 import { DeleteDialog } from './DeleteDialog';
@@ -18,7 +17,7 @@ import './actions.css';
  * press opens the menu (touchReveal.ts); with the keyboard it shows as it takes the focus.
  */
 export function MessageActions({ message, label }: { message: Message; label?: string }) {
-  const { t } = useTranslation();
+  const { t } = useChatTexts();
   const engine = useEngine();
   const { conversation, selfId, setReplyTo, setEditing } = useChatRow();
   const [menu, setMenu] = useState<MenuChoices | null>(null);

@@ -1,9 +1,8 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
-import { useTranslation } from 'react-i18next';
 import type { Message, Reaction } from '../../../protocol/entities';
 import { useEngine } from '../../hooks/EngineContext';
-import { useChatRow } from '../ChatContext';
+import { useChatRow, useChatTexts } from '../ChatContext';
 import { reactionUserNames, showsReactionUsers } from './actionRules';
 import { errorText } from '../../common/errorText';
 import './actions.css';
@@ -14,7 +13,7 @@ export const TOOLTIP_HIDE_MS = 100;
 
 /** A message's reactions with their counts (spec §6): pressed where the user reacted; a press toggles. */
 export function ReactionBar({ message }: { message: Message }) {
-  const { t } = useTranslation();
+  const { t } = useChatTexts();
   const [problem, setProblem] = useState<string | null>(null);
   const reactions = message.reactions.filter((r) => r.users.length > 0);
   if (reactions.length === 0 && !problem) return null;
@@ -58,7 +57,7 @@ function placeTip(button: HTMLElement): TipPlace {
 
 function ReactionChip(props: { message: Message; reaction: Reaction; onError: (text: string | null) => void }) {
   const { message, reaction, onError } = props;
-  const { t } = useTranslation();
+  const { t } = useChatTexts();
   const engine = useEngine();
   const { conversation, selfId } = useChatRow();
   const [tip, setTip] = useState<TipPlace | null>(null);

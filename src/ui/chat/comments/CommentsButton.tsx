@@ -1,12 +1,11 @@
-import { useTranslation } from 'react-i18next';
 import type { Message } from '../../../protocol/entities';
 import { CommentIcon } from '../../common/icons';
-import { useChatRow } from '../ChatContext';
+import { useChatRow, useChatTexts } from '../ChatContext';
 import { commentsLabel } from './threadText';
 
 /** Under a channel post: its comment count, opening the comment thread (issue 8). */
 export function CommentsButton({ post }: { post: Message }) {
-  const { t } = useTranslation();
+  const { t } = useChatTexts();
   const { openThread } = useChatRow();
   const count = post.discussion?.comments_count ?? 0;
   return (

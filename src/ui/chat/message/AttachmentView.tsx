@@ -1,7 +1,6 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { Attachment, Message } from '../../../protocol/entities';
-import { useChatRow } from '../ChatContext';
+import { useChatRow, useChatTexts } from '../ChatContext';
 import { formatFileSize } from './fileSize';
 import { safeHref } from '../../common/links';
 import { fitBox, MEDIA_MAX_SIDE, stickerSide } from './mediaSize';
@@ -42,7 +41,7 @@ export function AttachmentView({ message, attachment }: { message: Message; atta
 }
 
 function Unsupported() {
-  const { t } = useTranslation();
+  const { t } = useChatTexts();
   return <p className="att-unsupported">{t('chat.attachment.unsupported')}</p>;
 }
 
@@ -53,7 +52,7 @@ type Box = { width: number; height: number } | null;
  * instead of the browser's broken-image icon, with a retry that loads it again.
  */
 function MediaUnavailable({ box, onRetry }: { box: Box; onRetry: () => void }) {
-  const { t } = useTranslation();
+  const { t } = useChatTexts();
   return (
     <div className="att-unavailable" style={box ? { width: box.width, height: box.height } : undefined}>
       <p role="alert">{t('chatActions.media.failed')}</p>
@@ -75,7 +74,7 @@ function useMediaFailure(): { failed: boolean; attempt: number; fail: () => void
 }
 
 function ImageAttachment({ message, attachment }: { message: Message; attachment: Attachment }) {
-  const { t } = useTranslation();
+  const { t } = useChatTexts();
   const { openMedia } = useChatRow();
   const media = useMediaFailure();
   const box = fitBox(attachment.file_info?.dimensions, MEDIA_MAX_SIDE);
@@ -105,7 +104,7 @@ function ImageAttachment({ message, attachment }: { message: Message; attachment
 }
 
 function VideoAttachment({ message, attachment }: { message: Message; attachment: Attachment }) {
-  const { t } = useTranslation();
+  const { t } = useChatTexts();
   const { openMedia } = useChatRow();
   const box = fitBox(attachment.file_info?.dimensions, MEDIA_MAX_SIDE);
   const media = useMediaFailure();
@@ -148,7 +147,7 @@ function VideoAttachment({ message, attachment }: { message: Message; attachment
 }
 
 function StickerAttachment({ attachment }: { attachment: Attachment }) {
-  const { t } = useTranslation();
+  const { t } = useChatTexts();
   const media = useMediaFailure();
   const side = stickerSide(attachment.file_info?.dimensions);
   const src = attachment.thumbnail || urlOf(attachment);
@@ -169,7 +168,7 @@ function StickerAttachment({ attachment }: { attachment: Attachment }) {
 }
 
 function AudioAttachment({ attachment }: { attachment: Attachment }) {
-  const { t } = useTranslation();
+  const { t } = useChatTexts();
   const [failed, setFailed] = useState(false);
   const src = attachment.file_info?.mp3 || urlOf(attachment);
   if (failed || !src) return <p className="att-error">{t('chat.attachment.audioUnavailable')}</p>;
@@ -186,7 +185,7 @@ function AudioAttachment({ attachment }: { attachment: Attachment }) {
 }
 
 function FileAttachment({ attachment }: { attachment: Attachment }) {
-  const { t, i18n } = useTranslation();
+  const { t, language } = useChatTexts();
   const size = attachment.size ?? attachment.file_info?.size;
   const name = attachment.name || t('chat.attachment.file');
   const href = fileHref(urlOf(attachment));
@@ -196,7 +195,7 @@ function FileAttachment({ attachment }: { attachment: Attachment }) {
         <path d="M1 1h9l5 5v13H1z M10 1v5h5" fill="none" stroke="currentColor" strokeWidth="1.5" />
       </svg>
       <span className="att-file-name">{name}</span>
-      {size !== undefined ? <span className="att-file-size">{formatFileSize(size, i18n.language)}</span> : null}
+      {size !== undefined ? <span className="att-file-size">{formatFileSize(size, language)}</span> : null}
     </>
   );
   return href ? (
@@ -228,7 +227,7 @@ function LinkAttachment({ attachment }: { attachment: Attachment }) {
 
 /** An event attachment on an ordinary message (a calendar event): its name and description. */
 function EventCard({ attachment }: { attachment: Attachment }) {
-  const { t } = useTranslation();
+  const { t } = useChatTexts();
   return (
     <div className="att-event">
       <span className="att-event-label">{t('chat.attachment.event')}</span>

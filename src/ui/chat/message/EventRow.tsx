@@ -1,7 +1,6 @@
-import { useTranslation } from 'react-i18next';
 import type { Message } from '../../../protocol/entities';
 import { fromEpochSeconds } from '../../common/time';
-import { useChatRow } from '../ChatContext';
+import { useChatRow, useChatTexts } from '../ChatContext';
 import { eventText } from './eventText';
 import { fullTime, messageTime } from './messageTime';
 
@@ -14,7 +13,7 @@ const GLUED_WORD = 24;
  * where a short one has it (the two never part, so the time is never a line of its own).
  */
 export function EventRow({ message, today }: { message: Message; today: Date }) {
-  const { t, i18n } = useTranslation();
+  const { t, language } = useChatTexts();
   const { conversation, selfId } = useChatRow();
   const date = fromEpochSeconds(message.created_at);
   const text = eventText(message, conversation, selfId, t);
@@ -26,8 +25,8 @@ export function EventRow({ message, today }: { message: Message; today: Date }) 
         <span className="msg-event__text">{text.slice(0, glue)}</span>
         <span className="msg-event__end">
           {text.slice(glue)}{' '}
-          <time className="msg-event__time" dateTime={date.toISOString()} title={fullTime(date, i18n.language)}>
-            {messageTime(date, today, i18n.language, t)}
+          <time className="msg-event__time" dateTime={date.toISOString()} title={fullTime(date, language)}>
+            {messageTime(date, today, language, t)}
           </time>
         </span>
       </p>

@@ -1,10 +1,9 @@
 import { memo } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { Message } from '../../../protocol/entities';
 import { actionsLabel } from '../actions/actionsLabel';
 import { MessageActions } from '../actions/MessageActions';
 import { ReactionBar } from '../actions/ReactionBar';
-import { useChatRow } from '../ChatContext';
+import { useChatRow, useChatTexts } from '../ChatContext';
 import { CommentsButton } from '../comments/CommentsButton';
 import { isCommunityChat } from '../composer/sendRules';
 import { AttachmentView } from './AttachmentView';
@@ -40,14 +39,14 @@ export const MessageRow = memo(function MessageRow({ message, runStart, quoted, 
 /** An ordinary message: a bubble with sender, quote, text, attachment and meta. */
 function Bubble({ message, runStart, quoted, receipt, today }: MessageRowProps) {
   if (import.meta.env.VITE_BENCH) (globalThis as { benchRowRender?: () => void }).benchRowRender?.(); // `npm run bench` only
-  const { t, i18n } = useTranslation();
+  const { t, language } = useChatTexts();
   const { conversation, selfId } = useChatRow();
   const date = fromEpochSeconds(message.created_at);
   const own = message.user_id === selfId;
   const showSender = !own && conversation.is_group && runStart;
   const sender = memberName(conversation, message.user_id) ?? t('chat.someone');
   const edited = message.edited_at > 0;
-  const time = messageTime(date, today, i18n.language, t);
+  const time = messageTime(date, today, language, t);
   return (
     <article
       className={`msg ${own ? 'msg-own' : 'msg-other'}`}
@@ -61,7 +60,7 @@ function Bubble({ message, runStart, quoted, receipt, today }: MessageRowProps) 
         {message.message ? <MessageText text={message.message} /> : null}
         <span className="msg-meta">
           {edited ? <span className="msg-edited">{t('chat.edited')}</span> : null}
-          <time dateTime={date.toISOString()} title={fullTime(date, i18n.language)}>
+          <time dateTime={date.toISOString()} title={fullTime(date, language)}>
             {time}
           </time>
           {own && receipt ? <ReceiptMark status={receipt} /> : null}

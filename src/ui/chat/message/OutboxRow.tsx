@@ -1,15 +1,15 @@
-import { useTranslation } from 'react-i18next';
 import type { OutboxEntry } from '../../../engine/api';
 import { errorText } from '../../common/errorText';
 import { MessageText } from './MessageText';
 import { useOutboxActions } from './useOutboxActions';
+import { useChatTexts } from '../ChatContext';
 
 /**
  * A send the server has not stored yet, at the bottom as an own message: pending with a clock (and the
  * upload's progress), or failed with the error and Retry / Discard.
  */
 export function OutboxRow({ entry }: { entry: OutboxEntry }) {
-  const { t } = useTranslation();
+  const { t } = useChatTexts();
   const { retry, discard, actionError } = useOutboxActions(entry.localId);
   const failed = entry.status === 'failed';
   const progress = entry.attachment ? Math.round(entry.attachment.progress * 100) : null;

@@ -1,11 +1,10 @@
-import { useTranslation } from 'react-i18next';
 import type { Message } from '../../../protocol/entities';
-import { useChatRow } from '../ChatContext';
+import { useChatRow, useChatTexts } from '../ChatContext';
 import { memberName } from './eventText';
 
 /** The quote above a reply: who wrote the original and its text; a click scrolls to the original. */
 export function QuotedMessage({ quotedId, quoted }: { quotedId: number; quoted: Message | undefined }) {
-  const { t } = useTranslation();
+  const { t } = useChatTexts();
   const { conversation, selfId, scrollToMessage } = useChatRow();
   const author = quoted
     ? quoted.user_id === selfId
