@@ -41,10 +41,15 @@ export function indexMessages(messages: Iterable<Message>): EngineState['message
   return result;
 }
 
-function setConversationMessages(state: EngineState, conversationId: number, byId: ConversationMessages): EngineState {
+/**
+ * `byId` replaces the conversation's messages; after a removal (`removed`) an empty map takes the conversation
+ * out. Only then is it looked through: listing a chat's thousands of keys for every message that arrives was
+ * a tenth of the worker's time in a burst.
+ */
+function setConversationMessages(state: EngineState, conversationId: number, byId: ConversationMessages, removed = false): EngineState {
   if (state.messages[conversationId] === byId) return state;
   const messages =
-    Object.keys(byId).length === 0 ? removeEntries(state.messages, [conversationId]) : setEntry(state.messages, conversationId, byId);
+    removed && Object.keys(byId).length === 0 ? removeEntries(state.messages, [conversationId]) : setEntry(state.messages, conversationId, byId);
   return messages === state.messages ? state : { ...state, messages };
 }
 
@@ -143,7 +148,7 @@ export function loadLatestPage(
   const kept = new Set(window.ids);
   const gone = oldIds.filter((id) => !kept.has(id));
   const byId = conversationMessages(state, conversationId);
-  let next = gone.length > 0 ? setConversationMessages(state, conversationId, removeEntries(byId, gone)) : state;
+  let next = gone.length > 0 ? setConversationMessages(state, conversationId, removeEntries(byId, gone), true) : state;
   next = putMessages(next, conversationId, page);
   return setWindow(next, conversationId, window);
 }
@@ -200,7 +205,7 @@ export function moveWindow(state: EngineState, conversationId: number, page: rea
   const ids = [...new Set(page.map((m) => m.id))].sort((a, b) => a - b);
   const kept = new Set(ids);
   const gone = (state.windows[conversationId]?.ids ?? []).filter((id) => !kept.has(id));
-  let next = gone.length > 0 ? setConversationMessages(state, conversationId, removeEntries(conversationMessages(state, conversationId), gone)) : state;
+  let next = gone.length > 0 ? setConversationMessages(state, conversationId, removeEntries(conversationMessages(state, conversationId), gone), true) : state;
   next = putMessages(next, conversationId, page);
   return setWindow(next, conversationId, { ids, hasOlder });
 }
@@ -217,7 +222,7 @@ export function trimWindow(state: EngineState, conversationId: number, from: num
   const ids = window.ids.filter((id) => id >= from && id <= to);
   if (ids.length === window.ids.length || ids.length === 0) return state;
   const gone = window.ids.filter((id) => id < from || id > to);
-  const next = setConversationMessages(state, conversationId, removeEntries(conversationMessages(state, conversationId), gone));
+  const next = setConversationMessages(state, conversationId, removeEntries(conversationMessages(state, conversationId), gone), true);
   return setWindow(next, conversationId, { ids, hasOlder: window.hasOlder || ids[0] !== window.ids[0] });
 }
 
@@ -270,7 +275,7 @@ export function findMessages(
 export function dropMessages(state: EngineState, conversationId: number, ids: readonly number[]): EngineState {
   if (ids.length === 0) return state;
   const gone = new Set(ids);
-  let next = setConversationMessages(state, conversationId, removeEntries(conversationMessages(state, conversationId), ids));
+  let next = setConversationMessages(state, conversationId, removeEntries(conversationMessages(state, conversationId), ids), true);
   const receipts = removeEntries(state.receipts, ids);
   if (receipts !== state.receipts) next = { ...next, receipts };
   const window = state.windows[conversationId];
