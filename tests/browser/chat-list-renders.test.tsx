@@ -122,7 +122,7 @@ describe('one render per change (issue 11)', () => {
     // react-i18next's useTranslation subscribes each component that calls it: a row and its parts did, several
     // listeners per row (issue 24: a sixth of the tab's time in a burst of messages went to those mounts).
     expect(listeners()).toBeLessThan(5);
-    await loadTexts(getI18n() as Parameters<typeof loadTexts>[0], 'sv');
+    await loadTexts(getI18n(), 'sv');
     await act(async () => {
       await i18n.changeLanguage('sv');
     });

@@ -41,15 +41,22 @@ export function indexMessages(messages: Iterable<Message>): EngineState['message
   return result;
 }
 
+/** `byId` (the same messages and more) replaces the conversation's messages. */
+function setConversationMessages(state: EngineState, conversationId: number, byId: ConversationMessages): EngineState {
+  if (state.messages[conversationId] === byId) return state;
+  return { ...state, messages: setEntry(state.messages, conversationId, byId) };
+}
+
 /**
- * `byId` replaces the conversation's messages; after a removal (`removed`) an empty map takes the conversation
- * out. Only then is it looked through: listing a chat's thousands of keys for every message that arrives was
+ * Takes `ids` out of the conversation's loaded messages; a conversation left with none is taken out. Only a
+ * removal looks whether any are left: listing a chat's thousands of keys for every message that arrived was
  * a tenth of the worker's time in a burst.
  */
-function setConversationMessages(state: EngineState, conversationId: number, byId: ConversationMessages, removed = false): EngineState {
+function removeConversationMessages(state: EngineState, conversationId: number, ids: Iterable<number>): EngineState {
+  const byId = removeEntries(conversationMessages(state, conversationId), ids);
   if (state.messages[conversationId] === byId) return state;
   const messages =
-    removed && Object.keys(byId).length === 0 ? removeEntries(state.messages, [conversationId]) : setEntry(state.messages, conversationId, byId);
+    Object.keys(byId).length === 0 ? removeEntries(state.messages, [conversationId]) : setEntry(state.messages, conversationId, byId);
   return messages === state.messages ? state : { ...state, messages };
 }
 
@@ -147,8 +154,7 @@ export function loadLatestPage(
   if (old && sameIds(window.ids, old.ids)) window = { ...window, ids: old.ids };
   const kept = new Set(window.ids);
   const gone = oldIds.filter((id) => !kept.has(id));
-  const byId = conversationMessages(state, conversationId);
-  let next = gone.length > 0 ? setConversationMessages(state, conversationId, removeEntries(byId, gone), true) : state;
+  let next = gone.length > 0 ? removeConversationMessages(state, conversationId, gone) : state;
   next = putMessages(next, conversationId, page);
   return setWindow(next, conversationId, window);
 }
@@ -205,7 +211,7 @@ export function moveWindow(state: EngineState, conversationId: number, page: rea
   const ids = [...new Set(page.map((m) => m.id))].sort((a, b) => a - b);
   const kept = new Set(ids);
   const gone = (state.windows[conversationId]?.ids ?? []).filter((id) => !kept.has(id));
-  let next = gone.length > 0 ? setConversationMessages(state, conversationId, removeEntries(conversationMessages(state, conversationId), gone), true) : state;
+  let next = gone.length > 0 ? removeConversationMessages(state, conversationId, gone) : state;
   next = putMessages(next, conversationId, page);
   return setWindow(next, conversationId, { ids, hasOlder });
 }
@@ -222,7 +228,7 @@ export function trimWindow(state: EngineState, conversationId: number, from: num
   const ids = window.ids.filter((id) => id >= from && id <= to);
   if (ids.length === window.ids.length || ids.length === 0) return state;
   const gone = window.ids.filter((id) => id < from || id > to);
-  const next = setConversationMessages(state, conversationId, removeEntries(conversationMessages(state, conversationId), gone), true);
+  const next = removeConversationMessages(state, conversationId, gone);
   return setWindow(next, conversationId, { ids, hasOlder: window.hasOlder || ids[0] !== window.ids[0] });
 }
 
@@ -275,7 +281,7 @@ export function findMessages(
 export function dropMessages(state: EngineState, conversationId: number, ids: readonly number[]): EngineState {
   if (ids.length === 0) return state;
   const gone = new Set(ids);
-  let next = setConversationMessages(state, conversationId, removeEntries(conversationMessages(state, conversationId), ids), true);
+  let next = removeConversationMessages(state, conversationId, ids);
   const receipts = removeEntries(state.receipts, ids);
   if (receipts !== state.receipts) next = { ...next, receipts };
   const window = state.windows[conversationId];
