@@ -32,6 +32,13 @@ export const SEARCH_WRITE_DELAY_MS = PERSIST_STREAM_DELAY_MS;
  * delete write at once whatever waits, so this delays only a watched query's re-run.
  */
 export const SEARCH_STREAM_DELAY_MS = 1000;
+/**
+ * A write of the index that failed (a full store, an aborted transaction) is tried again this long after,
+ * the wait doubling up to SEARCH_RETRY_MAX_MS while it keeps failing: changes are not left waiting for a next
+ * change that may not come, and a one-time build that met a full disk goes on once there is room.
+ */
+export const SEARCH_RETRY_MS = 2_000;
+export const SEARCH_RETRY_MAX_MS = 60_000;
 const MAX_SEARCH_LIMIT = 500;
 
 export interface MessageSearchDeps {
@@ -74,6 +81,9 @@ export class MessageSearch {
   /** The index could not be opened: changes are not kept for a write that will never come. */
   private unavailable = false;
   private flushTimer: unknown = null;
+  private retryTimer: unknown = null;
+  /** The wait before the next try of a failed write of pending changes. */
+  private retryMs = SEARCH_RETRY_MS;
   private lastWriteAt = -Infinity;
   /** The last write of pending changes: a view waits for it, so what was deleted is not found a moment later. */
   private lastFlush: Promise<void> = Promise.resolve();
@@ -133,19 +143,31 @@ export class MessageSearch {
     return true;
   }
 
-  /** The first start of this build indexes what an older one stored (oldest first), a slice per timer turn. */
+  /**
+   * The first start of this build indexes what an older one stored (oldest first), a slice per timer turn.
+   * A slice that fails is tried again later (SEARCH_RETRY_MS, doubling): the search says it is not complete
+   * until every slice is in, rather than answering from part of the history as if it were all.
+   */
   private async buildOnce(index: PostingIndex): Promise<void> {
     if (this.complete) return;
-    try {
-      let after: IndexKey | null = BUILD_START;
-      while (after !== null && !this.stopped) {
-        await new Promise<void>((resolve) => this.deps.clock.setTimeout(resolve, 0));
-        const from: IndexKey = after;
+    let after: IndexKey | null = BUILD_START;
+    let wait = 0;
+    let retry = SEARCH_RETRY_MS;
+    while (after !== null && !this.stopped) {
+      const ms = wait;
+      await new Promise<void>((resolve) => this.deps.clock.setTimeout(resolve, ms));
+      if (this.stopped) break;
+      const from: IndexKey = after;
+      try {
         after = await this.queued(() => this.write(index, (tx) => buildSlice(tx, index, from, BUILD_SLICE), [SEARCH, POSTINGS, 'meta']), null);
+        wait = 0;
+        retry = SEARCH_RETRY_MS;
         this.changed$.next();
+      } catch {
+        // Logged by the queue; the same slice again later (what the failed one counted on was read again).
+        wait = retry;
+        retry = Math.min(retry * 2, SEARCH_RETRY_MAX_MS);
       }
-    } catch {
-      // Logged by the queue; what was indexed stays, the rest is found again as it comes.
     }
     // A stopped engine writes nothing more: the next start goes on where this one stopped.
     if (this.stopped) return;
@@ -158,6 +180,8 @@ export class MessageSearch {
   async stop(): Promise<void> {
     this.stopped = true;
     for (const s of this.subscriptions) s.unsubscribe();
+    if (this.retryTimer !== null) this.deps.clock.clearTimeout(this.retryTimer);
+    this.retryTimer = null;
     await this.settled();
   }
 
@@ -244,6 +268,11 @@ export class MessageSearch {
       this.deps.clock.clearTimeout(this.flushTimer);
       this.flushTimer = null;
     }
+    // This write takes whatever a failed one left: it is the retry.
+    if (this.retryTimer !== null) {
+      this.deps.clock.clearTimeout(this.retryTimer);
+      this.retryTimer = null;
+    }
     if (this.flushQueued || this.pending.empty) return this.lastFlush;
     this.flushQueued = true;
     this.lastFlush = this.queued(async (index) => {
@@ -256,9 +285,13 @@ export class MessageSearch {
       const kept = keptLimit(this.historyKept.value);
       try {
         if (await this.write(index, (tx) => applyChanges(tx, index, taken, kept))) this.changed$.next();
+        this.retryMs = SEARCH_RETRY_MS;
       } catch (error) {
         // Kept for the next write (a full store, an aborted transaction): nothing is lost while the engine runs.
-        if (generation === this.generation) this.pending = PendingChanges.merged(taken, this.pending);
+        if (generation === this.generation) {
+          this.pending = PendingChanges.merged(taken, this.pending);
+          this.retryLater();
+        }
         throw error;
       }
     }, undefined)
@@ -271,6 +304,17 @@ export class MessageSearch {
         }
       });
     return this.lastFlush;
+  }
+
+  /** A failed write is tried again after a while, even if no change comes to carry it. */
+  private retryLater(): void {
+    if (this.stopped || this.retryTimer !== null) return;
+    const ms = this.retryMs;
+    this.retryMs = Math.min(ms * 2, SEARCH_RETRY_MAX_MS);
+    this.retryTimer = this.deps.clock.setTimeout(() => {
+      this.retryTimer = null;
+      void this.flushNow();
+    }, ms);
   }
 
   private stateChanged(state: EngineState): void {

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { MessageSearchView } from '../../../src/engine/api';
-import { BUILD_SLICE, MessageSearch, SEARCH_SETTLE_MS, SEARCH_STREAM_DELAY_MS, SEARCH_WRITE_DELAY_MS } from '../../../src/engine/search/messageSearch';
+import { BUILD_SLICE, MessageSearch, SEARCH_RETRY_MS, SEARCH_SETTLE_MS, SEARCH_STREAM_DELAY_MS, SEARCH_WRITE_DELAY_MS } from '../../../src/engine/search/messageSearch';
 import { LiveState } from '../../../src/engine/state/liveState';
 import { MemoryStorage } from '../../../src/engine/storage/storage';
 import { messageDoc } from '../../../src/engine/search/documents';
 import type { Channel, Comment } from '../../../src/protocol/entities';
+import { SEARCH_RERUN_MS } from '../../../src/engine/search/watchedQuery';
 import { frame, listed, message, SELF } from './state.fixtures';
 import { ManualEngineClock } from './support/fakeEngine';
 
@@ -404,6 +405,96 @@ describe('the stored index', () => {
     state.dispatch(page(10, [2, 'second try']));
     expect(await ids('try')).toEqual([2, 1]);
     expect(await storage.getAll('search')).toHaveLength(2);
+    await search.stop();
+  });
+
+  it('tries a failed write again after a while, with no later change to carry it', async () => {
+    class FailingTwice extends MemoryStorage {
+      failures = 0;
+      override transact<T>(...args: Parameters<MemoryStorage['transact']>): Promise<T> {
+        if (this.failures > 0 && args[1] === 'readwrite') {
+          this.failures -= 1;
+          return Promise.reject(new Error('QuotaExceededError'));
+        }
+        return super.transact(...(args as [never, never, never]));
+      }
+    }
+    const storage = new FailingTwice();
+    const { clock, state, search } = await setup(storage);
+    storage.failures = 2;
+    state.dispatch(page(10, [1, 'kept through a full disk']));
+    await search.settled();
+    expect(await storage.getAll('search')).toEqual([]);
+    // No change comes to carry them: a timer does (not `settled()`, which would write them itself). The first
+    // retry fails too, and the next waits twice as long.
+    await clock.advance(SEARCH_RETRY_MS);
+    await expect.poll(() => storage.failures).toBe(0);
+    await clock.advance(SEARCH_RETRY_MS);
+    expect(await storage.getAll('search')).toEqual([]);
+    await clock.advance(SEARCH_RETRY_MS);
+    await expect.poll(() => storage.getAll('search')).toHaveLength(1);
+    expect((await search.view('disk')).hits.map((h) => h.id)).toEqual([1]);
+    await search.stop();
+  });
+
+  it('tries a failed slice of the one-time build again, and says it is not complete meanwhile', async () => {
+    /** Fails the build's slices (the only writes over the documents, the index and `meta` together). */
+    class FailingBuild extends MemoryStorage {
+      failures = 1;
+      override transact<T>(...args: Parameters<MemoryStorage['transact']>): Promise<T> {
+        if (this.failures > 0 && args[1] === 'readwrite' && args[0].includes('meta') && args[0].includes('search')) {
+          this.failures -= 1;
+          return Promise.reject(new Error('QuotaExceededError'));
+        }
+        return super.transact(...(args as [never, never, never]));
+      }
+    }
+    const storage = new FailingBuild();
+    await storage.writeBatch([
+      { store: 'search', type: 'put', key: 'm:1', value: { key: 'm:1', kind: 'message', conversationId: 10, channelId: null, communityId: null, postId: null, id: 1, stid: 's1', userId: 2, text: 'stored before', createdAt: 1000 } },
+    ]);
+    const clock = new ManualEngineClock();
+    const { state, search } = parts(storage, clock);
+    await search.load();
+    state.dispatch({ type: 'signedIn', selfId: SELF });
+    expect(await search.view('stored')).toMatchObject({ complete: false, hits: [] });
+    await clock.advance(1);
+    await search.settled();
+    expect(storage.failures).toBe(0);
+    // Not given up: the history is not all in, and the search says so.
+    await clock.advance(1);
+    expect(await search.view('stored')).toMatchObject({ complete: false, hits: [] });
+    await clock.advance(SEARCH_RETRY_MS);
+    await search.settled();
+    await expect.poll(() => search.view('stored')).toMatchObject({ complete: true, hits: [{ id: 1 }] });
+    await search.stop();
+  });
+
+  it('keeps a watched query going through a read that failed: it runs again a while after', async () => {
+    class FailingRead extends MemoryStorage {
+      failures = 0;
+      override transact<T>(...args: Parameters<MemoryStorage['transact']>): Promise<T> {
+        if (this.failures > 0 && args[1] === 'readonly' && args[0].includes('postings')) {
+          this.failures -= 1;
+          return Promise.reject(new Error('the store is closing'));
+        }
+        return super.transact(...(args as [never, never, never]));
+      }
+    }
+    const storage = new FailingRead();
+    const { clock, state, search } = await setup(storage);
+    state.dispatch(page(10, [1, 'found after all']));
+    await search.settled();
+    storage.failures = 1;
+    const seen: MessageSearchView[] = [];
+    let failed: unknown = null;
+    const sub = search.search('after').subscribe({ next: (v) => seen.push(v), error: (e: unknown) => (failed = e) });
+    await expect.poll(() => storage.failures).toBe(0);
+    expect(seen).toEqual([]);
+    await clock.advance(SEARCH_RERUN_MS);
+    await expect.poll(() => seen.map((v) => v.hits.map((h) => h.id))).toEqual([[1]]);
+    expect(failed).toBeNull();
+    sub.unsubscribe();
     await search.stop();
   });
 
