@@ -23,6 +23,16 @@ function parts(storage: MemoryStorage, clock: ManualEngineClock) {
   return { state, search };
 }
 
+/** A new engine's search over a store an older build left (documents without numbers), signed in, before its build. */
+async function startedOn(storage: MemoryStorage) {
+  const clock = new ManualEngineClock();
+  const { state, search } = parts(storage, clock);
+  await search.load();
+  state.dispatch({ type: 'signedIn', selfId: SELF });
+  expect(await search.view('stored')).toMatchObject({ complete: false, hits: [] });
+  return { clock, state, search };
+}
+
 async function setup(storage = new MemoryStorage(), clock = new ManualEngineClock()) {
   const { state, search } = parts(storage, clock);
   await search.load();
@@ -45,6 +55,25 @@ const page = (conversationId: number, ...texts: [number, string][]) => ({
   older: false,
   pageSize: 50,
 });
+
+/**
+ * A Map store whose next `failures` transactions that `fails` picks are refused (an aborted transaction, a
+ * full disk, a store being closed); the rest go through.
+ */
+class FailingStorage extends MemoryStorage {
+  failures = 0;
+  constructor(private readonly fails: (stores: readonly string[], mode: string) => boolean) {
+    super();
+  }
+
+  override transact<T>(...args: Parameters<MemoryStorage['transact']>): Promise<T> {
+    if (this.failures > 0 && this.fails(args[0], args[1])) {
+      this.failures -= 1;
+      return Promise.reject(new Error('QuotaExceededError'));
+    }
+    return super.transact(...(args as [never, never, never]));
+  }
+}
 
 describe('message search over the engine state', () => {
   it('indexes loaded and incoming messages, with the chat, the sender and a marked snippet', async () => {
@@ -238,11 +267,7 @@ describe('the stored index', () => {
     await storage.writeBatch(
       Array.from({ length: count }, (_, i) => ({ store: 'search' as const, type: 'put' as const, key: `m:${i + 1}`, value: old(i + 1, `stored word${i + 1} end`, 1000 + i) })),
     );
-    const clock = new ManualEngineClock();
-    const { state, search } = parts(storage, clock);
-    await search.load();
-    state.dispatch({ type: 'signedIn', selfId: SELF });
-    expect(await search.view('stored')).toMatchObject({ complete: false, hits: [] });
+    const { clock, state, search } = await startedOn(storage);
     await clock.advance(1);
     await search.settled();
     // The first slice is in: the store's oldest documents.
@@ -385,19 +410,9 @@ describe('the stored index', () => {
 
   it('keeps the changes of a write that failed, and writes them with the next', async () => {
     /** A store whose next search write fails (an aborted transaction). */
-    class FailingOnce extends MemoryStorage {
-      fail = false;
-      override transact<T>(...args: Parameters<MemoryStorage['transact']>): Promise<T> {
-        if (this.fail && args[1] === 'readwrite') {
-          this.fail = false;
-          return Promise.reject(new Error('aborted'));
-        }
-        return super.transact(...(args as [never, never, never]));
-      }
-    }
-    const storage = new FailingOnce();
+    const storage = new FailingStorage((_, mode) => mode === 'readwrite');
     const { state, search, ids } = await setup(storage);
-    storage.fail = true;
+    storage.failures = 1;
     state.dispatch(page(10, [1, 'first try']));
     await search.settled();
     expect(await storage.getAll('search')).toEqual([]);
@@ -409,17 +424,7 @@ describe('the stored index', () => {
   });
 
   it('tries a failed write again after a while, with no later change to carry it', async () => {
-    class FailingTwice extends MemoryStorage {
-      failures = 0;
-      override transact<T>(...args: Parameters<MemoryStorage['transact']>): Promise<T> {
-        if (this.failures > 0 && args[1] === 'readwrite') {
-          this.failures -= 1;
-          return Promise.reject(new Error('QuotaExceededError'));
-        }
-        return super.transact(...(args as [never, never, never]));
-      }
-    }
-    const storage = new FailingTwice();
+    const storage = new FailingStorage((_, mode) => mode === 'readwrite');
     const { clock, state, search } = await setup(storage);
     storage.failures = 2;
     state.dispatch(page(10, [1, 'kept through a full disk']));
@@ -438,26 +443,13 @@ describe('the stored index', () => {
   });
 
   it('tries a failed slice of the one-time build again, and says it is not complete meanwhile', async () => {
-    /** Fails the build's slices (the only writes over the documents, the index and `meta` together). */
-    class FailingBuild extends MemoryStorage {
-      failures = 1;
-      override transact<T>(...args: Parameters<MemoryStorage['transact']>): Promise<T> {
-        if (this.failures > 0 && args[1] === 'readwrite' && args[0].includes('meta') && args[0].includes('search')) {
-          this.failures -= 1;
-          return Promise.reject(new Error('QuotaExceededError'));
-        }
-        return super.transact(...(args as [never, never, never]));
-      }
-    }
-    const storage = new FailingBuild();
+    /** Fails the build's slice (the only write over the documents, the index and `meta` together). */
+    const storage = new FailingStorage((stores, mode) => mode === 'readwrite' && stores.includes('meta') && stores.includes('search'));
+    storage.failures = 1;
     await storage.writeBatch([
       { store: 'search', type: 'put', key: 'm:1', value: { key: 'm:1', kind: 'message', conversationId: 10, channelId: null, communityId: null, postId: null, id: 1, stid: 's1', userId: 2, text: 'stored before', createdAt: 1000 } },
     ]);
-    const clock = new ManualEngineClock();
-    const { state, search } = parts(storage, clock);
-    await search.load();
-    state.dispatch({ type: 'signedIn', selfId: SELF });
-    expect(await search.view('stored')).toMatchObject({ complete: false, hits: [] });
+    const { clock, search } = await startedOn(storage);
     await clock.advance(1);
     await search.settled();
     expect(storage.failures).toBe(0);
@@ -471,17 +463,7 @@ describe('the stored index', () => {
   });
 
   it('keeps a watched query going through a read that failed: it runs again a while after', async () => {
-    class FailingRead extends MemoryStorage {
-      failures = 0;
-      override transact<T>(...args: Parameters<MemoryStorage['transact']>): Promise<T> {
-        if (this.failures > 0 && args[1] === 'readonly' && args[0].includes('postings')) {
-          this.failures -= 1;
-          return Promise.reject(new Error('the store is closing'));
-        }
-        return super.transact(...(args as [never, never, never]));
-      }
-    }
-    const storage = new FailingRead();
+    const storage = new FailingStorage((stores, mode) => mode === 'readonly' && stores.includes('postings'));
     const { clock, state, search } = await setup(storage);
     state.dispatch(page(10, [1, 'found after all']));
     await search.settled();
