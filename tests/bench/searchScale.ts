@@ -137,29 +137,33 @@ async function measure(make: (name: string) => Candidate, count: number, runs: n
   }
 }
 
-function figures(name: string, big: Measured, small: Measured, bigCount: number, baseName: string, targets: boolean): Figure[] {
+/**
+ * Every figure here is for reading: the candidates run in Node over fake-indexeddb, whose reads are JavaScript
+ * (at 1,000,000 they are most of a query's time), so issue 24's bounds are checked where they apply, in the
+ * engine worker on Chromium's IndexedDB (`search-browser`). This compares the candidates on one corpus.
+ */
+function figures(name: string, big: Measured, small: Measured, bigCount: number, baseName: string): Figure[] {
   const at = (n: number) => `${n} messages`;
   const base = (runs: readonly number[]) => ({ name: baseName, runs });
-  const f = (what: string, unit: string, runs: readonly number[], baseRuns: readonly number[], bound: number | null, note: string) =>
+  const f = (what: string, unit: string, runs: readonly number[], baseRuns: readonly number[], note: string) =>
     figure({
       benchmark: 'search-scale',
       name: `search-scale: ${name}, ${what}, ${at(bigCount)}`,
       unit,
       runs,
       baseline: base(baseRuns),
-      ...(targets && bound !== null ? { target: { of: 'value' as const, op: '<=' as const, bound } } : {}),
       note,
     });
   return [
-    f('p95 of a two-word query (last word a prefix) with 50 hits', 'ms', big.p95, small.p95, 50, 'the p95 of 20 queries (vocabulary ranks 50–2,000), each with its 50 hits read from the search store and their snippets; the median of the runs'),
-    f('p95 with two of the 20 most common words', 'ms', big.commonP95, small.commonP95, 50, 'as above, both words among the 20 most common'),
-    f('p95 of the index alone, two-word query', 'ms', big.indexP95, small.indexP95, null, 'for reading: the keys of the 50 hits, without reading their texts'),
-    f('p95 of the index alone, two common words', 'ms', big.indexCommonP95, small.indexCommonP95, null, 'for reading: as above, both words among the 20 most common'),
-    f('open at start (no rebuild)', 'ms', big.open, small.open, 200, 'a new index object over what is stored, as a worker at start'),
-    f('worker heap the open index keeps', 'MB', [big.heapMb], [small.heapMb], 150, 'heap used after opening and 40 queries, less before (after gc); fake-indexeddb keeps its data in the same heap, so that is not counted'),
-    f('build', 'ms', [big.build], [small.build], null, 'for reading: every message indexed into IndexedDB, in slices of 65,536'),
-    f('stored bytes', 'MB', [big.bytes / 1e6], [small.bytes / 1e6], null, 'for reading: keys and values in IndexedDB, approximate'),
-    f('indexing 1,000 incoming messages', 'ms', [big.incoming], [small.incoming], null, 'for reading: worker time, one batch (the engine batches a burst)'),
+    f('p95 of a two-word query (last word a prefix) with 50 hits', 'ms', big.p95, small.p95, 'for reading (the issue\'s ≤ 50 ms is search-browser\'s, in the engine worker on Chromium): the p95 of 20 queries (vocabulary ranks 50–2,000), each with its 50 hits read from the search store and their snippets; the median of the runs'),
+    f('p95 with two of the 20 most common words', 'ms', big.commonP95, small.commonP95, 'for reading: as above, both words among the 20 most common'),
+    f('p95 of the index alone, two-word query', 'ms', big.indexP95, small.indexP95, 'for reading: the keys of the 50 hits, without reading their texts'),
+    f('p95 of the index alone, two common words', 'ms', big.indexCommonP95, small.indexCommonP95, 'for reading: as above, both words among the 20 most common'),
+    f('open at start (no rebuild)', 'ms', big.open, small.open, 'for reading: a new index object over what is stored, as a worker at start'),
+    f('worker heap the open index keeps', 'MB', [big.heapMb], [small.heapMb], 'for reading: heap used after opening and 40 queries, less before (after gc); fake-indexeddb keeps its data in the same heap, so that is not counted'),
+    f('build', 'ms', [big.build], [small.build], 'for reading: every message indexed into IndexedDB, in slices of 65,536'),
+    f('stored bytes', 'MB', [big.bytes / 1e6], [small.bytes / 1e6], 'for reading: keys and values in IndexedDB, approximate'),
+    f('indexing 1,000 incoming messages', 'ms', [big.incoming], [small.incoming], 'for reading: worker time, one batch (the engine batches a burst)'),
   ];
 }
 
@@ -177,10 +181,10 @@ export async function searchScaleBench(sizes: Sizes, log: (line: string) => void
     const ownAtFlex = await measure(postingCandidate, sizes.searchScaleFlexMessages, sizes.runs, log);
     const same = (n: number) => `the same, ${n} messages`;
     return [
-      ...figures('own index', own.big, own.small, sizes.searchScaleMessages, same(sizes.searchScaleBaselineMessages), true),
-      ...figures('FlexSearch', flex.big, flex.small, sizes.searchScaleFlexMessages, same(flexSmall), false),
+      ...figures('own index', own.big, own.small, sizes.searchScaleMessages, same(sizes.searchScaleBaselineMessages)),
+      ...figures('FlexSearch', flex.big, flex.small, sizes.searchScaleFlexMessages, same(flexSmall)),
       // Side by side on the same messages: the ratio is own / FlexSearch.
-      ...figures('own index', ownAtFlex, flex.big, sizes.searchScaleFlexMessages, `FlexSearch, ${sizes.searchScaleFlexMessages} messages`, false),
+      ...figures('own index', ownAtFlex, flex.big, sizes.searchScaleFlexMessages, `FlexSearch, ${sizes.searchScaleFlexMessages} messages`),
     ];
   });
 }
