@@ -15,8 +15,9 @@ export async function buildSlice(tx: StoreTx, index: PostingIndex, after: IndexK
   const keys = await tx.indexKeys(SEARCH, 'time', after, [[]], count);
   const read = await Promise.all(keys.map((key) => tx.get<StoredDoc>(SEARCH, key)));
   const docs = read.filter((d): d is StoredDoc => d !== undefined && typeof d.text === 'string');
-  // One indexed since the build began (it arrived or changed meanwhile) has its number already.
-  const fresh = docs.filter((d) => !index.holds(d.docNo));
+  // One indexed since the build began (it arrived or changed meanwhile) has its number already; one of a chat
+  // being dropped is left to the drop.
+  const fresh = docs.filter((d) => !index.holds(d.docNo) && !index.isDropped(chatOf(d), d.docNo));
   const numbers = await index.add(
     tx,
     fresh.map((d) => ({ key: d.key, chat: chatOf(d), text: d.text })),

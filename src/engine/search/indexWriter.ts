@@ -1,4 +1,4 @@
-import type { IndexKey, StoreTx } from '../storage/storage';
+import type { StoreTx } from '../storage/storage';
 import { chatOf, groupOf, groupRange, sameDoc, type SearchDoc, type StoredDoc } from './documents';
 import type { PendingChanges } from './pendingChanges';
 import type { PostingIndex } from './postingIndex';
@@ -6,19 +6,26 @@ import type { PostingIndex } from './postingIndex';
 /** The store of the documents (their text, for hits and snippets; their number in the index). */
 export const SEARCH = 'search';
 
+/** Documents a removal takes in one transaction (a chat left, history trimmed): the worker answers between. */
+export const REMOVAL_SLICE = 2000;
+
 const indexed = (doc: SearchDoc) => ({ key: doc.key, chat: chatOf(doc), text: doc.text });
+
+/** What a write did: whether answers changed, and whether a chat it grew still holds more than is kept. */
+export interface Applied {
+  changed: boolean;
+  untrimmed: boolean;
+}
 
 /**
  * Writes the changes into the documents and the index, in the caller's transaction (over `search` and
- * `postings`), so the two never disagree. Returns whether anything changed.
+ * `postings`), so the two never disagree. A chat left is only marked here (it leaves every answer at once);
+ * its documents go in slices (indexRemoval.ts), as do more than a slice of a chat's history to trim.
  */
-export async function applyChanges(tx: StoreTx, index: PostingIndex, changes: PendingChanges, kept: number): Promise<boolean> {
+export async function applyChanges(tx: StoreTx, index: PostingIndex, changes: PendingChanges, kept: number): Promise<Applied> {
   const removed = new Set(changes.drops);
   for (const stid of changes.stids) for (const key of await tx.indexKeys(SEARCH, 'stid', stid, stid)) removed.add(key);
-  for (const group of changes.groups) {
-    const { index: by, lower, upper } = groupRange(group);
-    for (const key of await tx.indexKeys(SEARCH, by, lower, upper)) removed.add(key);
-  }
+  for (const group of changes.groups) index.startDrop(tx, groupRange(group).lower[0]);
   const puts = new Map<string, SearchDoc>();
   for (const [channelId, communityId] of changes.channels) {
     for (const doc of await docsOf(tx, `chat:${channelId}`)) {
@@ -36,8 +43,15 @@ export async function applyChanges(tx: StoreTx, index: PostingIndex, changes: Pe
   const droppedAny = await removeDocs(tx, index, [...removed]);
   const groups = await putDocs(tx, index, [...puts.values()]);
   let trimmed = false;
-  if (kept !== Infinity) for (const group of groups) trimmed = (await trimGroup(tx, index, group, kept)) || trimmed;
-  return droppedAny || groups.size > 0 || trimmed;
+  let untrimmed = false;
+  if (kept !== Infinity) {
+    for (const group of groups) {
+      const trim = await trimGroup(tx, index, group, kept, REMOVAL_SLICE);
+      trimmed ||= trim.removed > 0;
+      untrimmed ||= trim.left > 0;
+    }
+  }
+  return { changed: changes.groups.size > 0 || droppedAny || groups.size > 0 || trimmed, untrimmed };
 }
 
 async function docsOf(tx: StoreTx, group: string): Promise<StoredDoc[]> {
@@ -51,12 +65,17 @@ async function docsOf(tx: StoreTx, group: string): Promise<StoredDoc[]> {
 export async function removeDocs(tx: StoreTx, index: PostingIndex, keys: readonly string[]): Promise<boolean> {
   const docs = await Promise.all(keys.map((key) => tx.get<StoredDoc>(SEARCH, key)));
   const found = docs.filter((d): d is StoredDoc => d !== undefined);
+  await removeStored(tx, index, found);
+  return found.length > 0;
+}
+
+/** Takes documents read in this transaction out of the store and the index. */
+export async function removeStored(tx: StoreTx, index: PostingIndex, docs: readonly StoredDoc[]): Promise<void> {
   await index.remove(
     tx,
-    found.filter((d) => index.holds(d.docNo)).map((d) => ({ docNo: d.docNo as number, text: d.text })),
+    docs.filter((d) => index.holds(d.docNo)).map((d) => ({ docNo: d.docNo as number, text: d.text })),
   );
-  for (const doc of found) tx.delete(SEARCH, doc.key);
-  return found.length > 0;
+  for (const doc of docs) tx.delete(SEARCH, doc.key);
 }
 
 /**
@@ -69,6 +88,13 @@ async function putDocs(tx: StoreTx, index: PostingIndex, docs: readonly SearchDo
   const groups = new Set<string>();
   for (const [i, doc] of docs.entries()) {
     const old = olds[i];
+    // Of a chat being dropped (left, then joined again): the old one goes now, and this one is numbered anew,
+    // above the drop's mark, so the drop leaves it.
+    if (old !== undefined && index.isDropped(chatOf(old), old.docNo)) {
+      await removeStored(tx, index, [old]);
+      fresh.push(doc);
+      continue;
+    }
     // Stored by an older build and not changed: the one-time build numbers it in its place in time. Numbered
     // now (the restored state's messages come through here at every start), the newest messages would rank
     // below the older history the build numbers after them, for good.
@@ -91,28 +117,25 @@ async function putDocs(tx: StoreTx, index: PostingIndex, docs: readonly SearchDo
   return groups;
 }
 
-/** Keeps a chat's latest `kept` documents (by time, then id); returns whether any went. */
-async function trimGroup(tx: StoreTx, index: PostingIndex, group: string, kept: number): Promise<boolean> {
+/**
+ * Keeps a chat's latest `kept` documents (by time, then id), taking at most `max` of the oldest of the rest:
+ * how many went and how many are left to go. `excess`, when a slice before counted it, saves counting a large
+ * chat again at every slice; its last slice counts again, so deletes made meanwhile are not made up for.
+ */
+export async function trimGroup(
+  tx: StoreTx,
+  index: PostingIndex,
+  group: string,
+  kept: number,
+  max: number,
+  excess?: number,
+): Promise<{ removed: number; left: number }> {
   const { index: by, lower, upper } = groupRange(group);
-  const count = await tx.indexCount(SEARCH, by, lower, upper);
-  if (count <= kept) return false;
-  return removeDocs(tx, index, await tx.indexKeys(SEARCH, by, lower, upper, count - kept));
-}
-
-/** A smaller choice of what is kept trims every chat and channel: each group found through the indexes. */
-export async function trimAll(tx: StoreTx, index: PostingIndex, kept: number): Promise<boolean> {
-  let trimmed = false;
-  for (const by of ['chat', 'channel'] as const) {
-    let after: IndexKey = [];
-    for (;;) {
-      const [key] = await tx.indexKeys(SEARCH, by, after, [[]], 1);
-      const doc = key === undefined ? undefined : await tx.get<StoredDoc>(SEARCH, key);
-      if (!doc) break;
-      // groupOf, not doc.group: a document stored by version 5 has no group.
-      const group = groupOf(doc);
-      trimmed = (await trimGroup(tx, index, group, kept)) || trimmed;
-      after = groupRange(group).upper;
-    }
-  }
-  return trimmed;
+  const counted = async () => (await tx.indexCount(SEARCH, by, lower, upper)) - kept;
+  let over = excess === undefined || excess <= max ? await counted() : excess;
+  if (over <= 0) return { removed: 0, left: 0 };
+  const keys = await tx.indexKeys(SEARCH, by, lower, upper, Math.min(over, max));
+  await removeDocs(tx, index, keys);
+  over -= keys.length;
+  return { removed: keys.length, left: over };
 }

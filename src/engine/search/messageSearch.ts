@@ -7,13 +7,14 @@ import { INVALID_PARAMETERS } from '../rest/fallbacks';
 import type { EngineEvent, EngineState } from '../state/types';
 import { PERSIST_STREAM_DELAY_MS } from '../storage/batchedWriter';
 import type { EngineStorage, IndexKey, StoreName, StoreTx } from '../storage/storage';
-import { commentDoc, messageDoc, messageKey, type SearchDoc } from './documents';
+import { commentDoc, groupRange, messageDoc, messageKey, type SearchDoc } from './documents';
 import { fold, words } from './fold';
 import type { HistoryKept } from '../contract/types';
 import { HistoryKeptSetting, keptLimit } from './historyKept';
 import { toHit } from './hits';
 import { BUILD_START, buildSlice } from './indexBuild';
-import { applyChanges, SEARCH, trimAll } from './indexWriter';
+import { dropSlice, dropStart, type IndexPosition, TRIM_START, trimSlice } from './indexRemoval';
+import { applyChanges, REMOVAL_SLICE, SEARCH } from './indexWriter';
 import { PendingChanges } from './pendingChanges';
 import { BUILT_KEY, matchedTerms, PostingIndex, POSTINGS } from './postingIndex';
 import { queryDocs } from './searchQuery';
@@ -96,6 +97,15 @@ export class MessageSearch {
   private stopped = false;
   /** Moves on at every sign-out: a failed write of the user who left is not tried again for the next. */
   private generation = 0;
+  /** Removals in slices (indexRemoval.ts): whether their loop runs, and whether it was asked for meanwhile. */
+  private removing = false;
+  private removalAgain = false;
+  /** Where each chat being dropped goes on (from its start after a restart). */
+  private readonly dropCursors = new Map<number, IndexPosition>();
+  /** Where the trim to the kept history goes on; null when none is wanted. */
+  private trimFrom: IndexPosition | null = null;
+  /** Moves on when a trim starts again from the first chat: a slice of the one before does not move it on. */
+  private trimRound = 0;
 
   constructor(private readonly deps: MessageSearchDeps) {
     this.storage = deps.storage;
@@ -117,7 +127,12 @@ export class MessageSearch {
       this.historyKept.changes().pipe(skip(1)).subscribe((kept) => this.trimAll(kept)),
     );
     this.ready = this.open();
-    void this.ready.then((index) => (index ? this.buildOnce(index) : undefined));
+    void this.ready.then(async (index) => {
+      if (!index) return;
+      // A drop a stopped engine left half done goes on.
+      if (index.dropped.length > 0) this.removals();
+      if (await this.buildOnce()) this.trimAll(this.historyKept.value);
+    });
   }
 
   private async open(): Promise<PostingIndex | null> {
@@ -145,35 +160,88 @@ export class MessageSearch {
 
   /**
    * The first start of this build indexes what an older one stored (oldest first), a slice per timer turn.
-   * A slice that fails is tried again later (SEARCH_RETRY_MS, doubling): the search says it is not complete
-   * until every slice is in, rather than answering from part of the history as if it were all.
+   * The search says it is not complete until every slice is in, rather than answering from part of the
+   * history as if it were all. Resolves whether the engine is still running (a stopped one goes on at the
+   * next start where this one stopped).
    */
-  private async buildOnce(index: PostingIndex): Promise<void> {
-    if (this.complete) return;
+  private async buildOnce(): Promise<boolean> {
+    if (this.complete) return true;
     let after: IndexKey | null = BUILD_START;
-    let wait = 0;
+    const built = await this.inSlices(async (index) => {
+      const from = after as IndexKey;
+      after = await this.write(index, (tx) => buildSlice(tx, index, from, BUILD_SLICE), [SEARCH, POSTINGS, 'meta']);
+      this.changed$.next();
+      return after === null;
+    }, true);
+    if (!built) return false;
+    this.complete = true;
+    this.changed$.next();
+    return true;
+  }
+
+  /**
+   * Runs `slice` (one transaction each, in the index's queue) until it says it is done, the next a timer turn
+   * after the last so the worker answers other calls between them (the first at once unless `timerFirst`).
+   * A slice that fails is tried again later (SEARCH_RETRY_MS, doubling). Resolves false if the engine stopped.
+   */
+  private async inSlices(slice: (index: PostingIndex) => Promise<boolean>, timerFirst: boolean): Promise<boolean> {
+    let wait: number | null = timerFirst ? 0 : null;
     let retry = SEARCH_RETRY_MS;
-    while (after !== null && !this.stopped) {
-      const ms = wait;
-      await new Promise<void>((resolve) => this.deps.clock.setTimeout(resolve, ms));
-      if (this.stopped) break;
-      const from: IndexKey = after;
+    for (;;) {
+      if (wait !== null) {
+        const ms = wait;
+        await new Promise<void>((resolve) => this.deps.clock.setTimeout(resolve, ms));
+      }
+      if (this.stopped) return false;
       try {
-        after = await this.queued(() => this.write(index, (tx) => buildSlice(tx, index, from, BUILD_SLICE), [SEARCH, POSTINGS, 'meta']), null);
+        // No index (it could not be opened): nothing is left to do.
+        if (await this.queued(slice, true)) return true;
         wait = 0;
         retry = SEARCH_RETRY_MS;
-        this.changed$.next();
       } catch {
         // Logged by the queue; the same slice again later (what the failed one counted on was read again).
         wait = retry;
         retry = Math.min(retry * 2, SEARCH_RETRY_MAX_MS);
       }
     }
-    // A stopped engine writes nothing more: the next start goes on where this one stopped.
+  }
+
+  /** Starts the loop of removals in slices, or has it look again once it ends. */
+  private removals(): void {
     if (this.stopped) return;
-    this.complete = true;
-    this.changed$.next();
-    this.trimAll(this.historyKept.value);
+    if (this.removing) {
+      this.removalAgain = true;
+      return;
+    }
+    this.removing = true;
+    this.removalAgain = false;
+    void this.inSlices((index) => this.removalSlice(index), false).then(() => {
+      this.removing = false;
+      if (this.removalAgain) this.removals();
+    });
+  }
+
+  /**
+   * One slice of what is to be removed: a dropped chat's documents first (answers already leave them out),
+   * then the trim to the kept history. True when nothing is left.
+   */
+  private async removalSlice(index: PostingIndex): Promise<boolean> {
+    const [drop] = index.dropped;
+    if (drop) {
+      const from = this.dropCursors.get(drop.chat) ?? dropStart(drop.chat);
+      const next = await this.write(index, (tx) => dropSlice(tx, index, drop.chat, from, REMOVAL_SLICE));
+      if (next) this.dropCursors.set(drop.chat, next);
+      else this.dropCursors.delete(drop.chat);
+      return false;
+    }
+    const limit = keptLimit(this.historyKept.value);
+    const from = this.trimFrom;
+    if (from === null || limit === Infinity) return true;
+    const round = this.trimRound;
+    const { next, removed } = await this.write(index, (tx) => trimSlice(tx, index, limit, from, REMOVAL_SLICE));
+    if (round === this.trimRound) this.trimFrom = next;
+    if (removed) this.changed$.next();
+    return this.trimFrom === null;
   }
 
   /** Stops following the state, and writes what is pending. */
@@ -282,10 +350,16 @@ export class MessageSearch {
       const taken = this.pending;
       this.pending = new PendingChanges();
       if (taken.empty) return;
-      const kept = keptLimit(this.historyKept.value);
+      // While a trim goes through every chat, it alone trims: what its slices counted stays true.
+      const kept = this.trimFrom === null ? keptLimit(this.historyKept.value) : Infinity;
       try {
-        if (await this.write(index, (tx) => applyChanges(tx, index, taken, kept))) this.changed$.next();
+        const applied = await this.write(index, (tx) => applyChanges(tx, index, taken, kept));
+        if (applied.changed) this.changed$.next();
         this.retryMs = SEARCH_RETRY_MS;
+        // A chat dropped (again) is gone through from its start; a chat that grew past a slice's trim, all.
+        for (const group of taken.groups) this.dropCursors.delete(groupRange(group).lower[0]);
+        if (taken.groups.size > 0) this.removals();
+        if (applied.untrimmed) this.trimAll(this.historyKept.value);
       } catch (error) {
         // Kept for the next write (a full store, an aborted transaction): nothing is lost while the engine runs.
         if (generation === this.generation) {
@@ -385,6 +459,8 @@ export class MessageSearch {
     if (event.type === 'signedOut') {
       this.generation += 1;
       this.pending = new PendingChanges();
+      this.dropCursors.clear();
+      this.trimFrom = null;
       void this.queued(async (index) => {
         await this.write(index, async (tx) => {
           tx.clear(SEARCH);
@@ -438,12 +514,11 @@ export class MessageSearch {
     if (!this.stopped) void this.flushNow();
   }
 
-  /** A smaller choice trims every chat and channel at once. */
+  /** A smaller choice trims every chat and channel, from the first, a slice at a time. */
   private trimAll(kept: HistoryKept): void {
-    const limit = keptLimit(kept);
-    if (limit === Infinity) return;
-    void this.queued(async (index) => {
-      if (await this.write(index, (tx) => trimAll(tx, index, limit))) this.changed$.next();
-    }, undefined).catch(() => undefined);
+    if (keptLimit(kept) === Infinity) return;
+    this.trimFrom = TRIM_START;
+    this.trimRound += 1;
+    this.removals();
   }
 }

@@ -25,6 +25,12 @@ import { fold, words } from './fold';
  * channel, `c|<block>|<chat>`, intersected like one more whole word: such a search reads one more small record
  * a block and stops, as any search does, at its limit.
  *
+ * A chat the user left (or that was deleted) may hold 1,000,000 documents: taking them out of every list is
+ * minutes of work, too much for one transaction. So the chat is first marked as dropped, `d|<chat>` with the
+ * first number it keeps (`below`: documents indexed since, a chat joined again, stay): from that write on every
+ * answer leaves out its numbers below that, through its chat lists, and the documents go in slices
+ * (indexRemoval.ts) until the mark is taken away. The marks are read at open, so a restart goes on.
+ *
  * Every method works in a transaction of the caller's (`EngineStorage.transact`), so the search's documents
  * and their postings change together.
  */
@@ -44,11 +50,15 @@ const postingKey = (block: number, term: string) => `p|${blockId(block)}|${term}
 const startKey = (block: number, start: string) => `x|${blockId(block)}|${start}`;
 const chatKey = (block: number, chat: number) => `c|${blockId(block)}|${chat.toString(36)}`;
 const refKey = (page: number) => `r|${page}`;
+const dropKey = (chat: number) => `d|${chat.toString(36)}`;
+const DROP_RANGE = ['d|', 'd|\uffff'] as const;
 
 /** Older blocks a query reads in one round once the newest had too few hits. */
 const OLDER_BLOCKS_A_ROUND = 16;
 /** Letters (code points) of the word starts kept as lists of their own. */
 const START_LETTERS = 3;
+/** The count `matchesIn` marks a dropped chat's number with: above any query's number of lists. */
+const EXCLUDED = 0xffff;
 /** What the stored index is made of; an index of another format is dropped and built again (`open`). */
 const FORMAT = 3;
 
@@ -99,6 +109,12 @@ export interface PostingHit {
   key: string;
 }
 
+/** A chat being dropped: its documents numbered below `below` (and those not numbered) are gone from answers. */
+export interface DroppedChat {
+  chat: number;
+  below: number;
+}
+
 /** The distinct folded words of a text. */
 export function foldedTerms(text: string): string[] {
   const terms = new Set<string>();
@@ -141,9 +157,17 @@ const readPages = (tx: StoreTx, pages: readonly number[]) =>
 
 export class PostingIndex {
   /** Per-block match counts, reused by every query (one block at a time). */
-  private readonly counts = new Uint8Array(BLOCK_SIZE);
+  private readonly counts = new Uint16Array(BLOCK_SIZE);
 
-  private constructor(private meta: Meta) {}
+  /** The chats being dropped, by chat: the first number each keeps. */
+  private dropping: Map<number, number>;
+
+  private constructor(
+    private meta: Meta,
+    dropped: readonly DroppedChat[],
+  ) {
+    this.dropping = new Map(dropped.map((d) => [d.chat, d.below]));
+  }
 
   /**
    * Opens the index kept in the `postings` store: one small read. An index of an earlier format (before the
@@ -151,27 +175,62 @@ export class PostingIndex {
    * document again, numbered after the old numbers (a document's old number then says it is not indexed).
    */
   static async open(storage: EngineStorage): Promise<PostingIndex> {
-    const meta = await PostingIndex.readMeta(storage);
-    if (meta.format === FORMAT) return new PostingIndex(meta);
+    const { meta, dropped } = await PostingIndex.read(storage);
+    if (meta.format === FORMAT) return new PostingIndex(meta, dropped);
     const since = Math.ceil(meta.next / BLOCK_SIZE) * BLOCK_SIZE;
     const fresh: Meta = { next: since, since, format: FORMAT };
+    // A chat being dropped stays so: the build must not index what is left of it.
+    const kept = dropped.map((d) => ({ chat: d.chat, below: since }));
     await storage.transact([POSTINGS, 'meta'], 'readwrite', async (tx) => {
       tx.clear(POSTINGS);
       tx.put(POSTINGS, META_KEY, fresh);
+      for (const d of kept) tx.put(POSTINGS, dropKey(d.chat), d);
       tx.delete('meta', BUILT_KEY);
     });
-    return new PostingIndex(fresh);
+    return new PostingIndex(fresh, kept);
   }
 
-  private static async readMeta(storage: EngineStorage): Promise<Meta> {
-    const meta = await storage.transact([POSTINGS], 'readonly', (tx) => tx.get<Partial<Meta>>(POSTINGS, META_KEY));
-    if (!meta) return { next: 0, since: 0, format: FORMAT };
-    return { next: meta.next ?? 0, since: meta.since ?? 0, format: meta.format ?? 1 };
+  private static async read(storage: EngineStorage): Promise<{ meta: Meta; dropped: DroppedChat[] }> {
+    const [meta, dropped] = await storage.transact([POSTINGS], 'readonly', (tx) =>
+      Promise.all([tx.get<Partial<Meta>>(POSTINGS, META_KEY), tx.getRange<DroppedChat>(POSTINGS, ...DROP_RANGE)]),
+    );
+    if (!meta) return { meta: { next: 0, since: 0, format: FORMAT }, dropped };
+    return { meta: { next: meta.next ?? 0, since: meta.since ?? 0, format: meta.format ?? 1 }, dropped };
   }
 
-  /** Reads the numbering again: a write transaction of the caller's failed after the index counted on it. */
+  /** Reads the numbering and the drops again: a write transaction of the caller's failed after the index counted on it. */
   async reload(storage: EngineStorage): Promise<void> {
-    this.meta = await PostingIndex.readMeta(storage);
+    const { meta, dropped } = await PostingIndex.read(storage);
+    this.meta = meta;
+    this.dropping = new Map(dropped.map((d) => [d.chat, d.below]));
+  }
+
+  /**
+   * A chat leaves every answer from this write on (the user left it, or it was deleted): what is indexed of it
+   * now is marked, to be taken out in slices (`dropDone` once they are through). Dropped again while being
+   * dropped, the mark moves up to what was indexed since.
+   */
+  startDrop(tx: StoreTx, chat: number): void {
+    const dropped: DroppedChat = { chat, below: this.meta.next };
+    this.dropping.set(chat, dropped.below);
+    tx.put(POSTINGS, dropKey(chat), dropped);
+  }
+
+  /** Every document of a dropped chat is out of the lists: its answers need no filtering any more. */
+  dropDone(tx: StoreTx, chat: number): void {
+    this.dropping.delete(chat);
+    tx.delete(POSTINGS, dropKey(chat));
+  }
+
+  /** The chats being dropped. */
+  get dropped(): DroppedChat[] {
+    return [...this.dropping].map(([chat, below]) => ({ chat, below }));
+  }
+
+  /** Whether a document of `chat` with this stored number is one a drop takes: numbered before it, or never. */
+  isDropped(chat: number, docNo: number | undefined): boolean {
+    const below = this.dropping.get(chat);
+    return below !== undefined && (!this.holds(docNo) || docNo < below);
   }
 
   /** Documents indexed so far, removed ones included (their numbers are not reused). */
@@ -188,6 +247,7 @@ export class PostingIndex {
   clear(tx: StoreTx): void {
     tx.clear(POSTINGS);
     this.meta = { next: 0, since: 0, format: FORMAT };
+    this.dropping.clear();
   }
 
   /**
@@ -334,6 +394,7 @@ export class PostingIndex {
     // twice (the lists, then the keys of the hits), which in Chromium costs more than reading a few blocks more.
     const oldest = Math.floor(this.meta.since / BLOCK_SIZE);
     let block = Math.floor((this.meta.next - 1) / BLOCK_SIZE);
+    const dropped = this.dropped;
     for (let round = 1; block >= oldest && hits.length < limit; round = OLDER_BLOCKS_A_ROUND) {
       const blocks = Array.from({ length: Math.min(round, block - oldest + 1) }, (_, i) => block - i);
       block -= blocks.length;
@@ -346,15 +407,21 @@ export class PostingIndex {
               ...(chat === undefined ? [] : [tx.get<Uint16Array>(POSTINGS, chatKey(b, chat))]),
             ]),
             tx.getRange<Uint16Array>(POSTINGS, prefixKey(b, prefix), `${prefixKey(b, prefix)}\uffff`),
+            // A chat being dropped: its numbers below its mark are left out (the block's part of them).
+            Promise.all(
+              dropped
+                .filter((d) => d.below > b * BLOCK_SIZE)
+                .map(async (d) => ({ list: await tx.get<Uint16Array>(POSTINGS, chatKey(b, d.chat)), below: d.below - b * BLOCK_SIZE })),
+            ),
           ]),
         ),
       );
       const candidates: number[] = [];
-      read.forEach(([lists, prefixed], i) => {
+      read.forEach(([lists, prefixed, excluded], i) => {
         const want = limit - hits.length - candidates.length;
         if (want <= 0 || prefixed.length === 0 || lists.some((l) => !l)) return;
         const b = blocks[i] as number;
-        for (const local of this.matchesIn(lists as Uint16Array[], prefixed, want)) candidates.push(b * BLOCK_SIZE + local);
+        for (const local of this.matchesIn(lists as Uint16Array[], prefixed, want, excluded)) candidates.push(b * BLOCK_SIZE + local);
       });
       for (const hit of await this.refsOf(tx, candidates)) {
         if (hits.length >= limit) break;
@@ -364,10 +431,22 @@ export class PostingIndex {
     return hits;
   }
 
-  /** Intersects one block's lists (each whole word and the chat's, and any word with the prefix), newest first. */
-  private matchesIn(wholeLists: Uint16Array[], prefixed: Uint16Array[], limit: number): number[] {
+  /**
+   * Intersects one block's lists (each whole word and the chat's, and any word with the prefix), newest first,
+   * leaving out the numbers of dropped chats below their marks (`excluded`, in the block's numbering).
+   */
+  private matchesIn(
+    wholeLists: Uint16Array[],
+    prefixed: Uint16Array[],
+    limit: number,
+    excluded: readonly { list: Uint16Array | undefined; below: number }[] = [],
+  ): number[] {
     const counts = this.counts;
     counts.fill(0);
+    // A count no list reaches (a query has far fewer words than 65,535): an excluded number never matches.
+    for (const { list, below } of excluded) {
+      for (let j = 0; list && j < list.length && (list[j] as number) < below; j++) counts[list[j] as number] = EXCLUDED;
+    }
     // Smallest first: every later list only raises what all before it had.
     const sorted = [...wholeLists].sort((a, b) => a.length - b.length);
     sorted.forEach((list, i) => {

@@ -6,6 +6,7 @@ import { MemoryStorage } from '../../../src/engine/storage/storage';
 import { messageDoc } from '../../../src/engine/search/documents';
 import type { Channel, Comment } from '../../../src/protocol/entities';
 import { SEARCH_RERUN_MS } from '../../../src/engine/search/watchedQuery';
+import { REMOVAL_SLICE } from '../../../src/engine/search/indexWriter';
 import { frame, listed, message, SELF } from './state.fixtures';
 import { ManualEngineClock } from './support/fakeEngine';
 
@@ -514,3 +515,102 @@ describe('the stored index', () => {
     expect(await storage.getAll('search')).toHaveLength(1000);
   });
 });
+
+describe('removals too big for one transaction (issue 24: a chat of 1,000,000 left or trimmed)', () => {
+  const MANY = REMOVAL_SLICE + 500;
+  /** Chat 10 with `count` messages, `secret w<id>x`, and chat 11 with one, id 9000. */
+  async function bigChat(count = MANY) {
+    const parts = await setup();
+    parts.state.dispatch(page(10, ...Array.from({ length: count }, (_, i): [number, string] => [i + 1, `secret w${i + 1}x`])));
+    parts.state.dispatch(page(11, [9000, 'secret eleven']));
+    await parts.search.settled();
+    return parts;
+  }
+  const inChat = async (storage: MemoryStorage, chat: number) =>
+    (await storage.getAll<{ conversationId: number | null }>('search')).filter((d) => d.value.conversationId === chat).length;
+  /** Timer turns until `done` holds: the slices after the first. */
+  const sliced = (clock: ManualEngineClock, done: () => Promise<boolean>) =>
+    expect
+      .poll(async () => {
+        await clock.advance(1);
+        return done();
+      })
+      .toBe(true);
+
+  it('takes a chat left out of every answer at once, and its documents out a slice at a time', async () => {
+    const { state, storage, clock, ids } = await bigChat();
+    expect(await ids('secret')).toContain(9000);
+    expect(await ids(`w${MANY}x`)).toEqual([MANY]);
+
+    state.dispatch(frame('conversation_removed_user', { conversation_id: 10, user_id: SELF }));
+    expect(await ids('secret')).toEqual([9000]);
+    expect(await ids('w7x', 10)).toEqual([]);
+    // One slice went with the write: the rest waits for timer turns, the mark kept for a restart.
+    expect(await inChat(storage, 10)).toBe(MANY - REMOVAL_SLICE);
+    expect(await storage.get('postings', 'd|a')).toMatchObject({ chat: 10 });
+
+    await sliced(clock, async () => (await storage.get('postings', 'd|a')) === undefined);
+    expect(await inChat(storage, 10)).toBe(0);
+    // Out of the lists too: with the mark gone, nothing of the chat is found.
+    expect(await ids('secret')).toEqual([9000]);
+    expect(await ids('w2400x')).toEqual([]);
+    const keys = (await storage.getAll('postings')).map((r) => r.key);
+    expect(keys.filter((k) => /^c\|[^|]+\|a$/.test(k))).toEqual([]);
+  });
+
+  it('goes on with a drop a stopped engine left half done, the chat out of answers from the start', async () => {
+    const first = await bigChat();
+    first.state.dispatch(frame('conversation_removed_user', { conversation_id: 10, user_id: SELF }));
+    // Stopped before a slice: only the mark is written.
+    await first.search.stop();
+    expect(await inChat(first.storage, 10)).toBe(MANY);
+    expect(await first.storage.get('postings', 'd|a')).toMatchObject({ chat: 10 });
+
+    const clock = new ManualEngineClock();
+    const { state, search } = parts(first.storage, clock);
+    await search.load();
+    state.dispatch({ type: 'signedIn', selfId: SELF });
+    expect((await search.view('secret')).hits.map((h) => h.id)).toEqual([9000]);
+    await sliced(clock, async () => (await first.storage.get('postings', 'd|a')) === undefined);
+    expect(await inChat(first.storage, 10)).toBe(0);
+    expect((await search.view('secret')).hits.map((h) => h.id)).toEqual([9000]);
+  });
+
+  it('keeps what comes of a chat joined again while it is being dropped', async () => {
+    const { state, storage, clock, ids } = await bigChat();
+    state.dispatch(frame('conversation_removed_user', { conversation_id: 10, user_id: SELF }));
+    expect(await ids('secret')).toEqual([9000]);
+    // Added again: an old message not yet dropped comes again, and a new one.
+    state.dispatch(frame('conversation_message', { conversation_id: 10, message: message(MANY - 1, { conversation_id: 10, message: `secret w${MANY - 1}x` }) }));
+    state.dispatch(frame('conversation_message', { conversation_id: 10, message: message(MANY + 1, { conversation_id: 10, message: 'secret again' }) }));
+    expect(await ids('secret')).toEqual([9000, MANY + 1, MANY - 1].sort((a, b) => b - a));
+    await sliced(clock, async () => (await storage.get('postings', 'd|a')) === undefined);
+    expect(await ids('secret')).toEqual([9000, MANY + 1, MANY - 1].sort((a, b) => b - a));
+    expect(await inChat(storage, 10)).toBe(2);
+  });
+
+  it('trims to the latest 1,000 a slice at a time, also at a start that finds a chat over it', async () => {
+    const count = 1000 + REMOVAL_SLICE + 300;
+    const { state, search, storage, clock, ids } = await bigChat(count);
+    await search.historyKept.set('latest-1000');
+    await search.settled();
+    expect(await inChat(storage, 10)).toBe(count - REMOVAL_SLICE);
+    // The newest 100 deleted meanwhile: the trim keeps 1,000 of what is left, not 900.
+    state.dispatch({ type: 'messagesDeleted', conversationId: 10, messageIds: Array.from({ length: 100 }, (_, i) => count - i) });
+    await search.settled();
+    await sliced(clock, async () => (await inChat(storage, 10)) === 1000);
+    expect(await ids(`w${count - 1100}x`)).toEqual([]);
+    expect(await ids(`w${count - 1099}x`)).toEqual([count - 1099]);
+    expect(await inChat(storage, 11)).toBe(1);
+
+    // Chosen on a device whose engine stopped before trimming: the next start trims.
+    const again = await bigChat(count);
+    await again.storage.writeBatch([{ store: 'meta', type: 'put', key: 'historyKept', value: 'latest-1000' }]);
+    await again.search.stop();
+    const next = new ManualEngineClock();
+    const restarted = parts(again.storage, next);
+    await restarted.search.load();
+    await sliced(next, async () => (await inChat(again.storage, 10)) === 1000);
+  });
+});
+

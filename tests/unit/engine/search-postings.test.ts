@@ -26,6 +26,9 @@ class Index {
   replace(docNo: number, before: string, after: string, chat = 1) {
     return this.at.transact([POSTINGS], 'readwrite', (tx) => this.inner.replace(tx, docNo, before, after, chat));
   }
+  startDrop(chat: number) {
+    return this.at.transact([POSTINGS], 'readwrite', async (tx) => this.inner.startDrop(tx, chat));
+  }
   search(query: string, limit: number, chat?: number) {
     return this.at.transact([POSTINGS], 'readonly', (tx) => this.inner.search(tx, query, limit, chat));
   }
@@ -160,6 +163,21 @@ describe('the inverted index in IndexedDB (issue 24)', () => {
     refs.restore();
     expect(await keys(index, 'hello', 2, 1)).toEqual(['m:19999', 'm:19998']);
     expect(await keys(index, 'hello', 50, 7)).toEqual([]);
+  });
+
+  it('leaves a chat being dropped out of every answer at once, still answering the limit from the others', async () => {
+    const { index, reopen } = await opened();
+    // The other chat's matches are the older: a filter of the hits afterwards would leave fewer than asked.
+    await index.add(Array.from({ length: 100 }, (_, i) => ({ key: `o:${i}`, chat: 1, text: `apple ${i}` })));
+    await index.add(Array.from({ length: 100 }, (_, i) => ({ key: `d:${i}`, chat: 2, text: `apple ${i}` })));
+    await index.startDrop(2);
+    await index.add([{ key: 'd:new', chat: 2, text: 'apple again' }]);
+    expect(await keys(index, 'app', 5)).toEqual(['d:new', 'o:99', 'o:98', 'o:97', 'o:96']);
+    expect(await keys(index, 'apple 5', 50, 2)).toEqual([]);
+    // The mark is kept: a reopened index leaves them out too, before any of them is taken out of the lists.
+    const again = await reopen();
+    expect(again.inner.dropped).toEqual([{ chat: 2, below: 200 }]);
+    expect(await keys(again, 'apple', 3)).toEqual(['d:new', 'o:99', 'o:98']);
   });
 
   it('keeps the chats’ lists right through deletes and an edit that moves a document', async () => {
