@@ -13,8 +13,9 @@ import type { PostingIndex } from './postingIndex';
 export interface IndexPosition {
   by: 'chat' | 'channel';
   after: IndexKey;
-  /** A trim: what the group found first from `after` has still to lose, as a slice before counted it. */
+  /** A trim: what `group` (the one found first from `after`, if still there) has still to lose, as counted. */
   excess?: number;
+  group?: string;
 }
 
 /** Chats (groups) a trim slice looks at at most: each costs a count and a read. */
@@ -26,7 +27,8 @@ export const dropStart = (chat: number): IndexPosition => ({ by: 'chat', after: 
 /**
  * One slice of dropping a chat (PostingIndex.startDrop marked it): up to `count` of its documents from `from`
  * on, those the drop takes (numbered before its mark); ones indexed since it (the chat joined again) stay.
- * Returns where the next slice goes on, or null when this was the last (the mark is then taken away).
+ * Returns where the next slice goes on, or null when this was the last (its mark is then deleted; the
+ * caller forgets it once the transaction is in: `PostingIndex.dropEnded`).
  */
 export async function dropSlice(tx: StoreTx, index: PostingIndex, chat: number, from: IndexPosition, count: number): Promise<IndexPosition | null> {
   let at = from;
@@ -40,13 +42,13 @@ export async function dropSlice(tx: StoreTx, index: PostingIndex, chat: number, 
       docs.filter((d) => index.isDropped(chat, d.docNo)),
     );
     const last = docs[docs.length - 1];
-    // Just after the last one: its key in the index is [chat, time, id], and a longer array sorts after it.
-    if (keys.length === budget && last) return { by: at.by, after: [chat, last.createdAt, last.id, []] };
+    // From the last one on (what went is gone; a post and a comment may share its time and id).
+    if (keys.length === budget && last) return { by: at.by, after: [chat, last.createdAt, last.id] };
     budget -= keys.length;
     if (at.by === 'channel') break;
     at = { by: 'channel', after: [chat] };
   }
-  index.dropDone(tx, chat);
+  index.endDrop(tx, chat);
   return null;
 }
 
@@ -56,8 +58,7 @@ export const TRIM_START: IndexPosition = { by: 'chat', after: [] };
 /**
  * One slice of trimming every chat and channel to its latest `kept`: at most `count` documents go, from the
  * group at `from` on. Returns where the next slice goes on (null when every group is within `kept`) and
- * whether any document went. A chat's own writes do not trim it while this goes on (MessageSearch), so what
- * a slice counted is only ever less than what is there.
+ * whether any document went.
  */
 export async function trimSlice(
   tx: StoreTx,
@@ -66,7 +67,7 @@ export async function trimSlice(
   from: IndexPosition,
   count: number,
 ): Promise<{ next: IndexPosition | null; removed: boolean }> {
-  let { by, after, excess } = from;
+  let { by, after } = from;
   let budget = count;
   let removed = false;
   for (let groups = 0; groups < GROUPS_A_SLICE; groups++) {
@@ -80,12 +81,11 @@ export async function trimSlice(
     }
     // groupOf, not doc.group: a document stored by version 5 has no group.
     const group = groupOf(doc);
-    const trim = await trimGroup(tx, index, group, kept, budget, excess);
-    excess = undefined;
+    const trim = await trimGroup(tx, index, group, kept, budget, groups === 0 && from.group === group ? from.excess : undefined);
     removed ||= trim.removed > 0;
     budget -= trim.removed;
     // The same group again while it has more to go; else the next one.
-    if (trim.left > 0) return { next: { by, after: groupRange(group).lower, excess: trim.left }, removed };
+    if (trim.left > 0) return { next: { by, after: groupRange(group).lower, excess: trim.left, group }, removed };
     after = groupRange(group).upper;
     if (budget === 0) break;
   }

@@ -29,8 +29,9 @@ export async function applyChanges(tx: StoreTx, index: PostingIndex, changes: Pe
   const puts = new Map<string, SearchDoc>();
   for (const [channelId, communityId] of changes.channels) {
     for (const doc of await docsOf(tx, `chat:${channelId}`)) {
-      // One going in this write stays gone (a delete of it came with the channel).
-      if (doc.kind !== 'message' || removed.has(doc.key)) continue;
+      // One going in this write stays gone (a delete of it came with the channel), as does one of a chat
+      // being dropped (it would come back as a post, numbered above the mark).
+      if (doc.kind !== 'message' || removed.has(doc.key) || index.isDropped(chatOf(doc), doc.docNo)) continue;
       const post = { ...doc, kind: 'post' as const, conversationId: null, channelId, communityId };
       puts.set(doc.key, { ...post, group: groupOf(post) });
     }
@@ -119,8 +120,9 @@ async function putDocs(tx: StoreTx, index: PostingIndex, docs: readonly SearchDo
 
 /**
  * Keeps a chat's latest `kept` documents (by time, then id), taking at most `max` of the oldest of the rest:
- * how many went and how many are left to go. `excess`, when a slice before counted it, saves counting a large
- * chat again at every slice; its last slice counts again, so deletes made meanwhile are not made up for.
+ * how many went and about how many are left to go. `excess`, what a slice before counted, saves counting a
+ * large chat again at every slice; it may be more than is there now (deletes, a drop meanwhile), so the
+ * oldest `kept` more keys are read with the ones to take and the latest `kept` of them always stay.
  */
 export async function trimGroup(
   tx: StoreTx,
@@ -131,11 +133,12 @@ export async function trimGroup(
   excess?: number,
 ): Promise<{ removed: number; left: number }> {
   const { index: by, lower, upper } = groupRange(group);
-  const counted = async () => (await tx.indexCount(SEARCH, by, lower, upper)) - kept;
-  let over = excess === undefined || excess <= max ? await counted() : excess;
+  const over = excess ?? (await tx.indexCount(SEARCH, by, lower, upper)) - kept;
   if (over <= 0) return { removed: 0, left: 0 };
-  const keys = await tx.indexKeys(SEARCH, by, lower, upper, Math.min(over, max));
-  await removeDocs(tx, index, keys);
-  over -= keys.length;
-  return { removed: keys.length, left: over };
+  const asked = Math.min(over, max) + kept;
+  const keys = await tx.indexKeys(SEARCH, by, lower, upper, asked);
+  const gone = keys.slice(0, Math.max(0, keys.length - kept));
+  await removeDocs(tx, index, gone);
+  // Fewer than asked: the chat is down to `kept`.
+  return { removed: gone.length, left: keys.length < asked ? 0 : over - gone.length };
 }

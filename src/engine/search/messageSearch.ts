@@ -230,12 +230,17 @@ export class MessageSearch {
     if (drop) {
       const from = this.dropCursors.get(drop.chat) ?? dropStart(drop.chat);
       const next = await this.write(index, (tx) => dropSlice(tx, index, drop.chat, from, REMOVAL_SLICE));
-      if (next) this.dropCursors.set(drop.chat, next);
-      else this.dropCursors.delete(drop.chat);
+      if (next) {
+        this.dropCursors.set(drop.chat, next);
+      } else {
+        this.dropCursors.delete(drop.chat);
+        index.dropEnded(drop.chat);
+      }
       return false;
     }
     const limit = keptLimit(this.historyKept.value);
     const from = this.trimFrom;
+    if (limit === Infinity) this.trimFrom = null;
     if (from === null || limit === Infinity) return true;
     const round = this.trimRound;
     const { next, removed } = await this.write(index, (tx) => trimSlice(tx, index, limit, from, REMOVAL_SLICE));
@@ -350,8 +355,7 @@ export class MessageSearch {
       const taken = this.pending;
       this.pending = new PendingChanges();
       if (taken.empty) return;
-      // While a trim goes through every chat, it alone trims: what its slices counted stays true.
-      const kept = this.trimFrom === null ? keptLimit(this.historyKept.value) : Infinity;
+      const kept = keptLimit(this.historyKept.value);
       try {
         const applied = await this.write(index, (tx) => applyChanges(tx, index, taken, kept));
         if (applied.changed) this.changed$.next();
@@ -461,6 +465,7 @@ export class MessageSearch {
       this.pending = new PendingChanges();
       this.dropCursors.clear();
       this.trimFrom = null;
+      this.trimRound += 1;
       void this.queued(async (index) => {
         await this.write(index, async (tx) => {
           tx.clear(SEARCH);

@@ -207,7 +207,7 @@ export class PostingIndex {
 
   /**
    * A chat leaves every answer from this write on (the user left it, or it was deleted): what is indexed of it
-   * now is marked, to be taken out in slices (`dropDone` once they are through). Dropped again while being
+   * now is marked, to be taken out in slices (`endDrop` once they are through). Dropped again while being
    * dropped, the mark moves up to what was indexed since.
    */
   startDrop(tx: StoreTx, chat: number): void {
@@ -216,10 +216,17 @@ export class PostingIndex {
     tx.put(POSTINGS, dropKey(chat), dropped);
   }
 
-  /** Every document of a dropped chat is out of the lists: its answers need no filtering any more. */
-  dropDone(tx: StoreTx, chat: number): void {
-    this.dropping.delete(chat);
+  /**
+   * Every document of a dropped chat is out of the lists: its mark goes with this transaction. Answers go on
+   * leaving the chat out until `dropEnded` (after the commit: a transaction that failed leaves it marked).
+   */
+  endDrop(tx: StoreTx, chat: number): void {
     tx.delete(POSTINGS, dropKey(chat));
+  }
+
+  /** The transaction of `endDrop` is in. */
+  dropEnded(chat: number): void {
+    this.dropping.delete(chat);
   }
 
   /** The chats being dropped. */

@@ -589,6 +589,32 @@ describe('removals too big for one transaction (issue 24: a chat of 1,000,000 le
     expect(await inChat(storage, 10)).toBe(2);
   });
 
+  it('never trims a chat below what is kept when a chat before it was dropped between the slices', async () => {
+    // More than a slice is left to trim of chat 10 after the first: its count is remembered, not read again.
+    const count = 1000 + 2 * REMOVAL_SLICE + 300;
+    const { state, search, storage, clock } = await bigChat(count);
+    state.dispatch(page(11, ...Array.from({ length: 500 }, (_, i): [number, string] => [9001 + i, `eleven ${i}`])));
+    await search.historyKept.set('latest-1000');
+    await search.settled();
+    expect(await inChat(storage, 10)).toBe(count - REMOVAL_SLICE);
+    // Left before the trim's next slice: the drop goes first, and the trim then finds chat 11 where 10 was.
+    state.dispatch(frame('conversation_removed_user', { conversation_id: 10, user_id: SELF }));
+    await sliced(clock, async () => (await storage.get('postings', 'd|a')) === undefined && (await inChat(storage, 10)) === 0);
+    for (let i = 0; i < 5; i++) await clock.advance(1);
+    expect(await inChat(storage, 11)).toBe(501);
+  });
+
+  it('does not bring back a dropped chat’s messages as posts when its channel is known only then', async () => {
+    const { state, storage, clock, ids } = await setup();
+    state.dispatch(page(51, [30, 'rapat satu'], [31, 'rapat dua']));
+    expect((await ids('rapat')).sort()).toEqual([30, 31]);
+    state.dispatch(frame('conversation_removed_user', { conversation_id: 51, user_id: SELF }));
+    state.dispatch({ type: 'channelLoaded', channel: { id: 51, stid: 'ch51', name: 'Guru', community_id: 4 } as Channel });
+    expect(await ids('rapat')).toEqual([]);
+    await sliced(clock, async () => (await storage.get('postings', 'd|1f')) === undefined);
+    expect(await ids('rapat')).toEqual([]);
+  });
+
   it('trims to the latest 1,000 a slice at a time, also at a start that finds a chat over it', async () => {
     const count = 1000 + REMOVAL_SLICE + 300;
     const { state, search, storage, clock, ids } = await bigChat(count);
