@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { signUp, useTestServer } from '../support/server';
-import { CLIENT_DIR, useChromium } from '../support/tabs';
+import { CLIENT_DIR, current, sendText, useChromium } from '../support/tabs';
 import {
   createGroup,
   dialog,
@@ -172,6 +172,10 @@ describe('chat settings members', () => {
 
     await openChat(s, bo, groupId, 'Leaving');
     await expect.poll(() => leftRow(bo, groupId).count()).toBe(1);
+    // What Bo can find of the group goes with him (the search's drop, issue 24), and stays gone after a reload.
+    await sendText(bo.page, groupId, 'lighthouse keeper plans');
+    const found = async () => (await current(bo.page, 'searchMessages', 'lighthouse keep')).hits.map((h) => h.conversationId);
+    await expect.poll(found).toEqual([groupId]);
     await openSettings(bo.page);
     await panel(bo.page).getByRole('button', { name: 'Exit group' }).click();
     await dialog(bo.page).getByRole('button', { name: 'Exit', exact: true }).click();
@@ -179,6 +183,9 @@ describe('chat settings members', () => {
     await expect.poll(() => panel(bo.page).count()).toBe(0);
     await expect.poll(() => leftRow(bo, groupId).count()).toBe(0);
     expect(await listedIds(bo.page)).not.toContain(groupId);
+    await expect.poll(found).toEqual([]);
+    await bo.page.reload();
+    await expect.poll(found).toEqual([]);
     // Ann's panel follows: one member left.
     await expect.poll(() => memberRows(ann.page)).toEqual([`Ann (you), ${ann.user.phone}, Admin`]);
   });

@@ -76,6 +76,25 @@ class FailingStorage extends MemoryStorage {
   }
 }
 
+/** Documents as the MiniSearch build (version 5) stored them: no number and no `group`. */
+async function storedByVersion5(storage: MemoryStorage, docs: { id: number; chat: number; text: string }[]) {
+  await storage.writeBatch(
+    docs.map(({ id, chat, text }) => {
+      const { group: _group, ...doc } = messageDoc(message(id, { conversation_id: chat, message: text }), undefined)!;
+      return { store: 'search' as const, type: 'put' as const, key: doc.key, value: doc };
+    }),
+  );
+}
+
+async function built(search: MessageSearch, clock: ManualEngineClock) {
+  await expect
+    .poll(async () => {
+      await clock.advance(SEARCH_WRITE_DELAY_MS);
+      return (await search.view('x')).complete;
+    })
+    .toBe(true);
+}
+
 describe('message search over the engine state', () => {
   it('indexes loaded and incoming messages, with the chat, the sender and a marked snippet', async () => {
     const { state, ids, view } = await setup();
@@ -297,24 +316,6 @@ describe('the stored index', () => {
     expect(await ids('rapat')).toEqual([31]);
   });
 
-  /** Documents as the MiniSearch build (version 5) stored them: no number and no `group`. */
-  async function storedByVersion5(storage: MemoryStorage, docs: { id: number; chat: number; text: string }[]) {
-    await storage.writeBatch(
-      docs.map(({ id, chat, text }) => {
-        const { group: _group, ...doc } = messageDoc(message(id, { conversation_id: chat, message: text }), undefined)!;
-        return { store: 'search' as const, type: 'put' as const, key: doc.key, value: doc };
-      }),
-    );
-  }
-
-  async function built(search: MessageSearch, clock: ManualEngineClock) {
-    await expect
-      .poll(async () => {
-        await clock.advance(SEARCH_WRITE_DELAY_MS);
-        return (await search.view('x')).complete;
-      })
-      .toBe(true);
-  }
 
   it('drops the documents of a chat left before the one-time build reached them', async () => {
     const storage = new MemoryStorage();
@@ -613,6 +614,25 @@ describe('removals too big for one transaction (issue 24: a chat of 1,000,000 le
     expect(await ids('rapat')).toEqual([]);
     await sliced(clock, async () => (await storage.get('postings', 'd|1f')) === undefined);
     expect(await ids('rapat')).toEqual([]);
+  });
+
+  it('leaves a dropped chat’s documents to the drop when the one-time build meets them', async () => {
+    const storage = new MemoryStorage();
+    await storedByVersion5(storage, [
+      ...Array.from({ length: MANY }, (_, i) => ({ id: i + 1, chat: 11, text: `secret eleven ${i + 1}` })),
+      { id: 9000, chat: 10, text: 'secret ten' },
+    ]);
+    const clock = new ManualEngineClock();
+    const { state, search } = parts(storage, clock);
+    await search.load();
+    state.dispatch({ type: 'signedIn', selfId: SELF });
+    state.dispatch({ type: 'conversationsLoaded', conversations: [listed(10, null), listed(11, null)] });
+    state.dispatch(frame('conversation_removed_user', { conversation_id: 11, user_id: SELF }));
+    await search.settled();
+    await built(search, clock);
+    await sliced(clock, async () => (await storage.get('postings', 'd|b')) === undefined);
+    expect(await inChat(storage, 11)).toBe(0);
+    expect((await search.view('secret')).hits.map((h) => h.id)).toEqual([9000]);
   });
 
   it('trims to the latest 1,000 a slice at a time, also at a start that finds a chat over it', async () => {
