@@ -95,6 +95,18 @@ async function built(search: MessageSearch, clock: ManualEngineClock) {
     .toBe(true);
 }
 
+/** A new engine's search over `storage`, signed in with chats 10 and 11, having just left 11. */
+async function startedAndLeft11(storage: MemoryStorage) {
+  const clock = new ManualEngineClock();
+  const { state, search } = parts(storage, clock);
+  await search.load();
+  state.dispatch({ type: 'signedIn', selfId: SELF });
+  state.dispatch({ type: 'conversationsLoaded', conversations: [listed(10, null), listed(11, null)] });
+  state.dispatch(frame('conversation_removed_user', { conversation_id: 11, user_id: SELF }));
+  await search.settled();
+  return { clock, search };
+}
+
 describe('message search over the engine state', () => {
   it('indexes loaded and incoming messages, with the chat, the sender and a marked snippet', async () => {
     const { state, ids, view } = await setup();
@@ -323,13 +335,7 @@ describe('the stored index', () => {
       { id: 1, chat: 10, text: 'secret ten' },
       { id: 2, chat: 11, text: 'secret eleven' },
     ]);
-    const clock = new ManualEngineClock();
-    const { state, search } = parts(storage, clock);
-    await search.load();
-    state.dispatch({ type: 'signedIn', selfId: SELF });
-    state.dispatch({ type: 'conversationsLoaded', conversations: [listed(10, null), listed(11, null)] });
-    state.dispatch(frame('conversation_removed_user', { conversation_id: 11, user_id: SELF }));
-    await search.settled();
+    const { clock, search } = await startedAndLeft11(storage);
     expect(await storage.get('search', 'm:2')).toBeUndefined();
     await built(search, clock);
     expect((await search.view('secret')).hits.map((h) => h.id)).toEqual([1]);
@@ -622,13 +628,7 @@ describe('removals too big for one transaction (issue 24: a chat of 1,000,000 le
       ...Array.from({ length: MANY }, (_, i) => ({ id: i + 1, chat: 11, text: `secret eleven ${i + 1}` })),
       { id: 9000, chat: 10, text: 'secret ten' },
     ]);
-    const clock = new ManualEngineClock();
-    const { state, search } = parts(storage, clock);
-    await search.load();
-    state.dispatch({ type: 'signedIn', selfId: SELF });
-    state.dispatch({ type: 'conversationsLoaded', conversations: [listed(10, null), listed(11, null)] });
-    state.dispatch(frame('conversation_removed_user', { conversation_id: 11, user_id: SELF }));
-    await search.settled();
+    const { clock, search } = await startedAndLeft11(storage);
     await built(search, clock);
     await sliced(clock, async () => (await storage.get('postings', 'd|b')) === undefined);
     expect(await inChat(storage, 11)).toBe(0);
