@@ -9,12 +9,11 @@ import { PERSIST_STREAM_DELAY_MS } from '../storage/batchedWriter';
 import type { EngineStorage, IndexKey, StoreName, StoreTx } from '../storage/storage';
 import { commentDoc, groupRange, messageDoc, messageKey, type SearchDoc } from './documents';
 import { fold, words } from './fold';
-import type { HistoryKept } from '../contract/types';
 import { HistoryKeptSetting, keptLimit } from './historyKept';
 import { toHit } from './hits';
 import { BUILD_START, buildSlice } from './indexBuild';
-import { dropSlice, dropStart, type IndexPosition, TRIM_START, trimSlice } from './indexRemoval';
-import { applyChanges, REMOVAL_SLICE, SEARCH } from './indexWriter';
+import { applyChanges, SEARCH } from './indexWriter';
+import { Removals } from './removals';
 import { PendingChanges } from './pendingChanges';
 import { BUILT_KEY, matchedTerms, PostingIndex, POSTINGS } from './postingIndex';
 import { queryDocs } from './searchQuery';
@@ -97,19 +96,19 @@ export class MessageSearch {
   private stopped = false;
   /** Moves on at every sign-out: a failed write of the user who left is not tried again for the next. */
   private generation = 0;
-  /** Removals in slices (indexRemoval.ts): whether their loop runs, and whether it was asked for meanwhile. */
-  private removing = false;
-  private removalAgain = false;
-  /** Where each chat being dropped goes on (from its start after a restart). */
-  private readonly dropCursors = new Map<number, IndexPosition>();
-  /** Where the trim to the kept history goes on; null when none is wanted. */
-  private trimFrom: IndexPosition | null = null;
-  /** Moves on when a trim starts again from the first chat: a slice of the one before does not move it on. */
-  private trimRound = 0;
+  /** Chats left and the trim to the kept history, a slice at a time. */
+  private readonly removals: Removals;
 
   constructor(private readonly deps: MessageSearchDeps) {
     this.storage = deps.storage;
     this.historyKept = new HistoryKeptSetting(deps.storage);
+    this.removals = new Removals({
+      inSlices: (slice) => this.inSlices(slice, false),
+      write: (index, work) => this.write(index, work),
+      kept: () => keptLimit(this.historyKept.value),
+      changed: () => this.changed$.next(),
+      stopped: () => this.stopped,
+    });
   }
 
   /**
@@ -124,14 +123,14 @@ export class MessageSearch {
       state.state$.subscribe((s) => this.stateChanged(s)),
       state.events$.subscribe((e) => this.event(e)),
       // The choice at start is applied once the index is built (`buildOnce`); a new choice at once.
-      this.historyKept.changes().pipe(skip(1)).subscribe((kept) => this.trimAll(kept)),
+      this.historyKept.changes().pipe(skip(1)).subscribe(() => this.removals.trimAll()),
     );
     this.ready = this.open();
     void this.ready.then(async (index) => {
       if (!index) return;
       // A drop a stopped engine left half done goes on.
-      if (index.dropped.length > 0) this.removals();
-      if (await this.buildOnce()) this.trimAll(this.historyKept.value);
+      if (index.dropped.length > 0) this.removals.start();
+      if (await this.buildOnce()) this.removals.trimAll();
     });
   }
 
@@ -204,49 +203,6 @@ export class MessageSearch {
         retry = Math.min(retry * 2, SEARCH_RETRY_MAX_MS);
       }
     }
-  }
-
-  /** Starts the loop of removals in slices, or has it look again once it ends. */
-  private removals(): void {
-    if (this.stopped) return;
-    if (this.removing) {
-      this.removalAgain = true;
-      return;
-    }
-    this.removing = true;
-    this.removalAgain = false;
-    void this.inSlices((index) => this.removalSlice(index), false).then(() => {
-      this.removing = false;
-      if (this.removalAgain) this.removals();
-    });
-  }
-
-  /**
-   * One slice of what is to be removed: a dropped chat's documents first (answers already leave them out),
-   * then the trim to the kept history. True when nothing is left.
-   */
-  private async removalSlice(index: PostingIndex): Promise<boolean> {
-    const [drop] = index.dropped;
-    if (drop) {
-      const from = this.dropCursors.get(drop.chat) ?? dropStart(drop.chat);
-      const next = await this.write(index, (tx) => dropSlice(tx, index, drop.chat, from, REMOVAL_SLICE));
-      if (next) {
-        this.dropCursors.set(drop.chat, next);
-      } else {
-        this.dropCursors.delete(drop.chat);
-        index.dropEnded(drop.chat);
-      }
-      return false;
-    }
-    const limit = keptLimit(this.historyKept.value);
-    const from = this.trimFrom;
-    if (limit === Infinity) this.trimFrom = null;
-    if (from === null || limit === Infinity) return true;
-    const round = this.trimRound;
-    const { next, removed } = await this.write(index, (tx) => trimSlice(tx, index, limit, from, REMOVAL_SLICE));
-    if (round === this.trimRound) this.trimFrom = next;
-    if (removed) this.changed$.next();
-    return this.trimFrom === null;
   }
 
   /** Stops following the state, and writes what is pending. */
@@ -361,9 +317,8 @@ export class MessageSearch {
         if (applied.changed) this.changed$.next();
         this.retryMs = SEARCH_RETRY_MS;
         // A chat dropped (again) is gone through from its start; a chat that grew past a slice's trim, all.
-        for (const group of taken.groups) this.dropCursors.delete(groupRange(group).lower[0]);
-        if (taken.groups.size > 0) this.removals();
-        if (applied.untrimmed) this.trimAll(this.historyKept.value);
+        if (taken.groups.size > 0) this.removals.dropped([...taken.groups].map((group) => groupRange(group).lower[0]));
+        if (applied.untrimmed) this.removals.trimAll();
       } catch (error) {
         // Kept for the next write (a full store, an aborted transaction): nothing is lost while the engine runs.
         if (generation === this.generation) {
@@ -463,9 +418,7 @@ export class MessageSearch {
     if (event.type === 'signedOut') {
       this.generation += 1;
       this.pending = new PendingChanges();
-      this.dropCursors.clear();
-      this.trimFrom = null;
-      this.trimRound += 1;
+      this.removals.reset();
       void this.queued(async (index) => {
         await this.write(index, async (tx) => {
           tx.clear(SEARCH);
@@ -517,13 +470,5 @@ export class MessageSearch {
   /** Deleted, hidden or left: gone from the watched queries at once, not after a burst's gathering. */
   private removedNow(): void {
     if (!this.stopped) void this.flushNow();
-  }
-
-  /** A smaller choice trims every chat and channel, from the first, a slice at a time. */
-  private trimAll(kept: HistoryKept): void {
-    if (keptLimit(kept) === Infinity) return;
-    this.trimFrom = TRIM_START;
-    this.trimRound += 1;
-    this.removals();
   }
 }
