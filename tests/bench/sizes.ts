@@ -52,6 +52,8 @@ export interface Sizes {
   searchScaleMessages: number;
   searchScaleBaselineMessages: number;
   searchScaleFlexMessages: number;
+  /** Issue 24: the messages of the chat that `search-removal` leaves and trims. */
+  searchRemovalMessages: number;
   /** Issue 24's search in Chromium (search-browser): messages of the engine's index, and of its baseline. */
   searchBrowserMessages: number;
   searchBrowserBaselineMessages: number;
@@ -112,6 +114,7 @@ export function fullSizes(): Sizes {
     searchScaleMessages: num('BENCH_SEARCH_SCALE_MESSAGES', 1_000_000),
     searchScaleBaselineMessages: num('BENCH_SEARCH_SCALE_BASELINE', 100_000),
     searchScaleFlexMessages: num('BENCH_SEARCH_SCALE_FLEX', 20_000),
+    searchRemovalMessages: num('BENCH_SEARCH_REMOVAL_MESSAGES', 100_000),
     searchBrowserMessages: num('BENCH_SEARCH_BROWSER_MESSAGES', 1_000_000),
     searchBrowserBaselineMessages: num('BENCH_SEARCH_BROWSER_BASELINE', 100_000),
     exportMessages: num('BENCH_EXPORT_MESSAGES', 100_000),
@@ -151,6 +154,7 @@ export const SMOKE: Sizes = {
   searchScaleMessages: 5_000,
   searchScaleBaselineMessages: 1_000,
   searchScaleFlexMessages: 500,
+  searchRemovalMessages: 5_000,
   searchBrowserMessages: 3_000,
   searchBrowserBaselineMessages: 500,
   exportMessages: 500,

@@ -14,6 +14,7 @@ import { groupBench } from './millionGroup';
 import { exportBench } from './exportChat';
 import { searchBench } from './search';
 import { searchBrowserBench } from './searchBrowser';
+import { searchRemovalBench } from './searchRemoval';
 import { searchScaleBench } from './searchScale';
 import { searchTypingBench } from './searchTyping';
 import { listBench, serverBench } from './serverBench';
@@ -52,6 +53,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
     run: async ({ sizes, builds }) => [...(await searchBench(sizes)), ...(await searchTypingBench(sizes, builds.dir('production')))],
   },
   { name: 'search-scale', run: ({ sizes, log }) => searchScaleBench(sizes, log) },
+  { name: 'search-removal', run: ({ sizes, log }) => searchRemovalBench(sizes, log) },
   { name: 'search-browser', run: ({ sizes, builds, log }) => searchBrowserBench(sizes, builds.dir('production'), log) },
   { name: 'export', run: ({ sizes, builds }) => exportBench(sizes, builds.dir('production')) },
   { name: 'lighthouse', run: ({ sizes, builds, log }) => lighthouseBench(sizes, builds.dir('production'), log) },
