@@ -311,7 +311,8 @@ export class MessageSearch {
       const taken = this.pending;
       this.pending = new PendingChanges();
       if (taken.empty) return;
-      const kept = keptLimit(this.historyKept.value);
+      // While a trim goes through the chats, a write does not trim as well (a slice of removals in every write).
+      const kept = this.removals.trimming ? Infinity : keptLimit(this.historyKept.value);
       try {
         const applied = await this.write(index, (tx) => applyChanges(tx, index, taken, kept));
         if (applied.changed) this.changed$.next();

@@ -47,6 +47,11 @@ export class Removals {
     this.start();
   }
 
+  /** Whether a trim goes through the chats: a write then leaves trimming to it (the same work twice else). */
+  get trimming(): boolean {
+    return this.trimFrom !== null;
+  }
+
   /** Sign-out: the index is cleared, and nothing of the user who left goes on. */
   reset(): void {
     this.dropCursors.clear();

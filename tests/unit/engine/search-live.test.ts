@@ -635,6 +635,18 @@ describe('removals too big for one transaction (issue 24: a chat of 1,000,000 le
     expect((await search.view('secret')).hits.map((h) => h.id)).toEqual([9000]);
   });
 
+  it('leaves trimming to the trim while it runs: a message that comes meanwhile is written without one', async () => {
+    const count = 1000 + 2 * REMOVAL_SLICE + 300;
+    const { state, search, storage, clock } = await bigChat(count);
+    await search.historyKept.set('latest-1000');
+    await search.settled();
+    expect(await inChat(storage, 10)).toBe(count - REMOVAL_SLICE);
+    state.dispatch(frame('conversation_message', { conversation_id: 10, message: message(count + 1, { message: 'secret newest' }) }));
+    await search.settled();
+    expect(await inChat(storage, 10)).toBe(count - REMOVAL_SLICE + 1);
+    await sliced(clock, async () => (await inChat(storage, 10)) <= 1001);
+  });
+
   it('trims to the latest 1,000 a slice at a time, also at a start that finds a chat over it', async () => {
     const count = 1000 + REMOVAL_SLICE + 300;
     const { state, search, storage, clock, ids } = await bigChat(count);
