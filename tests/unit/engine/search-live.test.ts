@@ -526,8 +526,8 @@ describe('the stored index', () => {
 describe('removals too big for one transaction (issue 24: a chat of 1,000,000 left or trimmed)', () => {
   const MANY = REMOVAL_SLICE + 500;
   /** Chat 10 with `count` messages, `secret w<id>x`, and chat 11 with one, id 9000. */
-  async function bigChat(count = MANY) {
-    const parts = await setup();
+  async function bigChat(count = MANY, storage = new MemoryStorage()) {
+    const parts = await setup(storage);
     parts.state.dispatch(page(10, ...Array.from({ length: count }, (_, i): [number, string] => [i + 1, `secret w${i + 1}x`])));
     parts.state.dispatch(page(11, [9000, 'secret eleven']));
     await parts.search.settled();
@@ -563,6 +563,22 @@ describe('removals too big for one transaction (issue 24: a chat of 1,000,000 le
     expect(await ids('w2400x')).toEqual([]);
     const keys = (await storage.getAll('postings')).map((r) => r.key);
     expect(keys.filter((k) => /^c\|[^|]+\|a$/.test(k))).toEqual([]);
+  });
+
+  it('tries a slice of a drop that failed again later, and the chat stays out of answers meanwhile', async () => {
+    const storage = new FailingStorage((_, mode) => mode === 'readwrite');
+    const { state, clock, ids } = await bigChat(MANY, storage);
+    state.dispatch(frame('conversation_removed_user', { conversation_id: 10, user_id: SELF }));
+    expect(await ids('secret')).toEqual([9000]);
+    expect(await inChat(storage, 10)).toBe(MANY - REMOVAL_SLICE);
+    storage.failures = 1;
+    await clock.advance(1);
+    expect(storage.failures).toBe(0);
+    expect(await inChat(storage, 10)).toBe(MANY - REMOVAL_SLICE);
+    expect(await ids('secret')).toEqual([9000]);
+    await clock.advance(SEARCH_RETRY_MS);
+    await expect.poll(async () => inChat(storage, 10)).toBe(0);
+    expect(await storage.get('postings', 'd|a')).toBeUndefined();
   });
 
   it('goes on with a drop a stopped engine left half done, the chat out of answers from the start', async () => {
