@@ -1,5 +1,6 @@
 import { act } from './support/act';
 import { afterEach, describe, expect, it } from 'vitest';
+import { Subject } from 'rxjs';
 import { page, userEvent } from 'vitest/browser';
 import { Composer } from '../../src/ui/chat/composer/Composer';
 import { saveThenReload } from '../../src/ui/hooks/saveBeforeReload';
@@ -159,6 +160,19 @@ describe('the composer', () => {
     await userEvent.keyboard('!');
     await expect.poll(() => drafts.value[10]).toBe('from another tab!');
     expect(engine.setDraft).toHaveBeenCalledWith(10, 'from another tab!');
+  });
+
+  it('saves what was typed before the stored drafts first arrived, once they do', async () => {
+    const { engine, asTab, drafts } = fakeEngine();
+    const late = new Subject<Readonly<Record<number, string>>>();
+    // The engine's first answer comes only after the typing (a busy worker at start).
+    Object.assign(engine, { drafts: () => late });
+    await render(<Composer />, { engine: asTab });
+    await userEvent.click(input());
+    await userEvent.keyboard('half a thought');
+    await act(async () => late.next({}));
+    await expect.poll(() => drafts.value[10]).toBe('half a thought');
+    await expect.element(input()).toHaveValue('half a thought');
   });
 
   it('writes a draft still waiting when the chat closes', async () => {

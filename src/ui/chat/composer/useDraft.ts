@@ -25,6 +25,8 @@ export function useDraft(
   const textRef = useRef(text);
   textRef.current = text;
   const { paused, typing } = options;
+  // Typing before the stored drafts first arrive is saved once they do (the effect below runs again then).
+  const loaded = drafts !== null;
 
   useEffect(() => {
     if (drafts === null || paused) return;
@@ -48,7 +50,7 @@ export function useDraft(
       void engine.setDraft(conversationId, text);
     }, SAVE_DELAY_MS);
     return () => clearTimeout(timer);
-  }, [engine, conversationId, text, paused]);
+  }, [engine, conversationId, text, paused, loaded]);
 
   // The engine asks the tab to reload (another build took it over): write what is still waiting first.
   useSaveBeforeReload(() => {
