@@ -26,11 +26,25 @@ function pageErrors(page: Page): string[] {
 /** What the server keeps of a text: at most its message length. */
 const sendable = (text: string) => (text.length > MESSAGE_TEXT_MAX ? text.slice(0, MESSAGE_TEXT_MAX) : text);
 
-/** Scrolls the message log from top to bottom and returns every message id that was rendered on the way. */
+/**
+ * Scrolls the message log from top to bottom and returns every message id that was rendered on the way. Each
+ * step waits two frames before it reads the rows: otherwise, on a busy machine, the scroll to the top and the
+ * first step down reach the list as one scroll event, the list never draws its top rows, and keeps the row it
+ * did draw in place while the rows above it are measured (as it should), so the first message is never seen.
+ */
 async function renderedMessageIds(page: Page): Promise<Set<number>> {
   const log = page.getByRole('log');
   const seen = new Set<number>();
-  await log.evaluate((el) => el.scrollTo(0, 0));
+  const afterFrames = () =>
+    log.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+  // At the top once the rows drawn there are measured (the list keeps the top row at the top).
+  await expect
+    .poll(async () => {
+      await log.evaluate((el) => el.scrollTo(0, 0));
+      await afterFrames();
+      return log.evaluate((el) => el.scrollTop);
+    })
+    .toBe(0);
   for (let step = 0; step < 400; step++) {
     const ids = await log.locator('[data-message-id]').evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-message-id'))));
     ids.forEach((id) => seen.add(id));
@@ -40,7 +54,7 @@ async function renderedMessageIds(page: Page): Promise<Set<number>> {
       return atEnd;
     });
     if (done) break;
-    await page.waitForTimeout(30);
+    await afterFrames();
   }
   return seen;
 }
