@@ -10,6 +10,7 @@ import type { QueryName } from '../../src/worker/names';
 import { sql } from '../../server/db/store';
 import { launchChromium } from './browser';
 import { buildClientInTemp } from './buildClient';
+import { reportPages } from './pageReport';
 import { nextPhone, signUp, startTestServer, TEST_PIN, type TestServer, type TestUser } from './server';
 
 /** Helpers for e2e tests that drive the engine through `window.engine` in real Chromium tabs. */
@@ -49,7 +50,9 @@ export function useChromium(): {
   beforeAll(async () => {
     launched = await launchChromium();
   });
-  afterEach(async () => {
+  afterEach(async (context) => {
+    // What the tabs show, before they are closed (a failure on a busy CI machine may not happen here).
+    if (context.task.result?.state === 'fail') console.log(await reportPages(contexts, context.task.name));
     await Promise.all(contexts.splice(0).map((c) => c.close()));
   });
   afterAll(async () => {
@@ -352,12 +355,14 @@ export async function serveClientOnly(port: number, dir = CLIENT_DIR): Promise<{
 
 /** Signs an existing user in through a tab's engine (the real PIN flow). */
 export async function signInAs(page: Page, phone: string, pin: string = TEST_PIN): Promise<void> {
+  // An evaluate has no timeout of its own: a sign-in that never ends fails here by name, not as the test's timeout.
   const session = await page.evaluate(
-    async ([p, code]) => {
-      await window.engine.requestPin(p);
-      return window.engine.confirmPin(p, code);
+    async ([p, code, ms]) => {
+      const late = new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`sign-in did not end in ${ms} ms`)), ms));
+      await Promise.race([window.engine.requestPin(p), late]);
+      return Promise.race([window.engine.confirmPin(p, code), late]);
     },
-    [phone, pin] as const,
+    [phone, pin, 20_000] as const,
   );
   if (session.status !== 'ready') throw new Error(`sign-in ended as ${session.status}`);
 }

@@ -6,6 +6,7 @@ import { KNOWN_ERRORS } from '../../../src/ui/common/errorText';
 import { launchChromium } from '../../support/browser';
 import { buildClientInTemp } from '../../support/buildClient';
 import { type FaultProxy, faultProxy } from '../../support/faultProxy';
+import { reportPages } from '../../support/pageReport';
 import { signUp, startTestServer, type TestServer, type TestUser } from '../../support/server';
 import { CLIENT_DIR, openTab, signInAs } from '../../support/tabs';
 
@@ -132,7 +133,9 @@ export function walkCatalogue(
       proxy = await faultProxy(Number(new URL(server.url).port));
       browser = await launchChromium();
     });
-    afterEach(async () => {
+    afterEach(async (context) => {
+      // What the tabs show, before they are closed (a failure on a busy CI machine may not happen here).
+      if (context.task.result?.state === 'fail') console.log(await reportPages([...contexts, ...kept], `${language}: ${context.task.name}`));
       proxy.clear();
       await Promise.all(contexts.splice(0).map((c) => c.close()));
     });
@@ -200,7 +203,9 @@ export function walkCatalogue(
           expect(KNOWN_ERRORS[shown.rejected]).toBe(entry.key);
           return;
         }
-        await expect.poll(() => shown.innerText().catch(() => '')).toContain(expected);
+        // Each look waits a second at most: a look that waited the locator's 30 s would outlast the poll's
+        // time and the test's (a missing element then read as "Test timed out", not as what was missing).
+        await expect.poll(() => shown.innerText({ timeout: 1_000 }).catch(() => '')).toContain(expected);
       });
     }
   });

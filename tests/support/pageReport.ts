@@ -1,0 +1,59 @@
+import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { BrowserContext, Page } from 'playwright';
+
+/** How long each look at a page may take: a page that hangs must not hang the report as well. */
+const LOOK_MS = 3_000;
+
+const within = <T>(promise: Promise<T>, fallback: T): Promise<T> =>
+  Promise.race([promise.catch(() => fallback), new Promise<T>((resolve) => setTimeout(() => resolve(fallback), LOOK_MS))]);
+
+/**
+ * What each open tab shows, for a test that failed on a busy CI machine and passes here: the URL, the chat
+ * view's state, what the composer holds, the rows, the failed sends, the engine's outbox and the visible text,
+ * plus a screenshot. Printed by the test's failure hook, so the next look starts from what was on screen
+ * rather than from a bare "Test timed out".
+ */
+export async function reportPages(contexts: readonly BrowserContext[], title: string): Promise<string> {
+  const dir = path.join(tmpdir(), 'messenger-test-failures');
+  mkdirSync(dir, { recursive: true });
+  const pages: Page[] = contexts.flatMap((c) => c.pages());
+  const lines: string[] = [`${title}: ${pages.length} open tab(s)`];
+  for (const [i, page] of pages.entries()) {
+    const state = await within<unknown>(
+      page.evaluate(async () => {
+        const box = document.querySelector<HTMLTextAreaElement>('.composer textarea, textarea');
+        const outbox = await new Promise<unknown>((resolve) => {
+          const engine = (window as { engine?: { outbox?: () => { subscribe(o: { next(v: unknown): void }): { unsubscribe(): void } } } }).engine;
+          if (!engine?.outbox) return resolve('no engine');
+          const timer = setTimeout(() => resolve('no answer in 1 s'), 1_000);
+          const subscription = engine.outbox().subscribe({
+            next: (value) => {
+              clearTimeout(timer);
+              resolve(value);
+              setTimeout(() => subscription.unsubscribe());
+            },
+          });
+        });
+        return {
+          view: document.querySelector('[data-chat-view]')?.getAttribute('data-chat-view') ?? null,
+          composer: box ? box.value : null,
+          rows: document.querySelectorAll('[data-message-id]').length,
+          failedSends: document.querySelectorAll('.msg-failed-actions').length,
+          rowsNotRendered: document.querySelectorAll('.row-failed').length,
+          outbox,
+          text: document.body.innerText.replace(/\s+/g, ' ').slice(0, 600),
+        };
+      }),
+      'the page did not answer',
+    );
+    const shot = path.join(dir, `${title.replace(/[^\w-]+/g, '_').slice(0, 80)}-${Date.now()}-${i}.png`);
+    const saved = await within(
+      page.screenshot({ path: shot, timeout: LOOK_MS }).then(() => shot),
+      'no screenshot',
+    );
+    lines.push(`tab ${i}: ${page.url()}`, `  ${JSON.stringify(state)}`, `  screenshot: ${saved}`);
+  }
+  return lines.join('\n');
+}
