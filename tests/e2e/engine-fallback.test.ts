@@ -56,9 +56,7 @@ describe('the leader-election fallback (no SharedWorker)', () => {
       json: { client_id: 11, message: 'after the leader left' },
     }).then((r) => r.data);
     for (const tab of [b, c]) {
-      await expect
-        .poll(() => messageTexts(tab, conversationId), { timeout: 5_000 })
-        .toEqual(['from a follower', 'after the leader left']);
+      await expect.poll(() => messageTexts(tab, conversationId)).toEqual(['from a follower', 'after the leader left']);
     }
 
     // Both remaining tabs can still send, through whichever of them leads now.

@@ -15,11 +15,14 @@ const within = <T>(promise: Promise<T>, fallback: T): Promise<T> =>
  * plus a screenshot. Printed by the test's failure hook, so the next look starts from what was on screen
  * rather than from a bare "Test timed out".
  */
-export async function reportPages(contexts: readonly BrowserContext[], title: string): Promise<string> {
+export async function reportPages(contexts: readonly BrowserContext[], title: string, error?: unknown): Promise<string> {
   const dir = path.join(tmpdir(), 'messenger-test-failures');
   mkdirSync(dir, { recursive: true });
   const pages: Page[] = contexts.flatMap((c) => c.pages());
   const lines: string[] = [`${title}: ${pages.length} open tab(s)`];
+  // A test that passes on its retry prints no error of its own: the first line of it is here.
+  const message = (error as { message?: unknown } | undefined)?.message;
+  if (typeof message === 'string') lines.push(`failed with: ${message.split('\n')[0]?.slice(0, 300) ?? ''}`);
   for (const [i, page] of pages.entries()) {
     const state = await within<unknown>(
       page.evaluate(async () => {

@@ -52,7 +52,7 @@ export function useChromium(): {
   });
   afterEach(async (context) => {
     // What the tabs show, before they are closed (a failure on a busy CI machine may not happen here).
-    if (context.task.result?.state === 'fail') console.log(await reportPages(contexts, context.task.name));
+    if (context.task.result?.state === 'fail') console.log(await reportPages(contexts, context.task.name, context.task.result.errors?.[0]));
     await Promise.all(contexts.splice(0).map((c) => c.close()));
   });
   afterAll(async () => {

@@ -135,7 +135,9 @@ export function walkCatalogue(
     });
     afterEach(async (context) => {
       // What the tabs show, before they are closed (a failure on a busy CI machine may not happen here).
-      if (context.task.result?.state === 'fail') console.log(await reportPages([...contexts, ...kept], `${language}: ${context.task.name}`));
+      if (context.task.result?.state === 'fail') {
+        console.log(await reportPages([...contexts, ...kept], `${language}: ${context.task.name}`, context.task.result.errors?.[0]));
+      }
       proxy.clear();
       await Promise.all(contexts.splice(0).map((c) => c.close()));
     });
