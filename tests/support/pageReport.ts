@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright';
+import { current } from './engineQuery';
 
 /** How long each look at a page may take: a page that hangs must not hang the report as well. */
 const LOOK_MS = 3_000;
@@ -24,28 +25,16 @@ export async function reportPages(contexts: readonly BrowserContext[], title: st
   const message = (error as { message?: unknown } | undefined)?.message;
   if (typeof message === 'string') lines.push(`failed with: ${message.split('\n')[0]?.slice(0, 300) ?? ''}`);
   for (const [i, page] of pages.entries()) {
+    const outbox = await within<unknown>(current(page, 'outbox'), 'no answer');
     const state = await within<unknown>(
-      page.evaluate(async () => {
+      page.evaluate(() => {
         const box = document.querySelector<HTMLTextAreaElement>('.composer textarea, textarea');
-        const outbox = await new Promise<unknown>((resolve) => {
-          const engine = (window as { engine?: { outbox?: () => { subscribe(o: { next(v: unknown): void }): { unsubscribe(): void } } } }).engine;
-          if (!engine?.outbox) return resolve('no engine');
-          const timer = setTimeout(() => resolve('no answer in 1 s'), 1_000);
-          const subscription = engine.outbox().subscribe({
-            next: (value) => {
-              clearTimeout(timer);
-              resolve(value);
-              setTimeout(() => subscription.unsubscribe());
-            },
-          });
-        });
         return {
           view: document.querySelector('[data-chat-view]')?.getAttribute('data-chat-view') ?? null,
           composer: box ? box.value : null,
           rows: document.querySelectorAll('[data-message-id]').length,
           failedSends: document.querySelectorAll('.msg-failed-actions').length,
           rowsNotRendered: document.querySelectorAll('.row-failed').length,
-          outbox,
           text: document.body.innerText.replace(/\s+/g, ' ').slice(0, 600),
         };
       }),
@@ -56,7 +45,7 @@ export async function reportPages(contexts: readonly BrowserContext[], title: st
       page.screenshot({ path: shot, timeout: LOOK_MS }).then(() => shot),
       'no screenshot',
     );
-    lines.push(`tab ${i}: ${page.url()}`, `  ${JSON.stringify(state)}`, `  screenshot: ${saved}`);
+    lines.push(`tab ${i}: ${page.url()}`, `  ${JSON.stringify(state)}`, `  outbox: ${JSON.stringify(outbox)}`, `  screenshot: ${saved}`);
   }
   return lines.join('\n');
 }

@@ -3,22 +3,21 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright';
-import type { Observable } from 'rxjs';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { EngineApi, MessageWindowView, OutboxEntry, SessionView } from '../../src/engine/api';
 import type { QueryName } from '../../src/worker/names';
 import { sql } from '../../server/db/store';
 import { launchChromium } from './browser';
 import { buildClientInTemp } from './buildClient';
+import { current, type QueryValue } from './engineQuery';
 import { reportPages } from './pageReport';
 import { nextPhone, signUp, startTestServer, TEST_PIN, type TestServer, type TestUser } from './server';
 
 /** Helpers for e2e tests that drive the engine through `window.engine` in real Chromium tabs. */
 
-export const CLIENT_DIR = process.env.E2E_CLIENT_DIR ?? path.resolve(import.meta.dirname, '../../dist');
+export { current, type QueryValue } from './engineQuery';
 
-type Emitted<O> = O extends Observable<infer T> ? T : never;
-export type QueryValue<K extends QueryName> = Emitted<ReturnType<EngineApi[K]>>;
+export const CLIENT_DIR = process.env.E2E_CLIENT_DIR ?? path.resolve(import.meta.dirname, '../../dist');
 
 /**
  * The deploy that follows the one the tabs were opened on, for the tests of the file this is called in: a
@@ -79,36 +78,6 @@ export async function openTab(context: BrowserContext, url: string): Promise<Pag
   return page;
 }
 
-/**
- * The value a query emits first in this tab, through the stream bridge (subscribe, first value,
- * unsubscribe). Engine queries are state streams, so the first value is the current one.
- */
-export async function current<K extends QueryName>(
-  page: Page,
-  query: K,
-  ...args: Parameters<EngineApi[K]>
-): Promise<QueryValue<K>> {
-  const value = await page.evaluate(
-    ([name, list]) =>
-      new Promise<unknown>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`engine.${name}() emitted nothing in 10 s`)), 10_000);
-        const source = (window.engine[name] as (...a: unknown[]) => Observable<unknown>)(...list);
-        const subscription = source.subscribe({
-          next: (v) => {
-            clearTimeout(timer);
-            resolve(v);
-            setTimeout(() => subscription.unsubscribe());
-          },
-          error: (e: unknown) => {
-            clearTimeout(timer);
-            reject(e instanceof Error ? e : new Error(JSON.stringify(e)));
-          },
-        });
-      }),
-    [query, args as unknown[]] as const,
-  );
-  return value as QueryValue<K>;
-}
 
 /** Polls a query in a tab until `check` passes (a Vitest assertion on the current value). */
 export async function waitFor<K extends QueryName>(
