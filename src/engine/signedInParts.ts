@@ -99,6 +99,7 @@ export class SignedInParts {
       userId: () => session.auth?.userId ?? null,
       onStored: (message) => dispatch({ type: 'messageStored', message }),
       onCommentStored: (comment, participants) => dispatch({ type: 'commentAdded', comment, participants }),
+      requireKnown: (conversationId) => this.chats.requireKnown('sendMessage', conversationId),
     });
     this.outbox = combineLatest([this.outboxQueue.entries, session.changes()]).pipe(
       map(([entries, auth]) => entries.filter((e) => e.userId === auth?.userId)),

@@ -57,6 +57,21 @@ async function paste(box: Locator, text: string): Promise<void> {
 }
 
 describe('signing up through the form', () => {
+  it('takes the country from a number typed with its prefix in a browser of no supported country', async () => {
+    await withContext('en-US', async (context) => {
+      const page = await openLogin(context);
+      const country = page.getByRole('combobox', { name: 'Country' });
+      expect(await country.inputValue()).toBe('');
+      const phone = nextPhone();
+      await page.getByRole('textbox', { name: 'Phone number' }).fill(phone);
+      // The selector follows the prefix as it is typed, and the PIN is asked for that country's number.
+      await expect.poll(() => country.inputValue()).toBe('SE');
+      await page.getByRole('button', { name: 'Send code' }).click();
+      await digit(page, 1).waitFor();
+      await page.getByText(new RegExp(`^We sent a four-digit code to \\+46\\s${phone.slice(3, 5)}\\s`)).waitFor();
+    });
+  });
+
   it('shows the message of each bad input, then lands on /inbox', async () => {
     await withContext('en-US', async (context) => {
       const page = await openLogin(context);

@@ -9,10 +9,10 @@ import {
 } from '../../protocol/api';
 import type { ConversationMute, Message } from '../../protocol/entities';
 import type { EngineClock } from '../clock';
-import { engineError } from '../errors';
+import { engineError, isEngineError, isNetworkError } from '../errors';
 import type { LiveState } from '../state/liveState';
 import type { RestClient } from '../rest';
-import { INVALID_PARAMETERS } from '../rest/fallbacks';
+import { INVALID_CONVERSATION_ID, INVALID_PARAMETERS } from '../rest/fallbacks';
 import { canEdit, editTarget } from '../rules';
 import {
   createConversationListSelector,
@@ -178,6 +178,26 @@ export class ConversationCommands {
     this.options.state.dispatch({ type: 'conversationOpened', conversationId });
     // Receipts that came while this engine was away (message_dlr2 is not replayed past a need_sync).
     void this.loadReceipts(conversationId);
+  }
+
+  /**
+   * Resolves when the chat is one the engine knows, asking the server for it when it is not in the list yet
+   * (a chat made in another browser a moment ago). A chat the server does not give the user rejects with
+   * "Invalid conversation ID provided" (its status: 404, 403), so nothing is queued for a chat that is not
+   * there (docs/ui.md "Sending"); an unanswered ask rejects with the network's error, `call`'s.
+   */
+  async requireKnown(call: 'sendMessage', conversationId: number): Promise<void> {
+    if (!Number.isSafeInteger(conversationId) || conversationId <= 0) {
+      throw engineError(call, 400, null, INVALID_CONVERSATION_ID);
+    }
+    if (this.options.state.value.conversations[conversationId] !== undefined) return;
+    try {
+      await this.loadConversation(conversationId);
+    } catch (error) {
+      if (!isEngineError(error)) throw error;
+      if (isNetworkError(error)) throw engineError(call, 0, error.message, error.fallback);
+      throw engineError(call, error.status, null, INVALID_CONVERSATION_ID);
+    }
   }
 
   /**

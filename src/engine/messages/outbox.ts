@@ -20,6 +20,11 @@ export interface OutboxDeps {
   onStored: (message: Message) => void;
   /** The server stored a comment (its answer); the engine puts it into the communities store. */
   onCommentStored?: (comment: Comment, participants: Participant[]) => void;
+  /**
+   * Rejects for a chat the engine does not know and the server does not give the user: nothing is queued for
+   * a chat that is not there, as it could only fail (docs/ui.md "Sending").
+   */
+  requireKnown?: (conversationId: number) => Promise<void>;
 }
 
 export const RETRY_BASE_MS = 1_000;
@@ -116,6 +121,8 @@ export class Outbox {
     const userId = this.deps.userId();
     // Sends belong to an account: signed out there is none to queue it for (401, as the server would say).
     if (userId === null) throw engineError('sendMessage', 401, null, FALLBACKS.sendMessage);
+    // A comment's channel is checked by the community part, which knows the channels.
+    if (!input.comment) await this.deps.requireKnown?.(input.conversationId);
     const { clock } = this.deps;
     const { file } = input;
     const facts = file ? { name: file.name ?? '', type: file.type, size: file.size } : null;

@@ -8,7 +8,7 @@ import { errorText as commonErrorText } from '../common/errorText';
 import { errorText } from './errorText';
 import { Flag } from './Flag';
 import type { LoginState } from './loginState';
-import { checkPhone, countryForLocale, type PhoneErrorKey, placeholderPhone } from './phone';
+import { checkPhone, countryForLocale, countryForNumber, type PhoneErrorKey, placeholderPhone } from './phone';
 
 const NO_COUNTRIES: CountriesView = { countries: [], status: 'idle', error: null };
 
@@ -135,7 +135,13 @@ export function PhoneStep({
         aria-describedby={described('phone')}
         onChange={(event) => {
           if (error?.field !== 'form') setError(null);
-          update({ phoneNumber: event.target.value });
+          // A number typed with its prefix ("+46…") names its country: the selector follows it.
+          const typed = countryForNumber(event.target.value, countries);
+          update(
+            typed && typed.code !== state.selectedCountry
+              ? { phoneNumber: event.target.value, selectedCountry: typed.code }
+              : { phoneNumber: event.target.value },
+          );
         }}
       />
 

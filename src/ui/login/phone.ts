@@ -77,22 +77,43 @@ export function placeholderPhone(country: Country | undefined): string {
 }
 
 /**
+ * The supported country a number typed internationally ("+46…", "0046…") belongs to: the one whose pattern it
+ * matches, else the one with the longest dial code it starts with (so the user sees the country while still
+ * typing). Null for a national number, or a prefix no supported country has.
+ */
+export function countryForNumber(raw: string, countries: readonly Country[]): Country | null {
+  if (!/^\s*(\+|00)/.test(raw)) return null;
+  const phone = normalizePhone(raw, { cc: '' });
+  if (phone === null) return null;
+  const supported = countries.filter(isSupportedCountry);
+  const matching = supported.find((c) => compiled(c.validation_abroad)?.test(phone));
+  if (matching) return matching;
+  const byPrefix = supported
+    .filter((c) => phone.startsWith(`+${c.cc}`))
+    .sort((a, b) => b.cc.length - a.cc.length);
+  return byPrefix[0] ?? null;
+}
+
+/**
  * Checks the phone step (spec §5): a country must be chosen and supported, and the number, normalised,
- * must match its pattern. A number typed with another supported country's plus prefix is accepted for
- * that country, since the prefix says unambiguously which one the user means.
+ * must match its pattern. A number typed with a supported country's plus (or 00) prefix is taken for that
+ * country, chosen or not, since the prefix says unambiguously which one the user means.
  */
 export function checkPhone(raw: string, selectedCode: string | null, countries: readonly Country[]): PhoneCheck {
-  if (!selectedCode) return { ok: false, error: 'pleaseSelectCountry' };
+  const typed = countryForNumber(raw, countries);
+  if (!selectedCode) {
+    if (!typed) return { ok: false, error: 'pleaseSelectCountry' };
+    return checkPhone(raw, typed.code, countries);
+  }
   const country = countries.find((c) => c.code === selectedCode);
-  if (!country || !isSupportedCountry(country)) return { ok: false, error: 'invalidCountrySelection' };
+  if (!country || !isSupportedCountry(country)) {
+    return typed ? checkPhone(raw, typed.code, countries) : { ok: false, error: 'invalidCountrySelection' };
+  }
   const phone = normalizePhone(raw, country);
   if (phone !== null) {
     if (compiled(country.validation_abroad)?.test(phone)) return { ok: true, phone, country };
-    if (/^\s*(\+|00)/.test(raw)) {
-      const other = countries.find(
-        (c) => c !== country && isSupportedCountry(c) && compiled(c.validation_abroad)?.test(phone),
-      );
-      if (other) return { ok: true, phone, country: other };
+    if (typed && typed !== country && compiled(typed.validation_abroad)?.test(phone)) {
+      return { ok: true, phone, country: typed };
     }
   }
   return { ok: false, error: 'pleaseEnterValidPhone', example: examplePhone(country) };

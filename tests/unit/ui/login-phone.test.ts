@@ -3,6 +3,7 @@ import { COUNTRIES } from '../../../server/domain/countries';
 import type { Country } from '../../../src/protocol/entities';
 import {
   checkPhone,
+  countryForNumber,
   countryForLocale,
   examplePhone,
   formatPhone,
@@ -77,6 +78,30 @@ describe('checkPhone', () => {
   it('asks for a country first', () => {
     expect(checkPhone('0701234561', null, COUNTRIES)).toEqual({ ok: false, error: 'pleaseSelectCountry' });
     expect(checkPhone('0701234561', '', COUNTRIES)).toEqual({ ok: false, error: 'pleaseSelectCountry' });
+    expect(checkPhone('+4712345678', null, COUNTRIES)).toEqual({ ok: false, error: 'pleaseSelectCountry' });
+  });
+
+  it('takes the country from a number typed with its prefix when none is chosen', () => {
+    expect(checkPhone('+46701234561', null, COUNTRIES)).toEqual({ ok: true, phone: '+46701234561', country: SE });
+    expect(checkPhone('0046 70 123 45 61', '', COUNTRIES)).toEqual({ ok: true, phone: '+46701234561', country: SE });
+    expect(checkPhone('+62 812 3456 7890', null, COUNTRIES)).toEqual({ ok: true, phone: '+6281234567890', country: ID });
+    // The prefix names the country, so a bad number there gets that country's example.
+    expect(checkPhone('+4680123', null, COUNTRIES)).toEqual({
+      ok: false,
+      error: 'pleaseEnterValidPhone',
+      example: '+46 70 123 45 61',
+    });
+    // A chosen country the list lacks gives way to the prefix too.
+    expect(checkPhone('+46701234561', 'NO', COUNTRIES)).toEqual({ ok: true, phone: '+46701234561', country: SE });
+  });
+
+  it('names the country of a prefix while it is typed', () => {
+    expect(countryForNumber('+46', COUNTRIES)).toEqual(SE);
+    expect(countryForNumber('+62 8', COUNTRIES)).toEqual(ID);
+    expect(countryForNumber('00467', COUNTRIES)).toEqual(SE);
+    expect(countryForNumber('+4', COUNTRIES)).toBeNull();
+    expect(countryForNumber('0701234561', COUNTRIES)).toBeNull();
+    expect(countryForNumber('46701234561', COUNTRIES)).toBeNull();
   });
 
   it('refuses a country the list does not support', () => {
