@@ -309,12 +309,18 @@ class EngineCore implements AreaImplementation<'engine'> {
 
   async confirmPin(phone: string, pin: string): Promise<SessionView> {
     const userId = await this.sessionStore.confirmPin(phone, pin);
-    const { state, outboxQueue } = await this.signedIn();
-    if (state.value.selfId !== userId) {
-      state.dispatch({ type: 'signedOut' });
-      state.dispatch({ type: 'signedIn', selfId: userId });
+    let parts: SignedInParts;
+    try {
+      parts = await this.signedIn();
+      if (parts.state.value.selfId !== userId) {
+        parts.state.dispatch({ type: 'signedOut' });
+        parts.state.dispatch({ type: 'signedIn', selfId: userId });
+      }
+    } finally {
+      // The tabs see the session once the account is known (or could not be fetched), never before.
+      await this.sessionStore.refreshAccount();
     }
-    await this.sessionStore.refreshAccount();
+    const { outboxQueue } = parts;
     this.loadedParts().connect();
     outboxQueue.kick();
     return this.sessionStore.current();

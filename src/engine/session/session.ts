@@ -1,4 +1,4 @@
-import { BehaviorSubject, distinctUntilChanged, map, type Observable } from 'rxjs';
+import { BehaviorSubject, combineLatest, distinctUntilChanged, map, type Observable } from 'rxjs';
 import type { User } from '../../protocol/entities';
 import type { ProfileChanges, SessionView } from '../contract/types';
 import type { EngineClock } from '../clock';
@@ -29,8 +29,13 @@ export interface StoredAuth {
 /** A refused websocket makes the engine ask the API about its token at most this often. */
 const HANDSHAKE_PROBE_INTERVAL_MS = 30_000;
 
-export function sessionView(auth: StoredAuth | null): SessionView {
-  if (!auth) return { status: 'unauthenticated' };
+/**
+ * The session every tab shows. `accountPending`: the PIN was just confirmed and the account is being fetched;
+ * until it comes the session still shows as signed out, so an account that has a nickname never passes
+ * through the nickname step (docs/ui.md "Signing in").
+ */
+export function sessionView(auth: StoredAuth | null, accountPending = false): SessionView {
+  if (!auth || (accountPending && !auth.account)) return { status: 'unauthenticated' };
   const account = auth.account;
   const phone = account?.phone_nr ?? '';
   const countryCode = account?.country_code ?? '';
@@ -55,6 +60,8 @@ export interface SessionOptions {
  */
 export class Session {
   private readonly auth$ = new BehaviorSubject<StoredAuth | null>(null);
+  /** Between a confirmed PIN and the first answer (or failure) of GET /v1/me: see `sessionView`. */
+  private readonly accountPending$ = new BehaviorSubject(false);
   private lastHandshakeProbe = -Infinity;
 
   constructor(private readonly options: SessionOptions) {}
@@ -71,14 +78,14 @@ export class Session {
 
   /** EngineApi `session`: the session state every tab shows. */
   session(): Observable<SessionView> {
-    return this.auth$.pipe(
-      map(sessionView),
+    return combineLatest([this.auth$, this.accountPending$]).pipe(
+      map(([auth, pending]) => sessionView(auth, pending)),
       distinctUntilChanged((a, b) => JSON.stringify(a) === JSON.stringify(b)),
     );
   }
 
   current(): SessionView {
-    return sessionView(this.auth$.value);
+    return sessionView(this.auth$.value, this.accountPending$.value);
   }
 
   read(): Promise<StoredAuth | undefined> {
@@ -100,7 +107,9 @@ export class Session {
   /** Confirms the PIN and stores the token and endpoints (spec §7); resolves with the user's id. */
   async confirmPin(phone: string, pin: string): Promise<number> {
     const { token, user_id: userId, endpoints } = await this.options.rest().confirmPin(phone, pin);
-    // Stored before anything else: the PIN is single use, so a reload from here on must stay signed in.
+    // Stored before anything else: the PIN is single use, so a reload from here on must stay signed in. The
+    // account comes next (`refreshAccount`), and the tabs see the session once it has.
+    this.accountPending$.next(true);
     await this.save({ token, userId, account: null, endpoints: { http: endpoints.http, ws: endpoints.ws } });
     return userId;
   }
@@ -141,6 +150,9 @@ export class Session {
       await this.refreshProfile();
     } catch (error) {
       this.options.log('profile refresh failed', error);
+    } finally {
+      // Without an answer the account stays unknown, and the session shows what the stored one says.
+      this.accountPending$.next(false);
     }
   }
 
@@ -166,6 +178,7 @@ export class Session {
 
   /** Signed out: every tab sees it at once (the engine clears the stored session with the rest). */
   forget(): void {
+    this.accountPending$.next(false);
     this.auth$.next(null);
   }
 

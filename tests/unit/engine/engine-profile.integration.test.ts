@@ -1,7 +1,7 @@
 import { firstValueFrom } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { sql } from '../../../server/db/store';
-import { useTestServer } from '../../support/server';
+import { TEST_PIN, useTestServer } from '../../support/server';
 import { signIn, until, useEngines } from './support/liveEngines';
 
 const s = useTestServer();
@@ -57,5 +57,36 @@ describe('editing the account against the reference server', () => {
     );
     expect(uploads?.n).toBe(0);
     expect(await firstValueFrom(engine.session())).toMatchObject({ nickname: 'Solo' });
+  });
+});
+
+/** Signing in on a new browser (docs/ui.md "Signing in"): the session is shown once the account is known. */
+describe('signing in with an account that has a nickname', () => {
+  it('never shows the nickname step on the way to ready', async () => {
+    const first = await startEngine();
+    const { phone } = await signIn(first, 'Lovisa');
+    const fresh = await startEngine();
+    const seen: string[] = [];
+    const subscription = fresh.session().subscribe((view) => seen.push(view.status));
+    try {
+      await fresh.requestPin(phone);
+      const confirmed = await fresh.confirmPin(phone, TEST_PIN);
+      expect(confirmed).toMatchObject({ status: 'ready', nickname: 'Lovisa' });
+      expect(seen).toEqual(['unauthenticated', 'ready']);
+    } finally {
+      subscription.unsubscribe();
+    }
+  });
+
+  it('shows it at once for a new account, which has none', async () => {
+    const fresh = await startEngine();
+    const seen: string[] = [];
+    const subscription = fresh.session().subscribe((view) => seen.push(view.status));
+    try {
+      await signIn(fresh, 'Ny');
+      expect(seen).toEqual(['unauthenticated', 'needsNickname', 'ready']);
+    } finally {
+      subscription.unsubscribe();
+    }
   });
 });
