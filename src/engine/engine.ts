@@ -9,6 +9,7 @@ import type {
   OutboxEntry,
   SendInput,
   SessionView,
+  SignedOutReason,
   StorageStatus,
   TabState,
 } from './contract/types';
@@ -111,7 +112,7 @@ class EngineCore implements AreaImplementation<'engine'> {
         language: this.preferences.currentLanguage,
       }),
       clientToken: () => this.preferences.clientToken,
-      onUnauthorized: () => void this.signOut(),
+      onUnauthorized: () => void this.signOut('sessionEnded'),
       lifetime: this.lifetime.signal,
     });
     this.rest = authCalls(this.restCore) as RestClient;
@@ -412,10 +413,10 @@ class EngineCore implements AreaImplementation<'engine'> {
   }
 
   /** Spec §4: a 401 or a logout clears the stored token and user id; every tab sees it at once. */
-  private async signOut(): Promise<void> {
+  private async signOut(reason: SignedOutReason | null = null): Promise<void> {
     if (!this.sessionStore.auth) return;
     this.parts?.socket.stop();
-    this.sessionStore.forget();
+    this.sessionStore.forget(reason);
     // Signed in, so they are loaded, or loading (a 401 answered right after the PIN).
     await (await this.signedIn()).signedOut();
   }

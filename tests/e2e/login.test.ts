@@ -1,5 +1,6 @@
 import type { BrowserContext, Locator, Page } from 'playwright';
 import { describe, expect, it } from 'vitest';
+import { sql } from '../../server/db/store';
 import { seriousViolations } from '../support/axe';
 import { nextPhone, useTestServer, TEST_PIN } from '../support/server';
 import { CLIENT_DIR, current, sessionStatus, signInThrough, useChromium } from '../support/tabs';
@@ -236,6 +237,42 @@ describe('where the session sends the user (spec §2)', () => {
       await page.getByRole('textbox', { name: 'Smeknamn' }).fill('Greta');
       await page.getByRole('button', { name: 'Fortsätt' }).click();
       await expect.poll(() => path(page)).toBe('/inbox');
+    });
+  });
+});
+
+describe('signed out by the server (docs/ui.md "Signed out")', () => {
+  it.each([
+    ['en-US', 'You were signed out', 'Your session ended', 'Phone number', 'Country'],
+    ['sv-SE', 'Du har loggats ut', 'Din session har upphört', 'Telefonnummer', 'Land'],
+  ])('in %s says why and keeps the number, and a logout says nothing', async (locale, title, why, number, countryLabel) => {
+    await withContext(locale, async (context) => {
+      const page = await openLogin(context);
+      const me = await signInThrough(page, 'Utloggad');
+      await expect.poll(() => path(page)).toBe('/inbox');
+
+      // The token stops working (it expired, or was ended elsewhere): the next call is answered 401.
+      await server.server.ctx.db.run(sql`DELETE FROM tokens WHERE user_id = ${me.userId}`);
+      await page.evaluate(() => window.engine.refreshConversations().catch(() => undefined));
+      await expect.poll(() => path(page)).toBe('/login');
+      await page.getByRole('status').filter({ hasText: title }).waitFor();
+      await page.getByText(why, { exact: false }).waitFor();
+      await expect.poll(() => page.getByRole('textbox', { name: number }).inputValue()).toBe(me.phone);
+      await expect.poll(() => page.getByRole('combobox', { name: countryLabel }).inputValue()).toBe('SE');
+
+      // Signing in again with the number given back ends the notice; a logout of one's own brings none.
+      await page.evaluate(
+        async ([p, pin]) => {
+          await window.engine.requestPin(p);
+          await window.engine.confirmPin(p, pin);
+        },
+        [me.phone, TEST_PIN] as const,
+      );
+      await expect.poll(() => path(page)).toBe('/inbox');
+      await page.evaluate(() => window.engine.logout());
+      await expect.poll(() => path(page)).toBe('/login');
+      await page.getByRole('textbox', { name: number }).waitFor();
+      expect(await page.getByText(title).count()).toBe(0);
     });
   });
 });

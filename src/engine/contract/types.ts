@@ -55,9 +55,19 @@ export function isEngineError(value: unknown): value is EngineError {
 
 // Session.
 
+/**
+ * Why the engine signed the user out by itself: the server refused the token (`sessionEnded`: it expired or
+ * was ended elsewhere), or the browser deleted the engine's data under it (`dataCleared`). A logout has none.
+ */
+export type SignedOutReason = 'sessionEnded' | 'dataCleared';
+
 /** Spec §4 session states. */
 export type SessionView =
-  | { status: 'unauthenticated' }
+  | {
+      status: 'unauthenticated';
+      /** Set when the engine signed the user out by itself, until the next sign-in (docs/ui.md "Signed out"). */
+      signedOut?: { reason: SignedOutReason; phone: string };
+    }
   | { status: 'needsNickname'; userId: number; phone: string; countryCode: string }
   | {
       status: 'ready';

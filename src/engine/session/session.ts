@@ -1,6 +1,6 @@
 import { BehaviorSubject, combineLatest, distinctUntilChanged, map, type Observable } from 'rxjs';
 import type { User } from '../../protocol/entities';
-import type { ProfileChanges, SessionView } from '../contract/types';
+import type { ProfileChanges, SessionView, SignedOutReason } from '../contract/types';
 import type { EngineClock } from '../clock';
 import { engineError } from '../errors';
 import type { RestClient } from '../rest';
@@ -26,6 +26,12 @@ export interface StoredAuth {
   endpoints?: AuthEndpoints;
 }
 
+/** The notice of an engine's own sign-out: why, and the number to sign in with again. */
+export interface SignedOut {
+  reason: SignedOutReason;
+  phone: string;
+}
+
 /** A refused websocket makes the engine ask the API about its token at most this often. */
 const HANDSHAKE_PROBE_INTERVAL_MS = 30_000;
 
@@ -34,8 +40,13 @@ const HANDSHAKE_PROBE_INTERVAL_MS = 30_000;
  * until it comes the session still shows as signed out, so an account that has a nickname never passes
  * through the nickname step (docs/ui.md "Signing in").
  */
-export function sessionView(auth: StoredAuth | null, accountPending = false): SessionView {
-  if (!auth || (accountPending && !auth.account)) return { status: 'unauthenticated' };
+export function sessionView(
+  auth: StoredAuth | null,
+  accountPending = false,
+  signedOut: SignedOut | null = null,
+): SessionView {
+  if (!auth) return signedOut ? { status: 'unauthenticated', signedOut } : { status: 'unauthenticated' };
+  if (accountPending && !auth.account) return { status: 'unauthenticated' };
   const account = auth.account;
   const phone = account?.phone_nr ?? '';
   const countryCode = account?.country_code ?? '';
@@ -62,6 +73,8 @@ export class Session {
   private readonly auth$ = new BehaviorSubject<StoredAuth | null>(null);
   /** Between a confirmed PIN and the first answer (or failure) of GET /v1/me: see `sessionView`. */
   private readonly accountPending$ = new BehaviorSubject(false);
+  /** Why the engine last signed out by itself, kept (in memory) until the next sign-in. */
+  private readonly signedOut$ = new BehaviorSubject<SignedOut | null>(null);
   private lastHandshakeProbe = -Infinity;
 
   constructor(private readonly options: SessionOptions) {}
@@ -78,14 +91,14 @@ export class Session {
 
   /** EngineApi `session`: the session state every tab shows. */
   session(): Observable<SessionView> {
-    return combineLatest([this.auth$, this.accountPending$]).pipe(
-      map(([auth, pending]) => sessionView(auth, pending)),
+    return combineLatest([this.auth$, this.accountPending$, this.signedOut$]).pipe(
+      map(([auth, pending, signedOut]) => sessionView(auth, pending, signedOut)),
       distinctUntilChanged((a, b) => JSON.stringify(a) === JSON.stringify(b)),
     );
   }
 
   current(): SessionView {
-    return sessionView(this.auth$.value, this.accountPending$.value);
+    return sessionView(this.auth$.value, this.accountPending$.value, this.signedOut$.value);
   }
 
   read(): Promise<StoredAuth | undefined> {
@@ -176,14 +189,20 @@ export class Session {
       .catch(() => undefined);
   }
 
-  /** Signed out: every tab sees it at once (the engine clears the stored session with the rest). */
-  forget(): void {
+  /**
+   * Signed out: every tab sees it at once (the engine clears the stored session with the rest). With a
+   * reason, the tabs say why and offer the same number again.
+   */
+  forget(reason: SignedOutReason | null = null): void {
+    const phone = this.auth$.value?.account?.phone_nr ?? '';
+    this.signedOut$.next(reason ? { reason, phone } : null);
     this.accountPending$.next(false);
     this.auth$.next(null);
   }
 
   private async save(auth: StoredAuth): Promise<void> {
     await this.options.storage.writeBatch([{ store: 'session', type: 'put', key: 'auth', value: auth }]);
+    this.signedOut$.next(null);
     this.auth$.next(auth);
   }
 }

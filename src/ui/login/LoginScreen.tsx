@@ -4,12 +4,14 @@ import { useTranslation } from 'react-i18next';
 import type { CountriesView, SessionView } from '../../engine/api';
 import { useEngine } from '../hooks/EngineContext';
 import { useQuery } from '../hooks/useQuery';
+import { useSession } from '../hooks/useSession';
 import { type LoginVariant, PATHS } from '../routing/paths';
 import { LanguageSwitch } from './LanguageSwitch';
 import { useLoginState } from './loginState';
 import { NicknameStep } from './NicknameStep';
 import { PhoneStep } from './PhoneStep';
 import { PinStep } from './PinStep';
+import { SignedOutNotice } from './SignedOutNotice';
 import './login.css';
 
 const NO_COUNTRIES: CountriesView = { countries: [], status: 'idle', error: null };
@@ -42,6 +44,14 @@ export function LoginScreen({
   }, [engine]);
 
   const shown = step === 'nickname' ? 'nickname' : state.step === 'pin' && state.phoneNumber ? 'pin' : 'phone';
+
+  // Signed out by the engine (the token refused, the browser's data cleared): say so, with the number again.
+  const session = useSession();
+  const signedOut = session?.status === 'unauthenticated' ? (session.signedOut ?? null) : null;
+  const signedOutPhone = signedOut?.phone ?? '';
+  useEffect(() => {
+    if (signedOutPhone !== '' && state.step === 'phone' && state.phoneNumber === '') update({ phoneNumber: signedOutPhone });
+  }, [signedOutPhone]); // Once per sign-out: the number is the user's to change after that.
 
   useEffect(() => {
     const before = document.title;
@@ -76,6 +86,7 @@ export function LoginScreen({
           <span className="login-logo" aria-hidden="true" />
           {t('common.appName')}
         </p>
+        {shown === 'phone' && signedOut ? <SignedOutNotice reason={signedOut.reason} /> : null}
         {shown === 'phone' ? <PhoneStep state={state} update={update} Heading={Heading} /> : null}
         {shown === 'pin' ? (
           <PinStep state={state} update={update} country={country} onSignedIn={signedIn} Heading={Heading} />

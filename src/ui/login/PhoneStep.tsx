@@ -52,6 +52,14 @@ export function PhoneStep({
     if (guess) update({ selectedCountry: guess });
   }, [countries, state.selectedCountry, state.phoneNumber, update]);
 
+  // A number with its prefix names its country, also one given back after a sign-out or typed before the
+  // list came: the selector follows it when none is chosen.
+  useEffect(() => {
+    if (state.selectedCountry !== null) return;
+    const typed = countryForNumber(state.phoneNumber, countries);
+    if (typed) update({ selectedCountry: typed.code });
+  }, [countries, state.phoneNumber, state.selectedCountry, update]);
+
   const selected: Country | undefined = countries.find((c) => c.code === state.selectedCountry);
   const loading = countries.length === 0 && view.status !== 'error';
 
