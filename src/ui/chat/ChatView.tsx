@@ -43,10 +43,14 @@ export function ChatView({ conversationId, onOpenSettings }: { conversationId: n
   const visit = useRouterState({ select: (s) => s.location.state.__TSR_key ?? '' });
   /** This opening: the latest (null), or the message of this visit. */
   const opening = targetId === null ? null : `${targetId}:${visit}`;
-  const { failure, opened, settled, retry } = useChatOpening(conversationId, targetId, opening);
+  const { failure: openFailure, offline, opened, settled, retry } = useChatOpening(conversationId, targetId, opening);
 
   const target: OpenTarget | null = targetId === null ? null : { messageId: targetId, settled: settled === opening };
 
+  // Offline with the chat known is no error (docs/ui.md "Offline and installation"): what is cached shows, the
+  // rest comes when the socket is back. A chat this device knows nothing of still says it cannot load.
+  const waiting = offline && !!item;
+  const failure = waiting ? null : openFailure;
   const selfId = session?.status === 'ready' ? session.userId : null;
   // Spec §8: a chat that is not the user's (any more) says so and offers the chats list: a retry cannot help.
   if ((failure?.notFound && !item) || (item === null && opened && !failure)) {
@@ -99,6 +103,7 @@ export function ChatView({ conversationId, onOpenSettings }: { conversationId: n
           conversationId={conversationId}
           latest={conversation.last_message}
           failed={failure !== null}
+          offline={waiting}
           target={target}
         />
         <Composer />

@@ -14,7 +14,8 @@ export interface OpenFailure {
  * Opens a chat (its latest page, or the page around `targetId`) and keeps trying while it failed: `retry`
  * opens it again in place (issue 23: the banner's Retry no longer reloads /inbox), and so does the socket
  * coming back online, so a load that failed offline mends itself once the server answers again. A failure
- * stays shown while a retry is under way and goes only when a retry succeeds.
+ * stays shown while a retry is under way and goes only when a retry succeeds. `offline` says the failure is
+ * only the network's while the socket is away too: not an error for a chat that has a cache to show.
  */
 export function useChatOpening(conversationId: number, targetId: number | null, opening: string | null) {
   const engine = useEngine();
@@ -67,5 +68,8 @@ export function useChatOpening(conversationId: number, targetId: number | null, 
   }, [connection, retryable, open]);
 
   const retry = useCallback(() => open(false), [open]);
-  return { failure, opened, settled, retry };
+  // Unanswered while the socket is not online: the app is offline, which the connection line already says.
+  // A chat with a cache shows it, and the opening is tried again once the socket is back (docs/ui.md).
+  const offline = failure !== null && isEngineError(failure.error) && failure.error.status === 0 && connection !== 'online';
+  return { failure, offline, opened, settled, retry };
 }

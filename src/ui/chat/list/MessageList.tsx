@@ -50,12 +50,15 @@ export function MessageList({
   conversationId,
   latest,
   failed = false,
+  offline = false,
   target = null,
 }: {
   conversationId: number;
   /** The chat's latest message as the chats list knows it (a prop: the chat's UI context changes more often). */
   latest: Message | null;
   failed?: boolean;
+  /** The chat's messages wait for the connection: an empty list says so instead of "Loading". */
+  offline?: boolean;
   target?: OpenTarget | null;
 }) {
   const { t } = useTranslation();
@@ -187,7 +190,9 @@ export function MessageList({
         aria-busy={older.loadingOlder || (!view.loaded && !failed)}
         tabIndex={0}
       >
-        {!view.loaded && rows.length === 0 && !failed ? <p className="chat-list-empty">{t('chat.list.loading')}</p> : null}
+        {!view.loaded && rows.length === 0 && !failed ? (
+          <p className="chat-list-empty">{offline ? t('chat.list.offline') : t('chat.list.loading')}</p>
+        ) : null}
         {view.loaded && rows.length === 0 ? <p className="chat-list-empty">{t('chat.list.empty')}</p> : null}
         <div className="chat-list-inner" style={{ height: virtualizer.getTotalSize() }} data-space-above={keeping.spaceAbove}>
           {items.map((item) => {
