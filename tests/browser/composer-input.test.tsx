@@ -384,3 +384,51 @@ describe('who may write (spec §6)', () => {
     await expect.element(page.getByText('Det här är en demochatt')).toBeVisible();
   });
 });
+
+/** The length limit (docs/ui.md "Sending"): a quiet count-down near it, and no send past it. */
+describe('the length limit', () => {
+  /** Puts `text` into the input as a paste would, in one change. */
+  async function paste(text: string) {
+    const box = document.querySelector<HTMLTextAreaElement>('textarea.composer-input');
+    if (!box) throw new Error('no message input');
+    box.focus();
+    await act(async () => {
+      const setValue = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')?.set;
+      setValue?.call(box, text);
+      box.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+  }
+
+  it.each([
+    ['en', '500', '−1,400', 'A message can be at most 10,000 characters. This one is 1,400 characters too long'],
+    ['sv', '500', '−1 400', 'Ett meddelande får vara högst 10 000 tecken. Det här är 1 400 tecken för långt'],
+  ] as const)('(%s) counts down near it, refuses a send past it with the reason, and keeps the text', async (language, left, over, why) => {
+    const { engine, asTab } = fakeEngine();
+    const root = await render(<Composer />, { engine: asTab, language });
+    await paste('x'.repeat(8_000));
+    // Far from the limit nothing is counted.
+    expect(root.querySelector('.composer-counter')).toBeNull();
+
+    await paste('x'.repeat(9_500));
+    await expect.poll(() => root.querySelector('.composer-counter [aria-hidden]')?.textContent).toBe(left);
+
+    const long = 'y'.repeat(11_400);
+    await paste(long);
+    await expect.poll(() => root.querySelector('.composer-counter [aria-hidden]')?.textContent?.replace(/\s/g, ' ')).toBe(over.replace(/\s/g, ' '));
+    await userEvent.keyboard('{Enter}');
+    const alertText = () => root.querySelector('[role="alert"]')?.textContent?.replace(/\s/g, ' ') ?? '';
+    await expect.poll(alertText).toContain(why.replace(/\s/g, ' '));
+    const send = root.querySelector<HTMLButtonElement>('.composer-send');
+    expect(send?.disabled).toBe(false);
+    await act(async () => send?.click());
+    expect(engine.sendMessage).not.toHaveBeenCalled();
+    const box = document.querySelector<HTMLTextAreaElement>('textarea.composer-input');
+    expect(box?.value).toBe(long);
+    expect(box?.getAttribute('aria-invalid')).toBe('true');
+
+    // Cut back under the limit, it sends.
+    await paste('y'.repeat(10_000));
+    await userEvent.keyboard('{Enter}');
+    await expect.poll(() => engine.sendMessage.mock.calls.length).toBe(1);
+  });
+});

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MUTE_CHOICES } from '../../src/engine/api';
+import { MUTE_CHOICES, type SignedOutReason } from '../../src/engine/api';
 import { QUICK_REACTION_ITEMS } from '../../src/ui/chat/actions/quickReactions';
 import { PRESETS } from '../../src/ui/debug/environments';
 import { LANGUAGES } from '../../src/ui/i18n';
@@ -50,6 +50,7 @@ const TEMPLATE_VALUES: Record<string, readonly (readonly string[])[]> = {
   'login.${key}': [['pleaseSelectCountry', 'invalidCountrySelection', 'pleaseEnterValidPhone']],
   'login.${invalid}': [['pleaseEnterNickname', 'nicknameTooLong']],
   'login.${problem}': [['pleaseEnterNickname', 'nicknameTooLong']],
+  'login.signedOut.${reason}': [['sessionEnded', 'dataCleared'] satisfies SignedOutReason[]],
   // The countries the reference server lists; others fall back to the server's name (defaultValue).
   'login.countries.${country.code}': [['SE', 'ID']],
   'login.satir.faq.${key}.q': [['what', 'why', 'politicians', 'real', 'act', 'messenger']],

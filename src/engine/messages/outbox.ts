@@ -1,5 +1,5 @@
 import { BehaviorSubject, type Observable } from 'rxjs';
-import { CLIENT_ID_MAX, CLIENT_ID_MIN } from '../../protocol/constants';
+import { CLIENT_ID_MAX, CLIENT_ID_MIN, MESSAGE_TEXT_MAX } from '../../protocol/constants';
 import type { Comment, Message, Participant } from '../../protocol/entities';
 import type { EngineClock } from '../clock';
 import { engineError, isEngineError } from '../errors';
@@ -59,18 +59,24 @@ export function checkSend(text: string, file: OutboxInput['file']): EngineError 
     const problem = attachmentProblem({ name: file.name ?? '', type: file.type, size: file.size });
     return problem === null ? null : refusedSend('uploadFile', problem);
   }
+  // The server's limit and its words: a console caller learns it before anything is queued.
+  if (text.trim().length > MESSAGE_TEXT_MAX) return refusedSend('sendMessage', messageTooLong());
   return text.trim() === '' ? refusedSend('sendMessage', INVALID_MESSAGE) : null;
 }
+
+/** The server's text for a message over MESSAGE_TEXT_MAX (docs/server.md), so the UI translates one text. */
+export const messageTooLong = () => `A message can be at most ${MESSAGE_TEXT_MAX} characters`;
 
 const newLocalId = (clock: EngineClock) =>
   `out_${clock.now().toString(36)}_${Math.floor(clock.random() * 2 ** 48).toString(36)}`;
 
 /**
- * A network failure or a server error is worth retrying, and so is "too many" (429: sent again once the
- * server's Retry-After has passed); another 4xx answer is final until the user retries.
+ * A network failure or a server error is worth retrying, and so are "too many" (429: sent again once the
+ * server's Retry-After has passed) and "request timeout" (408); another 4xx answer is final: the tab offers
+ * to edit or discard it.
  */
 const retryable = (error: EngineError) =>
-  error.status === 0 || error.status >= 500 || error.status === 401 || error.status === 429;
+  error.status === 0 || error.status >= 500 || error.status === 401 || error.status === 408 || error.status === 429;
 
 /**
  * The outbox (issue 3): a send is written to storage before the network call, shown at once as pending,

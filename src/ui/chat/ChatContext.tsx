@@ -21,6 +21,9 @@ export interface ChatRowUi {
   openThread(post: Message | null): void;
   scrollToMessage(messageId: number): void;
   registerScroller(scroll: ((messageId: number) => void) | null): void;
+  /** Puts a send's text back into the input, ahead of what is typed there (a failed send's Edit). */
+  takeBack(text: string): void;
+  registerComposer(put: ((text: string) => void) | null): void;
 }
 
 /**
@@ -59,6 +62,7 @@ export function ChatUiProvider(props: { conversation: Conversation; selfId: numb
   const [media, setMedia] = useState<Message | null>(null);
   const [thread, setThread] = useState<Message | null>(null);
   const scroller = useRef<((messageId: number) => void) | null>(null);
+  const composer = useRef<((text: string) => void) | null>(null);
   const { t, i18n } = useTranslation();
   const language = i18n.language;
   const texts = useMemo<ChatTexts>(() => ({ t, language }), [t, language]);
@@ -81,10 +85,25 @@ export function ChatUiProvider(props: { conversation: Conversation; selfId: numb
   const registerScroller = useCallback((scroll: ((messageId: number) => void) | null) => {
     scroller.current = scroll;
   }, []);
+  const takeBack = useCallback((text: string) => composer.current?.(text), []);
+  const registerComposer = useCallback((put: ((text: string) => void) | null) => {
+    composer.current = put;
+  }, []);
 
   const row = useMemo<ChatRowUi>(
-    () => ({ conversation: rowConversation, selfId, setReplyTo, setEditing, openMedia, openThread, scrollToMessage, registerScroller }),
-    [rowConversation, selfId, setReplyTo, setEditing, openMedia, openThread, scrollToMessage, registerScroller],
+    () => ({
+      conversation: rowConversation,
+      selfId,
+      setReplyTo,
+      setEditing,
+      openMedia,
+      openThread,
+      scrollToMessage,
+      registerScroller,
+      takeBack,
+      registerComposer,
+    }),
+    [rowConversation, selfId, setReplyTo, setEditing, openMedia, openThread, scrollToMessage, registerScroller, takeBack, registerComposer],
   );
   const value = useMemo<ChatUi>(
     () => ({ ...row, conversation, replyTo, editing, media, thread }),

@@ -32,6 +32,18 @@ describe('refusals are EngineErrors', () => {
     expect(await until(engine.outbox(), () => true)).toEqual([]);
   });
 
+  it("for a text over the server's limit, which queues nothing", async () => {
+    const engine = await startEngine();
+    await signIn(engine, 'Långrandig');
+    const { conversation } = await engine.call('createConversation', { members: [{ name: 'Vän', value: nextPhone() }] });
+    expect(await refusal(engine.sendMessage(conversation.id, { text: 'x'.repeat(10_001) }))).toBe(
+      'A message can be at most 10000 characters',
+    );
+    // The limit counts the text as sent: trimmed.
+    await engine.sendMessage(conversation.id, { text: ` ${'x'.repeat(10_000)} ` });
+    expect((await until(engine.outbox(), () => true)).map((e) => e.text.length)).toEqual([10_002]);
+  });
+
   it("for a send to another user's chat, while a chat made elsewhere a moment ago takes the send", async () => {
     const owner = await startEngine();
     await signIn(owner, 'Ägare');

@@ -11,7 +11,8 @@ import { AttachmentChip } from './AttachmentChip';
 import { ComposerPreview } from './ComposerPreview';
 import { DropOverlay } from './DropOverlay';
 import { PaperclipIcon } from './icons';
-import { attachmentProblem, canSubmit, enterAction, INPUT_MAX_HEIGHT_PX, type SendBlock, sendBlock } from './sendRules';
+import { attachmentProblem, canSubmit, charactersLeft, enterAction, INPUT_MAX_HEIGHT_PX, type SendBlock, sendBlock } from './sendRules';
+import { LengthCounter, tooLongText } from './LengthCounter';
 import { useComposerFocus } from '../../keyboard/composerFocus';
 import { useDraft } from './useDraft';
 import './composer.css';
@@ -52,7 +53,7 @@ function blockText(block: SendBlock, t: TFunction): string {
 }
 
 function ComposerForm() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const engine = useEngine();
   const ui = useChatUi();
   const { conversation, replyTo, editing, setReplyTo, setEditing } = ui;
@@ -106,6 +107,24 @@ function ComposerForm() {
   }, [editingId]);
 
   useComposerFocus(conversationId, inputRef);
+
+  // A failed send's Edit gives its text back here, ahead of anything typed since, with the cursor at its end.
+  const { registerComposer } = ui;
+  useEffect(() => {
+    registerComposer((sent) => {
+      const typed = textRef.current;
+      const joined = typed === '' ? sent : `${sent}\n${typed}`;
+      if (latest.current.editing) stash.current = `${sent}${stash.current ? `\n${stash.current}` : ''}`;
+      else setText(joined);
+      requestAnimationFrame(() => {
+        const input = inputRef.current;
+        if (!input) return;
+        input.focus();
+        input.setSelectionRange(sent.length, sent.length);
+      });
+    });
+    return () => registerComposer(null);
+  }, [registerComposer]);
 
   // Starting a reply or an edit (from the action menu) puts the cursor in the input, at the end.
   const replyId = replyTo?.id ?? null;
@@ -161,6 +180,12 @@ function ComposerForm() {
 
   const submit = async () => {
     if (busy) return;
+    // Over the server's limit: say so where the text is, and keep it (docs/ui.md "Sending").
+    const left = charactersLeft(text);
+    if (left < 0 && (editing ? text.trim() !== '' : canSubmit(text, file !== null))) {
+      setProblem(tooLongText(-left, t, i18n.language));
+      return;
+    }
     if (editing) {
       if (text.trim() === '') return;
       if (text === editing.message) {
@@ -258,6 +283,8 @@ function ComposerForm() {
 
   const ready = editing ? text.trim() !== '' : canSubmit(text, file !== null);
   const hintId = `composer-hint-${conversationId}`;
+  const counterId = `composer-counter-${conversationId}`;
+  const left = charactersLeft(text);
   return (
     <form ref={rootRef} className="composer" onSubmit={onSubmit}>
       <DropOverlay anchor={rootRef} enabled={!editing} onFile={takeFile} />
@@ -311,12 +338,14 @@ function ComposerForm() {
             rows={1}
             value={text}
             aria-label={t('chatActions.composer.label')}
-            aria-describedby={hintId}
+            aria-describedby={`${hintId} ${counterId}`}
+            aria-invalid={left < 0 || undefined}
             placeholder={t('chatActions.composer.placeholder')}
             onChange={(event) => setText(event.target.value)}
             onKeyDown={onKeyDown}
           />
         </label>
+        <LengthCounter id={counterId} left={left} />
         <span id={hintId} className="composer-sr-only">
           {enterToSend ? t('chatActions.composer.hintEnter') : t('chatActions.composer.hintCtrlEnter')}
         </span>

@@ -4,6 +4,7 @@ import {
   FILE_TYPE_NOT_SUPPORTED,
   type FileFacts,
 } from '../../../engine/api';
+import { MESSAGE_TEXT_MAX } from '../../../protocol/constants';
 import type { Conversation } from '../../../protocol/entities';
 
 /** Pure rules of the composer (spec §5 "Message attachment", "Sending", "Display limits"; §6 "Sending"). */
@@ -24,6 +25,17 @@ export function attachmentProblem(file: FileFacts): AttachmentProblem | null {
   if (problem === FILE_TYPE_NOT_SUPPORTED) return 'fileTypeNotSupported';
   if (problem === FILE_TOO_LARGE) return 'fileTooLarge';
   return null;
+}
+
+/** The composer counts down once this few characters are left (docs/ui.md "Sending"): quiet until then. */
+export const COUNTER_FROM_LEFT = 1_000;
+
+/**
+ * How many characters the text may still grow by, as the server counts them (the trimmed text's UTF-16
+ * length, at most MESSAGE_TEXT_MAX); negative when it is over.
+ */
+export function charactersLeft(text: string): number {
+  return MESSAGE_TEXT_MAX - text.trim().length;
 }
 
 /** Spec §5 "Sending": a send needs non-empty text or a file. */

@@ -2,16 +2,24 @@ import type { OutboxEntry } from '../../../engine/api';
 import { errorText } from '../../common/errorText';
 import { MessageText } from './MessageText';
 import { useOutboxActions } from './useOutboxActions';
-import { useChatTexts } from '../ChatContext';
+import { useChatRow, useChatTexts } from '../ChatContext';
+import { failsForGood } from './failsForGood';
 
 /**
  * A send the server has not stored yet, at the bottom as an own message: pending with a clock (and the
- * upload's progress), or failed with the error and Retry / Discard.
+ * upload's progress), or failed with the error and Retry / Discard (Edit / Discard when a retry cannot help).
  */
 export function OutboxRow({ entry }: { entry: OutboxEntry }) {
   const { t } = useChatTexts();
   const { retry, discard, actionError } = useOutboxActions(entry.localId);
+  const { takeBack } = useChatRow();
   const failed = entry.status === 'failed';
+  // A refusal that a retry cannot change (docs/ui.md "Sending"): the text goes back to the input to be changed.
+  const final = failed && failsForGood(entry.error);
+  const edit = () => {
+    takeBack(entry.text);
+    discard();
+  };
   const progress = entry.attachment ? Math.round(entry.attachment.progress * 100) : null;
   return (
     <article
@@ -57,9 +65,17 @@ export function OutboxRow({ entry }: { entry: OutboxEntry }) {
               {actionError}
             </p>
           ) : null}
-          <button type="button" className="mx-button msg-failed-button" onClick={retry}>
-            {t('chat.outbox.retry')}
-          </button>
+          {final ? (
+            entry.text !== '' ? (
+              <button type="button" className="mx-button msg-failed-button" onClick={edit}>
+                {t('chat.outbox.edit')}
+              </button>
+            ) : null
+          ) : (
+            <button type="button" className="mx-button msg-failed-button" onClick={retry}>
+              {t('chat.outbox.retry')}
+            </button>
+          )}
           <button type="button" className="mx-button msg-failed-button" onClick={discard}>
             {t('chat.outbox.discard')}
           </button>
