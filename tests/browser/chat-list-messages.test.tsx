@@ -82,7 +82,7 @@ describe('message rendering', () => {
     await expect.element(page.getByRole('article', { name: 'Your message' }).getByText('Sent')).toBeInTheDocument();
   });
 
-  it('shows a pending upload with its progress, and a refused send with its error, Retry and Discard', async () => {
+  it('shows a pending upload with its progress, and a send refused for good with its error, Edit and Discard', async () => {
     const { outbox, engine, asTab } = listEngine();
     outbox.next([
       entry({
@@ -109,10 +109,14 @@ describe('message rendering', () => {
     await expect.element(page.getByRole('article', { name: 'Your message, sending' })).toHaveTextContent('With a photo');
     const failed = page.getByRole('article', { name: 'Your message, not sent' });
     await expect.element(failed.getByRole('alert')).toHaveTextContent('This is a demo chat');
-    await userEvent.click(failed.getByRole('button', { name: 'Retry' }));
-    expect(engine.retrySend).toHaveBeenCalledWith('b');
+    // A 403 cannot change on a retry (docs/ui.md "Sending"): Edit and Discard only.
+    expect(failed.getByRole('button', { name: 'Retry' }).elements()).toHaveLength(0);
     await userEvent.click(failed.getByRole('button', { name: 'Discard' }));
     expect(engine.discardSend).toHaveBeenCalledWith('b');
+    // With no input on screen to take the text, Edit keeps the send rather than lose it.
+    await userEvent.click(failed.getByRole('button', { name: 'Edit' }));
+    expect(engine.discardSend).toHaveBeenCalledTimes(1);
+    expect(engine.retrySend).not.toHaveBeenCalled();
     expect(page.getByText('Another chat').elements()).toHaveLength(0);
   });
 

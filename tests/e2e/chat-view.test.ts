@@ -221,7 +221,7 @@ describe('chat view', () => {
     expect(await chatViewViolations(page)).toEqual([]);
   });
 
-  it('shows a refused send with its error, Retry and Discard', async () => {
+  it('shows a send refused for good with its error and Discard, and no Retry that cannot work', async () => {
     const alice = await person('Alice');
     const bob = await person('Bob');
     // A demo chat refuses every send (spec §6 "This is a demo chat"): the outbox keeps it as failed.
@@ -242,7 +242,9 @@ describe('chat view', () => {
     const message = outbox[0]?.error?.message ?? '';
     expect(message).toBe('This is a demo chat');
     expect(await failed.getByRole('alert').first().innerText()).toBe(message);
-    expect(await failed.getByRole('button', { name: 'Retry' }).count()).toBe(1);
+    // A 403 cannot change on a retry, and a demo chat has no input to edit it in (docs/ui.md "Sending").
+    expect(await failed.getByRole('button', { name: 'Retry' }).count()).toBe(0);
+    expect(await failed.getByRole('button', { name: 'Edit' }).count()).toBe(0);
     await failed.getByRole('button', { name: 'Discard' }).click();
     await expect.poll(() => failed.count()).toBe(0);
     expect(await current(alice.page, 'outbox')).toEqual([]);

@@ -21,8 +21,11 @@ export interface ChatRowUi {
   openThread(post: Message | null): void;
   scrollToMessage(messageId: number): void;
   registerScroller(scroll: ((messageId: number) => void) | null): void;
-  /** Puts a send's text back into the input, ahead of what is typed there (a failed send's Edit). */
-  takeBack(text: string): void;
+  /**
+   * Puts a send's text back into the input, ahead of what is typed there (a failed send's Edit); false when
+   * the chat shows no input to take it.
+   */
+  takeBack(text: string): boolean;
   registerComposer(put: ((text: string) => void) | null): void;
 }
 
@@ -85,7 +88,11 @@ export function ChatUiProvider(props: { conversation: Conversation; selfId: numb
   const registerScroller = useCallback((scroll: ((messageId: number) => void) | null) => {
     scroller.current = scroll;
   }, []);
-  const takeBack = useCallback((text: string) => composer.current?.(text), []);
+  const takeBack = useCallback((text: string) => {
+    const put = composer.current;
+    put?.(text);
+    return put !== null;
+  }, []);
   const registerComposer = useCallback((put: ((text: string) => void) | null) => {
     composer.current = put;
   }, []);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { OutboxEntry } from '../../../src/engine/api';
 import type { Message } from '../../../src/protocol/entities';
-import { buildMessageRows, buildRows, findLoaded } from '../../../src/ui/chat/list/rows';
+import { buildMessageRows, buildRows, findLoaded, rowIndex, withOutbox } from '../../../src/ui/chat/list/rows';
 
 const at = (y: number, m: number, d: number, h = 12) => String(Math.floor(new Date(y, m - 1, d, h).getTime() / 1000));
 const msg = (id: number, created_at: string): Message =>
@@ -46,5 +46,19 @@ describe('list rows', () => {
     const rows = buildRows([msg(1, at(2026, 1, 2))], false, [entry('a', today), entry('b', today + 1000)]);
     expect(rows.map((r) => r.key)).toEqual(['day-1', 'm-1', 'day-a', 'o-a', 'o-b']);
     expect(buildRows([], false, [entry('a', today)]).map((r) => r.key)).toEqual(['day-a', 'o-a']);
+  });
+
+  it('keeps a failed send where it was written, above the messages that came after it', () => {
+    const failed = (localId: string, createdAt: number): OutboxEntry => ({ ...entry(localId, createdAt), status: 'failed' });
+    const noon = new Date(2026, 0, 3, 12).getTime();
+    const messages = [msg(1, at(2026, 1, 3, 11)), msg(2, at(2026, 1, 3, 13)), msg(3, at(2026, 1, 4, 9))];
+    const messageRows = buildMessageRows(messages, false);
+    const rows = withOutbox(messageRows, [failed('f', noon), entry('p', noon + 1), failed('g', new Date(2026, 0, 3, 20).getTime())]);
+    // 'g' was written on the 3rd, after message 2: above the 4th's separator. A pending send stays last.
+    expect(rows.map((r) => r.key)).toEqual(['day-1', 'm-1', 'o-f', 'm-2', 'o-g', 'day-3', 'm-3', 'day-p', 'o-p']);
+    // Every row is found by its key, the message rows moved down by what was put among them too.
+    for (const [i, row] of rows.entries()) expect(rowIndex(messageRows, rows, row.key)).toBe(i);
+    // A failed send newer than every message is last, as before.
+    expect(withOutbox(messageRows, [failed('h', Date.now())]).map((r) => r.key).slice(-1)).toEqual(['o-h']);
   });
 });

@@ -66,21 +66,68 @@ export function buildMessageRows(messages: readonly Message[], hasOlder: boolean
   return { messages, hasOlder, rows, index };
 }
 
-/** Where the row with `key` is in `rows` (the message rows, then the outbox's), or undefined. */
+/**
+ * Where the row with `key` is in `rows` (the message rows with the outbox's among and after them), or
+ * undefined. A message row is at its index in the message rows, or as many further down as outbox rows were
+ * put among them (`withOutbox`: only failed sends, so a few).
+ */
 export function rowIndex(messageRows: MessageRows, rows: readonly ChatRow[], key: string): number | undefined {
   const found = messageRows.index.get(key);
-  if (found !== undefined && found < messageRows.rows.length && rows[found]?.key === key) return found;
+  const extra = rows.length - messageRows.rows.length;
+  if (found !== undefined && found < messageRows.rows.length) {
+    for (let i = found; i <= found + extra && i < rows.length; i++) if (rows[i]?.key === key) return i;
+  }
   for (let i = messageRows.rows.length; i < rows.length; i++) if (rows[i]?.key === key) return i;
+  for (let i = 0; i < rows.length; i++) if (rows[i]?.key === key) return i;
   return undefined;
 }
 
-/** The message rows, then the outbox's sends of this chat (each day they start gets its separator). */
+/**
+ * Where a failed send goes among the message rows: before the first message written after it (epoch ms
+ * against the server's seconds), so it stays where it was written while later messages go below it (docs/ui.md
+ * "Sending"); null when none was (it goes at the end, as pending sends do). Above a separator that begins
+ * another day than the send's.
+ */
+function placeAmong(messageRows: MessageRows, entry: OutboxEntry): number | null {
+  const { messages, rows } = messageRows;
+  let low = 0;
+  let high = messages.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (Number((messages[mid] as Message).created_at) * 1000 > entry.createdAt) high = mid;
+    else low = mid + 1;
+  }
+  const next = messages[low];
+  if (!next) return null;
+  const at = messageRows.index.get(`m-${next.id}`);
+  if (at === undefined || rows[at]?.key !== `m-${next.id}`) return null;
+  const above = rows[at - 1];
+  return above?.kind === 'day' && !sameDay(above.date, new Date(entry.createdAt)) ? at - 1 : at;
+}
+
+/**
+ * The message rows with the outbox's sends of this chat: a failed send where it was written (`placeAmong`),
+ * the rest after the messages (each day they start gets its separator).
+ */
 export function withOutbox(messageRows: MessageRows, outbox: readonly OutboxEntry[]): readonly ChatRow[] {
   if (outbox.length === 0) return messageRows.rows;
-  const rows: ChatRow[] = [...messageRows.rows];
+  const placed = new Map<number, OutboxEntry[]>();
+  const after: OutboxEntry[] = [];
+  for (const entry of outbox) {
+    const at = entry.status === 'failed' ? placeAmong(messageRows, entry) : null;
+    if (at === null) after.push(entry);
+    else placed.set(at, [...(placed.get(at) ?? []), entry]);
+  }
+  const rows: ChatRow[] =
+    placed.size === 0
+      ? [...messageRows.rows]
+      : messageRows.rows.flatMap((row, i) => [
+          ...(placed.get(i) ?? []).map((entry): ChatRow => ({ kind: 'outbox', key: `o-${entry.localId}`, entry })),
+          row,
+        ]);
   const last = messageRows.messages[messageRows.messages.length - 1];
   let lastDate = last ? fromEpochSeconds(last.created_at) : null;
-  for (const entry of outbox) {
+  for (const entry of after) {
     const date = new Date(entry.createdAt);
     if (lastDate === null ? !messageRows.hasOlder : !sameDay(lastDate, date)) {
       rows.push({ kind: 'day', key: `day-${entry.localId}`, date });

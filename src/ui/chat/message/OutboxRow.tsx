@@ -3,6 +3,7 @@ import { errorText } from '../../common/errorText';
 import { MessageText } from './MessageText';
 import { useOutboxActions } from './useOutboxActions';
 import { useChatRow, useChatTexts } from '../ChatContext';
+import { sendBlock } from '../composer/sendRules';
 import { failsForGood } from './failsForGood';
 
 /**
@@ -12,13 +13,14 @@ import { failsForGood } from './failsForGood';
 export function OutboxRow({ entry }: { entry: OutboxEntry }) {
   const { t } = useChatTexts();
   const { retry, discard, actionError } = useOutboxActions(entry.localId);
-  const { takeBack } = useChatRow();
+  const { takeBack, conversation } = useChatRow();
   const failed = entry.status === 'failed';
-  // A refusal that a retry cannot change (docs/ui.md "Sending"): the text goes back to the input to be changed.
+  // A refusal that a retry cannot change (docs/ui.md "Sending"): the text goes back to the input to be changed,
+  // where the chat has one (not in a demo chat, say: there only Discard).
   const final = failed && failsForGood(entry.error);
+  const editable = final && entry.text !== '' && sendBlock(conversation, false) === null;
   const edit = () => {
-    takeBack(entry.text);
-    discard();
+    if (takeBack(entry.text)) discard();
   };
   const progress = entry.attachment ? Math.round(entry.attachment.progress * 100) : null;
   return (
@@ -66,7 +68,7 @@ export function OutboxRow({ entry }: { entry: OutboxEntry }) {
             </p>
           ) : null}
           {final ? (
-            entry.text !== '' ? (
+            editable ? (
               <button type="button" className="mx-button msg-failed-button" onClick={edit}>
                 {t('chat.outbox.edit')}
               </button>
