@@ -12,7 +12,10 @@ import type { HttpMethod, HttpResponse, HttpTransport } from './transport';
 export interface RestSession {
   apiBase: string;
   token: string | null;
-  /** The user's chosen language, sent as Accept-Language; null or absent before any choice (no header). */
+  /**
+   * The language the server's texts are asked for, sent as Accept-Language: the user's choice, else the one
+   * the tabs show (docs/ui.md "Refusals in the app's language"); null or absent when neither is known (no header).
+   */
   language?: Language | null;
 }
 
