@@ -19,15 +19,17 @@ export async function editMessage(
   rawText: string,
 ): Promise<Message> {
   const { db } = ctx;
-  if (conversation.is_demo === 1) throw forbidden('This is a demo chat');
+  if (conversation.is_demo === 1) throw forbidden('This is a demo chat', 'demo_chat');
   const row = await requireVisibleMessage(db, conversation.id, member, messageId);
   if (row.type === 'system') throw forbidden('System messages cannot be edited');
   if (row.user_id !== member.user_id) throw forbidden('You can only edit your own messages');
   const now = ctx.clock.now();
   if (now - row.created_at > EDIT_WINDOW_MS) throw forbidden('This message is too old to edit');
   const text = rawText.trim();
-  if (text === '') throw badRequest('A message cannot be empty');
-  if (text.length > MESSAGE_TEXT_MAX) throw badRequest(`A message can be at most ${MESSAGE_TEXT_MAX} characters`);
+  if (text === '') throw badRequest('A message cannot be empty', 'message_empty');
+  if (text.length > MESSAGE_TEXT_MAX) {
+    throw badRequest(`A message can be at most ${MESSAGE_TEXT_MAX} characters`, 'message_too_long');
+  }
   if (text === row.message) return (await serializeMessages(db, conversation, [row]))[0] as Message;
   return ctx.events.transaction(async () => {
     await db.run(

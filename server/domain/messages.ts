@@ -95,8 +95,10 @@ export async function sendMessage(
   const { db } = ctx;
   const { conversation, member } = input;
   const text = input.text.trim();
-  if (text.length > MESSAGE_TEXT_MAX) throw badRequest(`A message can be at most ${MESSAGE_TEXT_MAX} characters`);
-  if (text === '' && !input.attachment) throw badRequest('A message needs text or an attachment');
+  if (text.length > MESSAGE_TEXT_MAX) {
+    throw badRequest(`A message can be at most ${MESSAGE_TEXT_MAX} characters`, 'message_too_long');
+  }
+  if (text === '' && !input.attachment) throw badRequest('A message needs text or an attachment', 'message_empty');
   const { audience } = await checkCanSend(db, conversation, member, { quoted: input.quotedId != null });
   if (input.quotedId != null) await requireVisibleMessage(db, conversation.id, member, input.quotedId);
   const print =

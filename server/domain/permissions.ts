@@ -14,7 +14,7 @@ export async function checkCanSend(
   member: MemberRow,
   options: { quoted: boolean },
 ): Promise<{ audience: 'admins' | null }> {
-  if (conversation.is_demo === 1) throw forbidden('This is a demo chat');
+  if (conversation.is_demo === 1) throw forbidden('This is a demo chat', 'demo_chat');
   const communityAdmin = await isCommunityAdmin(db, conversation.community_id, member.user_id);
   const admin = member.is_admin === 1 || communityAdmin;
   if (conversation.is_community_announcements === 1) {

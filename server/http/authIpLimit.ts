@@ -29,7 +29,8 @@ export async function registerAuthIpLimit(app: FastifyInstance, config: ServerCo
     keyGenerator: (request) => request.ip,
     onExceeded: () => metrics.limitRefusals.inc({ limit: 'auth_ip' }),
     // Thrown, so the API's error handler answers it in the envelope, translated like every other message.
-    errorResponseBuilder: () => tooManyRequests(AUTH_IP_MESSAGE),
+    errorResponseBuilder: (_request, context) =>
+      tooManyRequests(AUTH_IP_MESSAGE, Math.max(1, Math.ceil(context.ttl / 1000)), 'sign_in_attempts_limited'),
   });
   const limit = app.rateLimit();
   app.addHook('onRequest', async (request, reply) => {

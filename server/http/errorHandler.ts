@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import pg from 'pg';
-import type { ApiFailure } from '../../src/protocol/envelope';
+import type { ApiFailure, RefusalCode } from '../../src/protocol/envelope';
 import { isDatabaseUnavailable } from '../db/store';
 import { ApiError } from './errors';
 import { localize, type Localized, requestLanguage, type ServerLanguage } from './language';
@@ -11,8 +11,16 @@ import { schemaNumberRefusal } from './numbers';
  * The failure envelope, its message in the language the request asks for (Accept-Language, docs/server.md
  * "Languages"). Every message the server sends a client goes out through here.
  */
-export function failure(reply: FastifyReply, status: number, message: string | Localized) {
+export function failure(
+  reply: FastifyReply,
+  status: number,
+  message: string | Localized,
+  refusal: { code?: RefusalCode | null; retryAfterSeconds?: number | null } = {},
+) {
   const body: ApiFailure = { success: false, status, message: localize(message, requestLanguage(reply.request.headers)) };
+  // The refusal's stable name and its wait beside the message (docs/server.md "Refusal codes").
+  if (refusal.code) body.code = refusal.code;
+  if (refusal.retryAfterSeconds != null) body.retry_after = refusal.retryAfterSeconds;
   return reply.status(status).header('Vary', 'Accept-Language').send(body);
 }
 
@@ -98,7 +106,7 @@ export function installErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof ApiError) {
       if (error.retryAfterSeconds !== null) reply.header('Retry-After', String(error.retryAfterSeconds));
-      return failure(reply, error.status, error.message);
+      return failure(reply, error.status, error.message, { code: error.code, retryAfterSeconds: error.retryAfterSeconds });
     }
     if (error.validation) return failure(reply, 400, validationMessage(error));
     const status = error.statusCode ?? 500;

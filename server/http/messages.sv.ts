@@ -167,6 +167,11 @@ export const SWEDISH_PATTERNS: readonly SwedishPattern[] = [
     sv: 'För många begäranden om PIN-kod för det här numret. Försök igen om {wait}.',
     values: { wait: minutes },
   },
+  {
+    en: 'Too many wrong PIN codes. This number is locked; try again in {wait}.',
+    sv: 'För många felaktiga PIN-koder. Numret är låst; försök igen om {wait}.',
+    values: { wait: minutes },
+  },
   { en: 'A message can be at most {max} characters', sv: 'Ett meddelande får vara högst {max} tecken' },
   {
     en: 'The attached file is not an {kind}',

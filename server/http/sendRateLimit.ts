@@ -86,13 +86,13 @@ export function registerSendRateLimit(
 ): void {
   if (config.sendRateLimit <= 0) return;
   const buckets = shared?.(config.sendRateLimit, config.sendRateWindowMs) ?? new SendBuckets(config.sendRateLimit, config.sendRateWindowMs);
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', async (request) => {
     const user = request.authUser;
     if (!user || !SEND_ROUTES.has(`${request.method} ${request.routeOptions.url}`)) return;
     const waitMs = await buckets.take(user.id, clock.now());
     if (waitMs === 0) return;
     metrics.limitRefusals.inc({ limit: 'send_rate' });
-    reply.header('Retry-After', String(Math.max(1, Math.ceil(waitMs / 1000))));
-    throw tooManyRequests(SEND_RATE_MESSAGE);
+    // Retry-After (whole seconds) and the body's `retry_after` are written by the error handler.
+    throw tooManyRequests(SEND_RATE_MESSAGE, Math.max(1, Math.ceil(waitMs / 1000)), 'send_rate_limited');
   });
 }

@@ -20,6 +20,8 @@ export const PIN_TRIES_PER_PIN = 5;
 export const PIN_FAILURES_PER_DAY = 10;
 export const PIN_REQUESTS_PER_WINDOW = 5;
 export const PIN_REQUEST_WINDOW_MS = 15 * 60_000;
+/** How long the fifth wrong try of a PIN locks the number (docs/server.md "Login"). */
+export const PIN_LOCK_MS = 15 * 60_000;
 const DAY_MS = 24 * 60 * 60_000;
 export const PIN_NOT_SENT = 'The PIN code could not be sent. Please try again.';
 
@@ -33,15 +35,30 @@ const phoneBody = {
 
 function requirePhone(raw: string) {
   const normalized = normalizePhone(raw);
-  if (!normalized) throw badRequest('Please enter a valid phone number');
+  if (!normalized) throw badRequest('Please enter a valid phone number', 'invalid_phone');
   return normalized;
+}
+
+/** Whole seconds from `now` until `at` (at least 1: a refusal never says "try again now"). */
+const secondsUntil = (at: number, now: number) => Math.max(1, Math.ceil((at - now) / 1000));
+
+/**
+ * A number locked by its wrong tries, until `until`: every try and every PIN request meanwhile, the right
+ * PIN too, is told so and when it opens (docs/server.md "Login").
+ */
+function pinLocked(until: number, now: number): ApiError {
+  const seconds = secondsUntil(until, now);
+  const wait = pinRequestWaitWords(seconds);
+  return tooManyRequests(`Too many wrong PIN codes. This number is locked; try again in ${wait}.`, seconds, 'pin_locked');
 }
 
 /** Nickname rule of spec §5: trimmed, non-empty, at most 50 characters. */
 export function validNickname(raw: string): string {
   const nickname = raw.trim();
-  if (nickname === '') throw badRequest('Please enter a nickname');
-  if ([...nickname].length > NICKNAME_MAX) throw badRequest(`Nickname must be at most ${NICKNAME_MAX} characters`);
+  if (nickname === '') throw badRequest('Please enter a nickname', 'nickname_required');
+  if ([...nickname].length > NICKNAME_MAX) {
+    throw badRequest(`Nickname must be at most ${NICKNAME_MAX} characters`, 'nickname_too_long');
+  }
   return nickname;
 }
 
@@ -74,13 +91,21 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: ServerContext): vo
       await db.transaction(async () => {
         // The number's PIN row first: it stays locked until this transaction ends, so requests for one number at
         // the same time are counted one after another (each sees the ones before it), never all against one count.
-        // A refused request rolls back, and the PIN issued before stays.
-        await db.run(
+        // A refused request rolls back, and the PIN issued before stays. A locked number's row (its wrong tries
+        // used up, `expires_at` not passed: the lock's end) is left as it is, and the request is refused.
+        const issued = await db.get<{ phone_nr: string }>(
           sql`INSERT INTO pins (phone_nr, pin_hash, issued_at, expires_at, wrong_tries)
               VALUES (${phone}, ${pinHash(phone, pin)}, ${now}, ${now + PIN_TTL_MS}, 0)
               ON CONFLICT (phone_nr) DO UPDATE SET pin_hash = excluded.pin_hash, issued_at = excluded.issued_at,
-                expires_at = excluded.expires_at, wrong_tries = 0`,
+                expires_at = excluded.expires_at, wrong_tries = 0
+              WHERE pins.wrong_tries < ${PIN_TRIES_PER_PIN} OR pins.expires_at <= ${now}
+              RETURNING phone_nr`,
         );
+        if (!issued) {
+          const lock = await db.get<{ expires_at: number }>(sql`SELECT expires_at FROM pins WHERE phone_nr = ${phone}`);
+          ctx.metrics.limitRefusals.inc({ limit: 'pin_locked' });
+          throw pinLocked(Number(lock?.expires_at ?? now), now);
+        }
         const since = now - PIN_REQUEST_WINDOW_MS;
         // The limit's worth of the latest requests in the window: when all are there, the oldest of them
         // says when the number may ask again (it leaves the window then, and the count drops below the limit).
@@ -92,7 +117,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: ServerContext): vo
           ctx.metrics.limitRefusals.inc({ limit: 'pin_request' });
           const seconds = pinRequestWaitSeconds(Number(counted.at), PIN_REQUEST_WINDOW_MS, now);
           const wait = pinRequestWaitWords(seconds);
-          throw tooManyRequests(`Too many PIN requests for this number. Try again in ${wait}.`, seconds);
+          throw tooManyRequests(`Too many PIN requests for this number. Try again in ${wait}.`, seconds, 'pin_requests_limited');
         }
         await db.run(sql`DELETE FROM pin_requests WHERE at <= ${now - DAY_MS}`);
         await db.run(sql`INSERT INTO pin_requests (phone_nr, at) VALUES (${phone}, ${now})`);
@@ -102,7 +127,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: ServerContext): vo
       } catch (error) {
         // Logged without the PIN or the number; the user asks again (the request counts towards the limit).
         request.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'PIN delivery failed');
-        throw new ApiError(503, PIN_NOT_SENT);
+        throw new ApiError(503, PIN_NOT_SENT, null, 'pin_not_sent');
       }
       return ok<PinRequestAnswer>({ status: 'sent' });
     },
@@ -123,7 +148,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: ServerContext): vo
     async (request) => {
       const { phone, country } = requirePhone(request.body.phone_nr);
       const pin = request.body.pin;
-      if (!/^\d{4}$/.test(pin)) throw badRequest('Invalid PIN code');
+      if (!/^\d{4}$/.test(pin)) throw badRequest('Invalid PIN code', 'invalid_pin');
       const now = clock.now();
       const token = newToken();
       const userId = await db.transaction(async () => {
@@ -135,22 +160,42 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: ServerContext): vo
               RETURNING pin_hash, expires_at, wrong_tries`,
         );
         const since = now - DAY_MS;
-        const failures = await db.get<{ n: number }>(
-          sql`SELECT COUNT(*) AS n FROM pin_failures WHERE phone_nr = ${phone} AND at > ${since}`,
+        // The day's failures, oldest first: when the limit is reached, the oldest says when it opens again.
+        const failures = await db.get<{ n: number; oldest: number | null }>(
+          sql`SELECT COUNT(*) AS n, MIN(at) AS oldest FROM pin_failures WHERE phone_nr = ${phone} AND at > ${since}`,
         );
         // Counted per number, whatever address the tries come from, and checked before the PIN itself.
-        if ((failures?.n ?? 0) >= PIN_FAILURES_PER_DAY) {
+        const dayLimit = (oldest: number) => {
           ctx.metrics.limitRefusals.inc({ limit: 'pin_failures' });
-          throw tooManyRequests('Too many wrong PIN codes for this number. Please try again tomorrow.');
+          return tooManyRequests(
+            'Too many wrong PIN codes for this number. Please try again tomorrow.',
+            secondsUntil(oldest + DAY_MS, now),
+            'pin_failures_limited',
+          );
+        };
+        const failed = Number(failures?.n ?? 0);
+        if (failed >= PIN_FAILURES_PER_DAY) throw dayLimit(Number(failures?.oldest ?? now));
+        // `wrong_tries` counts this try already: a row whose earlier tries used the PIN's up is a locked number,
+        // whose `expires_at` is when the lock ends. The right PIN is refused as well, until then.
+        if (issued && issued.wrong_tries - 1 >= PIN_TRIES_PER_PIN && issued.expires_at > now) {
+          ctx.metrics.limitRefusals.inc({ limit: 'pin_locked' });
+          throw pinLocked(Number(issued.expires_at), now);
         }
-        if (!issued || issued.expires_at <= now) {
-          throw badRequest('The PIN code has expired or was never sent. Please request a new one.');
+        if (!issued || issued.expires_at <= now || issued.wrong_tries - 1 >= PIN_TRIES_PER_PIN) {
+          throw badRequest('The PIN code has expired or was never sent. Please request a new one.', 'pin_expired');
         }
         if (issued.pin_hash !== pinHash(phone, pin)) {
-          // Committed, not thrown: the wrong try is kept (`wrong_tries` counts it already).
+          // Committed, not thrown: the wrong try is kept (`wrong_tries` counts it already), and its refusal is
+          // answered once the transaction has ended.
           await db.run(sql`INSERT INTO pin_failures (phone_nr, at) VALUES (${phone}, ${now})`);
-          if (issued.wrong_tries >= PIN_TRIES_PER_PIN) await db.run(sql`DELETE FROM pins WHERE phone_nr = ${phone}`);
-          return null;
+          // The day's last wrong try: the number is locked until the day's first failure is 24 hours old.
+          if (failed + 1 >= PIN_FAILURES_PER_DAY) return dayLimit(Number(failures?.oldest ?? now));
+          if (issued.wrong_tries < PIN_TRIES_PER_PIN) return badRequest('Invalid PIN code', 'invalid_pin');
+          // The PIN's last try: it is void, and the number is locked until PIN_LOCK_MS from now. The row stays,
+          // its `expires_at` now the lock's end, so the tries and requests meanwhile are told of the lock.
+          await db.run(sql`UPDATE pins SET expires_at = ${now + PIN_LOCK_MS} WHERE phone_nr = ${phone}`);
+          ctx.metrics.limitRefusals.inc({ limit: 'pin_locked' });
+          return pinLocked(now + PIN_LOCK_MS, now);
         }
         await db.run(sql`DELETE FROM pins WHERE phone_nr = ${phone}`);
         // A new number is inserted unless it is there; another request may add it meanwhile (someone adding
@@ -164,7 +209,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: ServerContext): vo
         await db.run(sql`INSERT INTO tokens (hash, user_id, created_at) VALUES (${hashToken(token)}, ${id}, ${now})`);
         return id;
       });
-      if (userId === null) throw badRequest('Invalid PIN code');
+      if (userId instanceof ApiError) throw userId;
       return ok<PinConfirmAnswer>({ token, user_id: userId, endpoints: country.endpoints });
     },
   );

@@ -22,6 +22,7 @@ import { ConversationExporter } from './export/exporter';
 import { Notifier } from './notifications/notifier';
 import type { Outbox } from './messages/outbox';
 import { FormDraftStore } from './preferences/formDrafts';
+import { browserLanguage, threadLanguages } from './preferences/browserLanguage';
 import { Preferences } from './preferences/preferences';
 import { fetchTransport, type HttpTransport, type RestClient } from './rest';
 import { authCalls } from './rest/authCalls';
@@ -90,6 +91,8 @@ class EngineCore implements AreaImplementation<'engine'> {
   private readonly quota: QuotaWatchStorage;
   /** Aborts every REST call of this engine when it stops. */
   private readonly lifetime = new AbortController();
+  /** The browser's languages, as the latest tab to say so sees them (a worker's own may differ: see TabState). */
+  private tabLanguages: readonly string[] | null = null;
 
   constructor(private readonly options: EngineOptions) {
     this.quota = new QuotaWatchStorage(options.storage);
@@ -109,7 +112,9 @@ class EngineCore implements AreaImplementation<'engine'> {
       session: () => ({
         apiBase: this.apiBase(),
         token: this.sessionStore.auth?.token ?? null,
-        language: this.preferences.currentLanguage,
+        // The chosen language, else the one the tabs show (the browser's), so a refusal the UI has no text of
+        // its own for comes in the app's language from the first call (docs/ui.md "Refusals").
+        language: this.preferences.currentLanguage ?? browserLanguage(this.tabLanguages ?? threadLanguages()),
       }),
       clientToken: () => this.preferences.clientToken,
       onUnauthorized: () => void this.signOut('sessionEnded'),
@@ -355,6 +360,7 @@ class EngineCore implements AreaImplementation<'engine'> {
   }
 
   setTabState(tabId: string, state: TabState): void {
+    if (state.languages && state.languages.length > 0) this.tabLanguages = state.languages;
     const before = this.tabs.openConversations();
     const wasVisible = this.tabs.isVisible(tabId);
     this.tabs.set(tabId, state, this.clock.now());

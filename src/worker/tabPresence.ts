@@ -35,6 +35,7 @@ export class TabPresence {
       visible: document.visibilityState === 'visible',
       focused: document.hasFocus(),
       openConversationId: this.openConversationId,
+      languages: [...navigator.languages],
     };
   }
 

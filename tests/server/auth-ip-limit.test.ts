@@ -22,7 +22,8 @@ describe('the per-address limit on the sign-in routes', () => {
     expect(confirm.status).not.toBe(429);
     const refused = await pinRequest(s.url);
     expect(refused.status).toBe(429);
-    expect(refused.body).toEqual({ success: false, status: 429, message: AUTH_IP_MESSAGE });
+    expect(refused.body).toMatchObject({ success: false, status: 429, message: AUTH_IP_MESSAGE, code: 'sign_in_attempts_limited' });
+    expect((refused.body as { retry_after?: number }).retry_after).toBeGreaterThan(0);
     const swedish = await pinRequest(s.url, { 'Accept-Language': 'sv' });
     expect(swedish.body).toMatchObject({ status: 429, message: 'För många inloggningsförsök från den här adressen. Vänta en minut.' });
     const raw = await fetch(`${s.url}/v1/auth/pin`, {

@@ -41,7 +41,7 @@ describe('login', () => {
     expect(before.data.account).toMatchObject({ nickname: '', phone_nr: phone, country_code: '46', deleted_at: '0' });
 
     const empty = await call(s.url, 'POST', '/v2/me/register', { token, json: { name: '   ' } });
-    expect(empty.body).toEqual({ success: false, status: 400, message: 'Please enter a nickname' });
+    expect(empty.body).toEqual({ success: false, status: 400, message: 'Please enter a nickname', code: 'nickname_required' });
     const long = await call(s.url, 'POST', '/v2/me/register', { token, json: { name: 'x'.repeat(51) } });
     expect(long.status).toBe(400);
 
@@ -73,7 +73,12 @@ describe('login', () => {
 
   it('refuses bad phone numbers and bad PIN shapes with clear 4xx messages', async () => {
     const bad = await call(s.url, 'POST', '/v1/auth/pin', { form: { phone_nr: '+4612' } });
-    expect(bad.body).toEqual({ success: false, status: 400, message: 'Please enter a valid phone number' });
+    expect(bad.body).toEqual({
+      success: false,
+      status: 400,
+      message: 'Please enter a valid phone number',
+      code: 'invalid_phone',
+    });
     const missing = await call(s.url, 'POST', '/v1/auth/pin', { form: {} });
     expect(missing.status).toBe(400);
     const malformed = await call(s.url, 'POST', '/v1/auth/pin', {
@@ -105,16 +110,18 @@ describe('login', () => {
 });
 
 describe('PIN limits', () => {
-  it('invalidates a PIN after five wrong tries', async () => {
+  it('locks the number at the fifth wrong try of a PIN, the right PIN refused too (tests/server/pin-lockout.test.ts)', async () => {
     const phone = nextPhone();
     await call(s.url, 'POST', '/v1/auth/pin', { form: { phone_nr: phone } });
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 4; i++) {
       const wrong = await call(s.url, 'POST', '/v1/auth/pin/confirm', { form: { phone_nr: phone, pin: '9999' } });
-      expect(wrong.body).toMatchObject({ status: 400, message: 'Invalid PIN code' });
+      expect(wrong.body).toMatchObject({ status: 400, message: 'Invalid PIN code', code: 'invalid_pin' });
     }
+    const fifth = await call(s.url, 'POST', '/v1/auth/pin/confirm', { form: { phone_nr: phone, pin: '9999' } });
+    expect(fifth.body).toMatchObject({ status: 429, code: 'pin_locked' });
     const right = await call(s.url, 'POST', '/v1/auth/pin/confirm', { form: { phone_nr: phone, pin: TEST_PIN } });
-    expect(right.status).toBe(400);
-    expect(right.body).toMatchObject({ success: false });
+    expect(right.status).toBe(429);
+    expect(right.body).toMatchObject({ success: false, code: 'pin_locked' });
   });
 
   it('locks a number after ten wrong tries in a day, even with the right PIN', async () => {
@@ -127,6 +134,8 @@ describe('PIN limits', () => {
           headers: { 'X-Forwarded-For': `10.0.0.${i}` },
         });
       }
+      // The fifth wrong try locked the number for PIN_LOCK_MS: this test's clock is real, so the lock is lifted.
+      await s.server.ctx.db.run(sql`UPDATE pins SET expires_at = 0 WHERE phone_nr = ${phone}`);
     }
     await call(s.url, 'POST', '/v1/auth/pin', { form: { phone_nr: phone } });
     const locked = await call(s.url, 'POST', '/v1/auth/pin/confirm', { form: { phone_nr: phone, pin: TEST_PIN } });

@@ -311,7 +311,12 @@ describe('posts', () => {
       expect([json, (await call(s.url, 'POST', path, { ...t, json })).body]).toEqual([json, answer]);
     }
     const empty = await call(s.url, 'POST', path, { ...t, json: { message: '   ' } });
-    expect(empty.body).toEqual({ success: false, status: 400, message: 'A message needs text or an attachment' });
+    expect(empty.body).toEqual({
+      success: false,
+      status: 400,
+      message: 'A message needs text or an attachment',
+      code: 'message_empty',
+    });
     const long = await call(s.url, 'POST', path, { ...t, json: { message: 'x'.repeat(10_001) } });
     expect(long.status).toBe(400);
     const unknownFile = await call(s.url, 'POST', path, {

@@ -215,7 +215,7 @@ describe('POST /v2/conversations/{id}/messages', () => {
   it('refuses every send in a demo chat', async () => {
     const id = await conversation(s, { members: [anna.id, bo.id], demo: true });
     const r = await send(s, anna, id, 'hello?');
-    expect(r.body).toEqual({ success: false, status: 403, message: 'This is a demo chat' });
+    expect(r.body).toEqual({ success: false, status: 403, message: 'This is a demo chat', code: 'demo_chat' });
     expect(await messagesIn(id)).toBe(0);
   });
 

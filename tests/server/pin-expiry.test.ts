@@ -28,6 +28,7 @@ describe('PIN lifetime', () => {
       success: false,
       status: 400,
       message: 'The PIN code has expired or was never sent. Please request a new one.',
+      code: 'pin_expired',
     });
   });
 

@@ -38,7 +38,13 @@ describe('the send rate limit', () => {
     const refused = await send(anna.token, id, 'm5');
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBe('1');
-    expect(await refused.json()).toEqual({ success: false, status: 429, message: SEND_RATE_MESSAGE });
+    expect(await refused.json()).toEqual({
+      success: false,
+      status: 429,
+      message: SEND_RATE_MESSAGE,
+      code: 'send_rate_limited',
+      retry_after: 1,
+    });
     const swedish = await send(anna.token, id, 'm5', { 'Accept-Language': 'sv' });
     expect(await swedish.json()).toMatchObject({ status: 429, message: 'Du skickar för snabbt. Vänta en stund.' });
     expect(await stored(id)).toBe(4);

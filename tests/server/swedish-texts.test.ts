@@ -34,7 +34,13 @@ describe('Swedish server texts', () => {
     const inSwedish = 'För många begäranden om PIN-kod för det här numret. Försök igen om 15 minuter.';
     const swedish = await ask(sv);
     expect(swedish.status).toBe(429);
-    expect(swedish.body).toEqual({ success: false, status: 429, message: inSwedish });
+    expect(swedish.body).toEqual({
+      success: false,
+      status: 429,
+      message: inSwedish,
+      code: 'pin_requests_limited',
+      retry_after: 900,
+    });
     const raw = await fetch(`${s.url}/v1/auth/pin`, {
       method: 'POST',
       headers: { ...sv, 'Content-Type': 'application/x-www-form-urlencoded' },
@@ -53,7 +59,12 @@ describe('Swedish server texts', () => {
 
   it('translates texts made with values, the edge’s own texts and schema refusals', async () => {
     const long = await call(s.url, 'POST', '/v2/me/register', { token: anna.token, json: { name: 'x'.repeat(51) }, headers: sv });
-    expect(long.body).toEqual({ success: false, status: 400, message: 'Smeknamnet får vara högst 50 tecken' });
+    expect(long.body).toEqual({
+      success: false,
+      status: 400,
+      message: 'Smeknamnet får vara högst 50 tecken',
+      code: 'nickname_too_long',
+    });
 
     const members = await call(s.url, 'POST', '/v2/conversations', {
       token: anna.token,
@@ -86,7 +97,7 @@ describe('Swedish server texts', () => {
     await call(s.url, 'POST', '/v1/auth/pin', { form: { phone_nr: phone } }).then((r) => r.data);
     const wrong = [...TEST_PIN].map((d) => String((Number(d) + 5) % 10)).join('');
     const r = await call(s.url, 'POST', '/v1/auth/pin/confirm', { form: { phone_nr: phone, pin: wrong }, headers: sv });
-    expect(r.body).toEqual({ success: false, status: 400, message: 'Invalid PIN code' });
+    expect(r.body).toEqual({ success: false, status: 400, message: 'Invalid PIN code', code: 'invalid_pin' });
   });
 
   it('says why in Swedish when a batch is done in part (warnings)', async () => {

@@ -17,6 +17,7 @@ import type {
   Participant,
   UploadedFile,
 } from '../../protocol/entities';
+import type { RefusalCode } from '../../protocol/envelope';
 
 /** The languages of spec §9. */
 export type Language = 'en' | 'sv';
@@ -36,8 +37,16 @@ export interface EngineError {
   fallback: string;
   /** Which call failed, e.g. 'sendMessage' (a key of src/engine/rest/fallbacks.ts for REST calls). */
   call: string;
-  /** How long the server asked to be left alone before the next try (429 with `Retry-After`), in ms. */
+  /**
+   * How long the server asked to be left alone before the next try, in ms: its `retry_after` (any refusal
+   * that waits, e.g. a locked number), else a 429's `Retry-After`. The UI says it as a wait ("in 15 minutes").
+   */
   retryAfterMs?: number;
+  /**
+   * The refusal's stable name, when the server gave one (docs/server.md "Refusal codes"): the UI words the
+   * refusal from it in the app's language (src/ui/common/refusalText.ts) instead of showing `message`.
+   */
+  code?: RefusalCode;
 }
 
 /** Whether a rejection is the engine's: a tab tells a refusal it can show from a bug. */
@@ -373,6 +382,11 @@ export interface TabState {
   visible: boolean;
   focused: boolean;
   openConversationId: number | null;
+  /**
+   * The browser's languages as the tab sees them (`navigator.languages`): before the user chooses a
+   * language, the engine asks the server for its texts in the one the tab shows (docs/ui.md "Refusals").
+   */
+  languages?: readonly string[];
 }
 
 /** A notification the engine asks exactly one tab to show (design.md §4). */

@@ -5,6 +5,7 @@ import type { EngineClock } from '../clock';
 import { engineError, isEngineError } from '../errors';
 import type { RestClient } from '../rest';
 import { FALLBACKS, INVALID_MESSAGE } from '../rest/fallbacks';
+import { RETRY_AFTER_MAX_MS } from '../rest/retryAfter';
 import { attachmentKind, attachmentMime, attachmentProblem } from '../rules/attachment';
 import { isQuotaError, writeUnlessFull } from '../storage/quotaWatch';
 import type { EngineStorage, StorageOp } from '../storage/storage';
@@ -331,7 +332,8 @@ export class Outbox {
       await this.replace({ ...entry, attempts });
       const backOff = Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** Math.min(attempts - 1, 10));
       const tooMany = engineError?.status === 429;
-      const delay = tooMany ? (engineError.retryAfterMs ?? backOff) : backOff;
+      // At most RETRY_AFTER_MAX_MS: a wrong wait must not hold the outbox for days.
+      const delay = tooMany ? Math.min(RETRY_AFTER_MAX_MS, engineError.retryAfterMs ?? backOff) : backOff;
       if (tooMany) this.holdUntil = this.deps.clock.now() + delay;
       this.scheduleRetry(delay);
       return false;

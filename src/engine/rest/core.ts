@@ -1,3 +1,4 @@
+import { REFUSAL_CODES, type RefusalCode } from '../../protocol/envelope';
 import type { Language } from '../contract/types';
 import { type EngineError, engineError } from '../errors';
 import type { Id } from '../contract/restInputs';
@@ -11,7 +12,10 @@ import type { HttpMethod, HttpResponse, HttpTransport } from './transport';
 export interface RestSession {
   apiBase: string;
   token: string | null;
-  /** The user's chosen language, sent as Accept-Language; null or absent before any choice (no header). */
+  /**
+   * The language the server's texts are asked for, sent as Accept-Language: the user's choice, else the one
+   * the tabs show (docs/ui.md "Refusals in the app's language"); null or absent when neither is known (no header).
+   */
   language?: Language | null;
 }
 
@@ -166,7 +170,7 @@ export class RestCore {
       if (body.success) return body.data as T;
       const status = typeof body.status === 'number' && body.status > 0 ? body.status : response.status;
       const message = typeof body.message === 'string' ? body.message : null;
-      throw { ...engineError(call, status, message, fallbackFor(call, 'answer')), ...waiting };
+      throw { ...engineError(call, status, message, fallbackFor(call, 'answer')), ...waiting, ...refusalOf(body) };
     }
     const refused = response.status >= 400 && response.status < 500;
     const fallback = fallbackFor(call, refused ? 'answer' : 'network');
@@ -174,7 +178,23 @@ export class RestCore {
   }
 }
 
-type LooseEnvelope = { success: true; data: unknown } | { success: false; status?: unknown; message?: unknown };
+type LooseEnvelope =
+  | { success: true; data: unknown }
+  | { success: false; status?: unknown; message?: unknown; code?: unknown; retry_after?: unknown };
+
+const isRefusalCode = (value: unknown): value is RefusalCode => REFUSAL_CODES.includes(value as RefusalCode);
+
+/**
+ * A failure's stable code and its wait (docs/server.md "Refusal codes"), for the UI to word in the app's
+ * language. A code this build does not know is left out: the UI then shows the server's message.
+ */
+function refusalOf(body: { code?: unknown; retry_after?: unknown }): Pick<EngineError, 'code' | 'retryAfterMs'> {
+  const refusal: Pick<EngineError, 'code' | 'retryAfterMs'> = {};
+  if (isRefusalCode(body.code)) refusal.code = body.code;
+  const seconds = body.retry_after;
+  if (typeof seconds === 'number' && Number.isFinite(seconds) && seconds >= 0) refusal.retryAfterMs = seconds * 1000;
+  return refusal;
+}
 
 function isEnvelope(body: unknown): body is LooseEnvelope {
   return typeof body === 'object' && body !== null && typeof (body as { success?: unknown }).success === 'boolean';

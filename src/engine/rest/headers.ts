@@ -16,8 +16,8 @@ export const HEADER_ACCEPT_LANGUAGE = 'Accept-Language';
 
 /**
  * The headers of spec §7 that go on every call. `clientToken` is the stable random id of this engine
- * install; `authToken` is sent when signed in. `language`, the one the user chose, goes as Accept-Language
- * so the server's messages come in it; before any choice none is set and the browser sends its own.
+ * install; `authToken` is sent when signed in. `language` (the one the user chose, else the one the tabs
+ * show) goes as Accept-Language so the server's messages come in it; without one the browser sends its own.
  */
 export function apiHeaders(
   clientToken: string,

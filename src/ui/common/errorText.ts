@@ -1,5 +1,6 @@
 import type { TFunction } from 'i18next';
 import { isEngineError } from '../../engine/api';
+import { refusalText } from './refusalText';
 
 /** A key of `src/locales/<language>/errors.json` (the locale test checks each one of the table below). */
 type ErrorKey = string;
@@ -63,10 +64,14 @@ export const KNOWN_ERRORS: Readonly<Record<string, ErrorKey>> = {
 };
 
 /**
- * What a failed command shows: the engine's message (the server's, else the spec §8 fallback), in the
- * user's language when it is one of the catalogue's texts; a server text outside it as the server wrote it.
+ * What a failed command shows: a refusal with a code in the app's own words (docs/ui.md "Refusals"), else
+ * the engine's message (the server's, else the spec §8 fallback), in the user's language when it is one of
+ * the catalogue's texts; a server text outside it as the server wrote it (in the language the engine asked
+ * it for: the app's).
  */
 export function errorText(error: unknown, t: TFunction): string {
+  const refusal = isEngineError(error) ? refusalText(error, t) : null;
+  if (refusal !== null) return refusal;
   const message = isEngineError(error) ? error.message : error instanceof Error && error.message ? error.message : null;
   if (message === null) return t('errors.unexpected');
   // Own keys only: a server or engine message such as "constructor" must come back as it is.

@@ -62,6 +62,35 @@ describe('Accept-Language', () => {
     expect(new Set(again.sent)).toEqual(new Set(['sv']));
   });
 
+  it('before any choice, asks in the language the tabs show (their browser’s), and a choice wins over it', async () => {
+    const { transport, sent } = recording();
+    const engine = await startEngine({ transport });
+    // A Swedish browser: the tab says so (a SharedWorker's own navigator may not know, docs/ui.md "Refusals").
+    engine.setTabState('tab-1', { visible: true, focused: true, openConversationId: null, languages: ['sv-SE', 'en-US'] });
+    await expect(engine.requestPin('+4612')).rejects.toMatchObject({
+      status: 400,
+      code: 'invalid_phone',
+      message: 'Ange ett giltigt telefonnummer',
+    });
+    // A browser in a language the app does not have gets the app's English.
+    engine.setTabState('tab-1', { visible: true, focused: true, openConversationId: null, languages: ['de-DE'] });
+    await engine.requestPin(nextPhone());
+    await engine.setLanguage('sv');
+    await engine.requestPin(nextPhone());
+    expect(sent).toEqual(['sv', 'en', 'sv']);
+  });
+
+  it('carries the refusal’s code and its wait into the EngineError', async () => {
+    const engine = await startEngine();
+    const phone = nextPhone();
+    for (let i = 0; i < 5; i++) await engine.requestPin(phone);
+    await expect(engine.requestPin(phone)).rejects.toMatchObject({
+      status: 429,
+      code: 'pin_requests_limited',
+      retryAfterMs: 15 * 60_000,
+    });
+  });
+
   it('brings the server’s own message back in Swedish', async () => {
     const engine = await startEngine();
     await engine.setLanguage('sv');

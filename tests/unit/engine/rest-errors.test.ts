@@ -52,6 +52,7 @@ describe('REST errors', () => {
       message: 'Please enter a nickname',
       fallback: 'Failed to register user',
       call: 'register',
+      code: 'nickname_required',
     });
     const missing = await rest.getConversation(999_999).catch((e: unknown) => e);
     expect(missing).toMatchObject({ status: 404, call: 'getConversation', fallback: 'Failed to fetch conversation' });

@@ -48,6 +48,7 @@ describe('REST login flow against the reference server', () => {
       message: 'Invalid PIN code',
       fallback: 'Invalid PIN code',
       call: 'confirmPin',
+      code: 'invalid_pin',
     });
   });
 });
