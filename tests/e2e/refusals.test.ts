@@ -209,16 +209,24 @@ describe.each(LANGUAGES)('refusals in the browser’s language, none chosen (%s)
     ]);
   });
 
-  it('a message longer than the server takes', async () => {
+  it('a message longer than the server takes: the composer says so before sending, and so does a script', async () => {
     const page = await tab(server.url, '/');
     const { conversationId } = await signedInWithFriend(page, server.url, 'Ada');
     await page.goto(`${server.url}/inbox/${conversationId}`);
     const composer = page.getByRole('textbox', { name: t('chatActions.composer.label'), exact: true });
     await composer.fill('x'.repeat(MESSAGE_TEXT_MAX + 1));
     await composer.press('Enter');
-    await shows(page.locator('.msg-error[role="alert"]'), t('errors.refusals.messageTooLong', { max: MESSAGE_TEXT_MAX }), [
-      text('en', 'errors.refusals.messageTooLong', { max: MESSAGE_TEXT_MAX }),
+    const vars = (l: Language) => ({ max: new Intl.NumberFormat(l).format(MESSAGE_TEXT_MAX), over: '1' });
+    await shows(page.locator('.composer-problem[role="alert"]'), t('chatActions.composer.tooLong_one', vars(language)), [
+      text('en', 'chatActions.composer.tooLong_one', vars('en')),
       `A message can be at most ${MESSAGE_TEXT_MAX} characters`,
     ]);
+    expect(await composer.inputValue()).toHaveLength(MESSAGE_TEXT_MAX + 1);
+    // The engine refuses it too, before queuing, with the server's code: the app words it.
+    const refused = await page.evaluate(
+      ([id, long]) => window.engine.sendMessage(id, { text: long }).then(() => null, (e: unknown) => e as { code?: string }),
+      [conversationId, 'x'.repeat(MESSAGE_TEXT_MAX + 1)] as const,
+    );
+    expect(refused?.code).toBe('message_too_long');
   });
 });

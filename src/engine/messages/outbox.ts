@@ -61,11 +61,11 @@ export function checkSend(text: string, file: OutboxInput['file']): EngineError 
     return problem === null ? null : refusedSend('uploadFile', problem);
   }
   // The server's limit and its words: a console caller learns it before anything is queued.
-  if (text.trim().length > MESSAGE_TEXT_MAX) return refusedSend('sendMessage', messageTooLong());
+  if (text.trim().length > MESSAGE_TEXT_MAX) return { ...refusedSend('sendMessage', messageTooLong()), code: 'message_too_long' };
   return text.trim() === '' ? refusedSend('sendMessage', INVALID_MESSAGE) : null;
 }
 
-/** The server's text for a message over MESSAGE_TEXT_MAX (docs/server.md), so the UI translates one text. */
+/** The server's text for a message over MESSAGE_TEXT_MAX, with its code (docs/server.md "Refusal codes"). */
 export const messageTooLong = () => `A message can be at most ${MESSAGE_TEXT_MAX} characters`;
 
 const newLocalId = (clock: EngineClock) =>
