@@ -9,6 +9,7 @@ import type {
   OutboxEntry,
   SendInput,
   SessionView,
+  SignedOutReason,
   StorageStatus,
   TabState,
 } from './contract/types';
@@ -320,6 +321,24 @@ class EngineCore implements AreaImplementation<'engine'> {
     return this.sessionStore.current();
   }
 
+  /**
+   * The browser deleted the engine's database while it ran (Clear site data), and the store under it is an
+   * empty one now (storage/reopeningStorage.ts). The token went with the data, so the session ends here as a
+   * logout ends it, unsent messages and the user's settings and drafts included, and every tab sees
+   * `signedOutReason: 'storage-cleared'` (docs/ui.md, "Site data cleared"). The engine keeps working on the
+   * new store: the login screen, a new sign-in, the language and the Client-Token (written to it again).
+   */
+  async storeCleared(): Promise<void> {
+    if (this.lifetime.signal.aborted) return;
+    this.log('the browser deleted the engine\'s database: signing out');
+    await this.parts?.outboxQueue.clear();
+    await this.signOut('storage-cleared');
+    this.preferences.forgetAccountData();
+    this.formDraftStore.forget();
+    this.countryList.forget();
+    await this.preferences.load();
+  }
+
   async logout(): Promise<void> {
     await this.outboxQueue.clear();
     await this.signOut();
@@ -406,10 +425,10 @@ class EngineCore implements AreaImplementation<'engine'> {
   }
 
   /** Spec §4: a 401 or a logout clears the stored token and user id; every tab sees it at once. */
-  private async signOut(): Promise<void> {
+  private async signOut(reason: SignedOutReason | null = null): Promise<void> {
     if (!this.sessionStore.auth) return;
     this.parts?.socket.stop();
-    this.sessionStore.forget();
+    this.sessionStore.forget(reason);
     // Signed in, so they are loaded, or loading (a 401 answered right after the PIN).
     await (await this.signedIn()).signedOut();
   }

@@ -55,9 +55,16 @@ export function isEngineError(value: unknown): value is EngineError {
 
 // Session.
 
+/**
+ * Why the engine signed out by itself, for the login screen to say. 'storage-cleared': the browser deleted
+ * the engine's database while the app was open (Clear site data), and the token with it (docs/ui.md,
+ * "Site data cleared"). Absent after a logout, at a start with no stored session, and once signed in again.
+ */
+export type SignedOutReason = 'storage-cleared';
+
 /** Spec §4 session states. */
 export type SessionView =
-  | { status: 'unauthenticated' }
+  | { status: 'unauthenticated'; signedOutReason?: SignedOutReason }
   | { status: 'needsNickname'; userId: number; phone: string; countryCode: string }
   | {
       status: 'ready';

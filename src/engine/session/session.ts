@@ -1,6 +1,6 @@
 import { BehaviorSubject, distinctUntilChanged, map, type Observable } from 'rxjs';
 import type { User } from '../../protocol/entities';
-import type { ProfileChanges, SessionView } from '../contract/types';
+import type { ProfileChanges, SessionView, SignedOutReason } from '../contract/types';
 import type { EngineClock } from '../clock';
 import { engineError } from '../errors';
 import type { RestClient } from '../rest';
@@ -29,8 +29,8 @@ export interface StoredAuth {
 /** A refused websocket makes the engine ask the API about its token at most this often. */
 const HANDSHAKE_PROBE_INTERVAL_MS = 30_000;
 
-export function sessionView(auth: StoredAuth | null): SessionView {
-  if (!auth) return { status: 'unauthenticated' };
+export function sessionView(auth: StoredAuth | null, signedOutReason: SignedOutReason | null = null): SessionView {
+  if (!auth) return signedOutReason ? { status: 'unauthenticated', signedOutReason } : { status: 'unauthenticated' };
   const account = auth.account;
   const phone = account?.phone_nr ?? '';
   const countryCode = account?.country_code ?? '';
@@ -56,6 +56,8 @@ export interface SessionOptions {
 export class Session {
   private readonly auth$ = new BehaviorSubject<StoredAuth | null>(null);
   private lastHandshakeProbe = -Infinity;
+  /** Why the engine last signed out by itself; cleared by the next sign-in. */
+  private signedOutReason: SignedOutReason | null = null;
 
   constructor(private readonly options: SessionOptions) {}
 
@@ -72,13 +74,13 @@ export class Session {
   /** EngineApi `session`: the session state every tab shows. */
   session(): Observable<SessionView> {
     return this.auth$.pipe(
-      map(sessionView),
+      map((auth) => sessionView(auth, this.signedOutReason)),
       distinctUntilChanged((a, b) => JSON.stringify(a) === JSON.stringify(b)),
     );
   }
 
   current(): SessionView {
-    return sessionView(this.auth$.value);
+    return sessionView(this.auth$.value, this.signedOutReason);
   }
 
   read(): Promise<StoredAuth | undefined> {
@@ -164,13 +166,18 @@ export class Session {
       .catch(() => undefined);
   }
 
-  /** Signed out: every tab sees it at once (the engine clears the stored session with the rest). */
-  forget(): void {
+  /**
+   * Signed out: every tab sees it at once (the engine clears the stored session with the rest), with the
+   * reason when the engine ended the session by itself.
+   */
+  forget(reason: SignedOutReason | null = null): void {
+    this.signedOutReason = reason;
     this.auth$.next(null);
   }
 
   private async save(auth: StoredAuth): Promise<void> {
     await this.options.storage.writeBatch([{ store: 'session', type: 'put', key: 'auth', value: auth }]);
+    this.signedOutReason = null;
     this.auth$.next(auth);
   }
 }
