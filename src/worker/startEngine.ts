@@ -10,6 +10,7 @@ import { openBroadcastChannel } from './channel';
 import { EngineHost } from './engineHost';
 import { LEADER_CHANNEL, randomId } from './linkProtocol';
 import { webLocks } from './locks';
+import { rateLimitedLog } from './rateLimitedLog';
 
 /** How the worker's engine gets its store and is made; tests replace them. */
 export interface EngineStartDeps {
@@ -22,6 +23,9 @@ export interface EngineStartDeps {
   log: (message: string, detail?: unknown) => void;
 }
 
+/** The worker's console: each message a few times a minute at most (docs/ui.md, "Site data cleared"). */
+const warn = rateLimitedLog((message, ...detail) => console.warn(message, ...detail), realClock);
+
 const browserDeps: EngineStartDeps = {
   async openStorage(onVersionChange, onLost) {
     try {
@@ -32,9 +36,9 @@ const browserDeps: EngineStartDeps = {
       return new MemoryStorage();
     }
   },
-  createEngine: (storage) => new Engine({ storage, apiBase: globalThis.location.origin }),
+  createEngine: (storage) => new Engine({ storage, apiBase: globalThis.location.origin, log: (message, detail) => warn(message, detail ?? '') }),
   log: (message, detail) => {
-    console.warn(message, detail ?? '');
+    warn(message, detail ?? '');
     // An error the engine caught and logged is still a bug worth knowing about.
     if (detail instanceof Error) reportError(detail);
   },
