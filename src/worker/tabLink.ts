@@ -1,6 +1,7 @@
 import * as Comlink from 'comlink';
 import { BehaviorSubject, filter, firstValueFrom } from 'rxjs';
 import type { BuildStamp, EngineMode } from '../engine/api';
+import { type EngineClock, realClock } from '../engine/clock';
 import { engineError } from '../engine/errors';
 import { newEngineSharedWorker, ownEngineTab, takeEarlyEngineWorker } from './earlyWorker';
 import { ANSWER_TIMEOUT_MS, HEARTBEAT_INTERVAL_MS } from './liveness';
@@ -16,7 +17,7 @@ export interface Link {
   lost: Promise<never>;
 }
 
-interface Transport {
+export interface Transport {
   remote: Comlink.Remote<WorkerPortApi>;
   /** Lets go of the worker side (releases the Comlink proxy: the worker drops this client). */
   release(): void;
@@ -36,6 +37,10 @@ export interface TabLinkOptions {
   claims: boolean;
   /** Where the link says what happened to it (rate-limited: a worker that keeps dying must not flood it). */
   log: Log;
+  /** Opens a connection to the engine worker; by default the one of `mode` (tests pass their own). */
+  open?: () => Transport;
+  /** The reconnects' time and timers (tests pass a manual one). */
+  clock?: EngineClock;
 }
 
 /** Whether this browser has SharedWorker (an init script may delete it to force the fallback). */
@@ -112,8 +117,9 @@ export class TabLink {
   /** Suspended for the back-forward cache (pagehide) until `resume`. */
   private suspended = false;
   /** Reconnects in a row back off (reconnectBackoff.ts); the one waiting for its turn. */
-  private readonly backoff = new ReconnectBackoff({ now: () => Date.now() });
-  private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
+  private readonly backoff: ReconnectBackoff;
+  private readonly clock: EngineClock;
+  private reconnectTimer: unknown = null;
   private readonly open: () => Transport;
 
   constructor(
@@ -121,7 +127,9 @@ export class TabLink {
     private readonly tabId: string,
     private readonly options: TabLinkOptions,
   ) {
-    this.open = ownEngineTab() ? openOwnEngineWorker : mode === 'shared-worker' ? openSharedWorker : openDedicatedWorker;
+    this.open = options.open ?? (ownEngineTab() ? openOwnEngineWorker : mode === 'shared-worker' ? openSharedWorker : openDedicatedWorker);
+    this.clock = options.clock ?? realClock;
+    this.backoff = new ReconnectBackoff(this.clock);
   }
 
   start(): void {
@@ -142,7 +150,7 @@ export class TabLink {
     this.suspended = true;
     if (this.timer !== null) clearInterval(this.timer);
     this.timer = null;
-    if (this.reconnectTimer !== null) clearTimeout(this.reconnectTimer);
+    if (this.reconnectTimer !== null) this.clock.clearTimeout(this.reconnectTimer);
     this.reconnectTimer = null;
     this.setLink(null);
     if (!persisted) this.letGo();
@@ -210,8 +218,8 @@ export class TabLink {
     }
     this.letGo();
     this.setLink(null);
-    if (this.reconnectTimer !== null) clearTimeout(this.reconnectTimer);
-    this.reconnectTimer = setTimeout(() => {
+    if (this.reconnectTimer !== null) this.clock.clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = this.clock.setTimeout(() => {
       this.reconnectTimer = null;
       if (!this.suspended) this.connect();
     }, delay);
