@@ -116,9 +116,10 @@ export class TabLink {
   private connections = 0;
   /** Suspended for the back-forward cache (pagehide) until `resume`. */
   private suspended = false;
-  /** Reconnects in a row back off (reconnectBackoff.ts); the one waiting for its turn. */
+  /** Reconnects in a row back off (reconnectBackoff.ts). */
   private readonly backoff: ReconnectBackoff;
   private readonly clock: EngineClock;
+  /** The reconnect waiting for its turn, if any. */
   private reconnectTimer: unknown = null;
   private readonly open: () => Transport;
 
