@@ -332,6 +332,24 @@ class EngineCore implements AreaImplementation<'engine'> {
     return this.sessionStore.current();
   }
 
+  /**
+   * The browser deleted the engine's database while it ran (Clear site data), and the store under it is an
+   * empty one now (storage/reopeningStorage.ts). The token went with the data, so the session ends here as a
+   * logout ends it, unsent messages and the user's settings and drafts included, and every tab sees
+   * `signedOut.reason: 'dataCleared'` (docs/ui.md, "Site data cleared"). The engine keeps working on the
+   * new store: the login screen, a new sign-in, the language and the Client-Token (written to it again).
+   */
+  async storeCleared(): Promise<void> {
+    if (this.lifetime.signal.aborted) return;
+    this.log('the browser deleted the engine\'s database: signing out');
+    await this.parts?.outboxQueue.clear();
+    await this.signOut('dataCleared');
+    this.preferences.forgetAccountData();
+    this.formDraftStore.forget();
+    this.countryList.forget();
+    await this.preferences.load();
+  }
+
   async logout(): Promise<void> {
     await this.outboxQueue.clear();
     await this.signOut();

@@ -5,6 +5,7 @@ import { engineHelp } from './engineHelp';
 import { randomId } from './linkProtocol';
 import { tabLockName } from './liveness';
 import { holdForLife, webLocks } from './locks';
+import { rateLimitedLog } from './rateLimitedLog';
 import { noteEngineReload, pageLoadClaims } from './reloadMarker';
 import { COMMAND_NAMES, type CommandName, QUERY_NAMES, VOID_COMMANDS } from './names';
 import { TabPresence } from './tabPresence';
@@ -66,13 +67,16 @@ export function connectEngine(options: ConnectOptions = {}): TabEngine {
   if (locks) void holdForLife(locks, tabLockName(tabId));
   const mode = engineMode();
   const reload = options.onReloadRequested ?? (() => location.reload());
+  // Every warning of the tab's link, a few times a minute at most (docs/ui.md, "Site data cleared").
+  const warn = rateLimitedLog((message, ...detail) => console.warn(message, ...detail), { now: () => Date.now() });
   const link = new TabLink(mode, tabId, {
     onReloadRequested: (into) => {
       if (noteEngineReload(into)) reload();
-      else console.warn('the engine asked this tab to reload again; reload it by hand to get the current version');
+      else warn('the engine asked this tab to reload again; reload it by hand to get the current version');
     },
     locks: options.wakeOnWorkerDeath === false ? null : locks,
     claims: pageLoadClaims(BUILD),
+    log: warn,
   });
 
   const invoke = async (name: CommandName, args: unknown[]): Promise<unknown> => {
@@ -80,7 +84,7 @@ export function connectEngine(options: ConnectOptions = {}): TabEngine {
     return untilLost(remote.invoke(name, args), lost);
   };
   const fire = (name: CommandName, args: unknown[]): void => {
-    invoke(name, args).catch((error: unknown) => console.warn(`engine.${name} failed`, error));
+    invoke(name, args).catch((error: unknown) => warn(`engine.${name} failed`, error));
   };
 
   const api: Record<string, unknown> = {};

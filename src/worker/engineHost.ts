@@ -8,6 +8,7 @@ import type { LeaderLinkServer } from './leaderLinkServer';
 import { asLeaderMessage, LEASE_LOCK, type LeaderMessage } from './linkProtocol';
 import { ClientRegistry, workerLockName } from './liveness';
 import { holdForLife, type Locks } from './locks';
+import { ReconnectBackoff } from './reconnectBackoff';
 
 /** The engine this worker runs while it holds the lease. */
 export interface RunningEngine extends EngineApi {
@@ -104,9 +105,12 @@ export class EngineHost implements WorkerLifecycle {
   /** A page of this build loaded and attached here: its build should have the engine (whatever the role). */
   private claimed = false;
   private reloadWaiters: ((into: BuildStamp | null) => void)[] = [];
+  /** Engines that fail to start again and again are retried more and more slowly (reconnectBackoff.ts). */
+  private readonly restarts: ReconnectBackoff;
 
   constructor(private readonly options: EngineHostOptions) {
     const { locks, workerId } = options;
+    this.restarts = new ReconnectBackoff(options.clock);
     const name = workerLockName(workerId);
     this.lifeLock = locks ? holdForLife(locks, name).then(() => name) : Promise.resolve(null);
     options.leaderChannel.addEventListener('message', (event) => this.onLeaderMessage(event.data));
@@ -187,9 +191,12 @@ export class EngineHost implements WorkerLifecycle {
       // The lease is let go when this returns; ask for it again, so the tabs are not left without an engine.
       options.log('the engine did not start; trying again', error);
       this.become({ name: 'idle' });
-      options.clock.setTimeout(() => {
-        if (this.role.name === 'idle') this.elect();
-      }, RESTART_DELAY_MS);
+      options.clock.setTimeout(
+        () => {
+          if (this.role.name === 'idle') this.elect();
+        },
+        Math.max(RESTART_DELAY_MS, this.restarts.next()),
+      );
       return;
     }
     if (this.role.name !== 'leading' || this.role.lead !== lead) {

@@ -1,6 +1,7 @@
 import { realClock } from '../engine/clock';
 import { Engine } from '../engine/engine';
 import { IdbStorage } from '../engine/storage/idbStorage';
+import { ReopeningStorage } from '../engine/storage/reopeningStorage';
 import { type EngineStorage, MemoryStorage } from '../engine/storage/storage';
 import type { SessionView } from '../engine/api';
 import { activate, BUILD_REPORTING, holdEarlyErrors, reportError, reportingEnabled, reportSession } from '../reporting/reporter';
@@ -9,28 +10,35 @@ import { openBroadcastChannel } from './channel';
 import { EngineHost } from './engineHost';
 import { LEADER_CHANNEL, randomId } from './linkProtocol';
 import { webLocks } from './locks';
+import { rateLimitedLog } from './rateLimitedLog';
 
 /** How the worker's engine gets its store and is made; tests replace them. */
 export interface EngineStartDeps {
-  /** Opens the store; `onVersionChange` runs when the store closed itself for a newer version's upgrade. */
-  openStorage: (onVersionChange: () => void) => Promise<EngineStorage>;
+  /**
+   * Opens the store; `onVersionChange` runs when the store closed itself for a newer version's upgrade,
+   * `onLost` when the browser deleted it under the engine (Clear site data).
+   */
+  openStorage: (onVersionChange: () => void, onLost?: () => void) => Promise<EngineStorage>;
   createEngine: (storage: EngineStorage) => Engine;
   log: (message: string, detail?: unknown) => void;
 }
 
+/** The worker's console: each message a few times a minute at most (docs/ui.md, "Site data cleared"). */
+const warn = rateLimitedLog((message, ...detail) => console.warn(message, ...detail), realClock);
+
 const browserDeps: EngineStartDeps = {
-  async openStorage(onVersionChange) {
+  async openStorage(onVersionChange, onLost) {
     try {
-      return await IdbStorage.open({ onVersionChange });
+      return await IdbStorage.open({ onVersionChange, ...(onLost ? { onLost } : {}) });
     } catch (error) {
       // Private modes of some browsers refuse IndexedDB: the app still works, it just forgets on close.
       console.warn('IndexedDB is unavailable; the engine keeps its data in memory only', error);
       return new MemoryStorage();
     }
   },
-  createEngine: (storage) => new Engine({ storage, apiBase: globalThis.location.origin }),
+  createEngine: (storage) => new Engine({ storage, apiBase: globalThis.location.origin, log: (message, detail) => warn(message, detail ?? '') }),
   log: (message, detail) => {
-    console.warn(message, detail ?? '');
+    warn(message, detail ?? '');
     // An error the engine caught and logged is still a bug worth knowing about.
     if (detail instanceof Error) reportError(detail);
   },
@@ -50,13 +58,18 @@ export async function startEngine(onVersionChange: () => void, deps: Partial<Eng
   let engine: Engine | null = null;
   let closed = false;
   const stop = (running: Engine) => running.stop().catch((error: unknown) => log('stopping the engine failed', error));
-  const storage = await openStorage(() => {
+  const versionChanged = () => {
     if (closed) return;
     closed = true;
     if (engine) void stop(engine);
     onVersionChange();
-  });
+  };
+  // A database deleted under the engine is replaced by an empty one, and the session ends with it.
+  const storage = await ReopeningStorage.open((onLost) => openStorage(versionChanged, onLost));
   const created = (engine = createEngine(storage));
+  storage.whenReplaced(() => {
+    created.storeCleared().catch((error: unknown) => log('ending the session of the cleared store failed', error));
+  });
   // Whatever failed to load is fetched again from the server; the tabs still get a working engine.
   const unclean = (error: unknown) => log('the engine did not start cleanly', error);
   try {

@@ -1,10 +1,13 @@
 import * as Comlink from 'comlink';
 import { BehaviorSubject, filter, firstValueFrom } from 'rxjs';
 import type { BuildStamp, EngineMode } from '../engine/api';
+import { type EngineClock, realClock } from '../engine/clock';
 import { engineError } from '../engine/errors';
 import { newEngineSharedWorker, ownEngineTab, takeEarlyEngineWorker } from './earlyWorker';
 import { ANSWER_TIMEOUT_MS, HEARTBEAT_INTERVAL_MS } from './liveness';
 import { type Locks, whenReleased } from './locks';
+import type { Log } from './rateLimitedLog';
+import { ReconnectBackoff } from './reconnectBackoff';
 import type { HeartbeatAnswer, WorkerPortApi } from './clientServer';
 
 /** One connection of this tab to its engine worker. */
@@ -14,7 +17,7 @@ export interface Link {
   lost: Promise<never>;
 }
 
-interface Transport {
+export interface Transport {
   remote: Comlink.Remote<WorkerPortApi>;
   /** Lets go of the worker side (releases the Comlink proxy: the worker drops this client). */
   release(): void;
@@ -32,6 +35,12 @@ export interface TabLinkOptions {
   locks: Locks | null;
   /** Whether this page load claims the engine for its build (reloadMarker.ts); reconnects never do. */
   claims: boolean;
+  /** Where the link says what happened to it (rate-limited: a worker that keeps dying must not flood it). */
+  log: Log;
+  /** Opens a connection to the engine worker; by default the one of `mode` (tests pass their own). */
+  open?: () => Transport;
+  /** The reconnects' time and timers (tests pass a manual one). */
+  clock?: EngineClock;
 }
 
 /** Whether this browser has SharedWorker (an init script may delete it to force the fallback). */
@@ -105,6 +114,13 @@ export class TabLink {
   private timer: ReturnType<typeof setInterval> | null = null;
   private reloadAsked = false;
   private connections = 0;
+  /** Suspended for the back-forward cache (pagehide) until `resume`. */
+  private suspended = false;
+  /** Reconnects in a row back off (reconnectBackoff.ts). */
+  private readonly backoff: ReconnectBackoff;
+  private readonly clock: EngineClock;
+  /** The reconnect waiting for its turn, if any. */
+  private reconnectTimer: unknown = null;
   private readonly open: () => Transport;
 
   constructor(
@@ -112,7 +128,9 @@ export class TabLink {
     private readonly tabId: string,
     private readonly options: TabLinkOptions,
   ) {
-    this.open = ownEngineTab() ? openOwnEngineWorker : mode === 'shared-worker' ? openSharedWorker : openDedicatedWorker;
+    this.open = options.open ?? (ownEngineTab() ? openOwnEngineWorker : mode === 'shared-worker' ? openSharedWorker : openDedicatedWorker);
+    this.clock = options.clock ?? realClock;
+    this.backoff = new ReconnectBackoff(this.clock);
   }
 
   start(): void {
@@ -130,8 +148,11 @@ export class TabLink {
    * may come back, the worker proxy is released, which drops this client in the worker.
    */
   suspend(persisted: boolean): void {
+    this.suspended = true;
     if (this.timer !== null) clearInterval(this.timer);
     this.timer = null;
+    if (this.reconnectTimer !== null) this.clock.clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = null;
     this.setLink(null);
     if (!persisted) this.letGo();
   }
@@ -139,6 +160,7 @@ export class TabLink {
   /** The page came back from the back-forward cache: reuse the connection if it still answers. */
   resume(): void {
     if (this.timer !== null) return;
+    this.suspended = false;
     if (this.transport) this.setLink(this.transport.remote);
     else this.connect();
     this.timer = setInterval(() => void this.beat(), HEARTBEAT_INTERVAL_MS);
@@ -176,13 +198,32 @@ export class TabLink {
 
   private workerDied(opened: Opened): void {
     if (opened !== this.transport) return;
-    console.warn('the engine worker is gone; reconnecting');
-    if (this.link.value !== null) {
-      this.connect();
+    this.options.log('the engine worker is gone; reconnecting');
+    if (!this.suspended) {
+      this.reconnect();
       return;
     }
     // Suspended (back-forward cache): connect when the page comes back, not to the dead worker.
     this.letGo();
+  }
+
+  /**
+   * Connects again: at once after a good connection, later and later while new ones keep being lost
+   * (ReconnectBackoff). Meanwhile the dead connection is let go and calls wait for the next one.
+   */
+  private reconnect(): void {
+    const delay = this.backoff.next();
+    if (delay === 0) {
+      this.connect();
+      return;
+    }
+    this.letGo();
+    this.setLink(null);
+    if (this.reconnectTimer !== null) this.clock.clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = this.clock.setTimeout(() => {
+      this.reconnectTimer = null;
+      if (!this.suspended) this.connect();
+    }, delay);
   }
 
   private letGo(): void {
@@ -234,8 +275,8 @@ export class TabLink {
     }
     if (transport !== this.transport || this.link.value === null) return;
     if (answer === 'timeout') {
-      console.warn('the engine worker stopped answering; reconnecting');
-      this.connect();
+      this.options.log('the engine worker stopped answering; reconnecting');
+      this.reconnect();
     } else if (answer.reload) {
       this.reloadRequested(null);
     }

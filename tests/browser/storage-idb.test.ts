@@ -19,6 +19,27 @@ describe('IndexedDB upgrades', () => {
     await newer.close();
   });
 
+  it('a deleteDatabase from elsewhere closes the connection and reports the store lost, not an upgrade', async () => {
+    const name = freshName();
+    let lost = 0;
+    let upgrades = 0;
+    const store = await IdbStorage.open({ name, onLost: () => lost++, onVersionChange: () => upgrades++ });
+    await store.writeBatch([{ store: 'session', type: 'put', key: 'auth', value: { token: 't' } }]);
+    // Not blocked: the connection lets go at once, so the delete goes through.
+    await new Promise<void>((resolve, reject) => {
+      const request = indexedDB.deleteDatabase(name);
+      request.onsuccess = () => resolve();
+      request.onerror = () => reject(request.error ?? new Error('delete failed'));
+      request.onblocked = () => reject(new Error('the engine blocked the delete'));
+    });
+    expect(lost).toBe(1);
+    expect(upgrades).toBe(0);
+    // What a reopen finds: an empty database.
+    const fresh = await IdbStorage.open({ name });
+    expect(await fresh.get('session', 'auth')).toBeUndefined();
+    await fresh.close();
+  });
+
   it('a database of version 1 gains the stores added since (attachment bytes, communities), its data kept', async () => {
     const name = freshName();
     // Version 1 as the first release made it: no files or communities store.

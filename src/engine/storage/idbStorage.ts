@@ -37,6 +37,11 @@ export interface IdbStorageOptions {
    * is not blocked, and the engine should ask its tabs to reload.
    */
   onVersionChange?: () => void;
+  /**
+   * The browser deleted the database under this connection (Clear site data closes it; another page's
+   * deleteDatabase asks it to close, which it does at once): everything stored is gone (reopeningStorage.ts).
+   */
+  onLost?: () => void;
 }
 
 /** The engine's store in IndexedDB (through idb): one object store per StoreName, out-of-line string keys. */
@@ -56,9 +61,14 @@ export class IdbStorage implements EngineStorage {
           }
         }
       },
-      blocking(_current, _blocked, event) {
+      blocking(_current, blocked, event) {
         (event.target as IDBDatabase).close();
-        options.onVersionChange?.();
+        // No next version: a deleteDatabase, not an upgrade.
+        if (blocked === null) options.onLost?.();
+        else options.onVersionChange?.();
+      },
+      terminated() {
+        options.onLost?.();
       },
     });
     return new IdbStorage(db);

@@ -8,6 +8,8 @@ type ErrorKey = string;
 /** The spec §8 texts the engine gives (server messages or fallbacks), by their English wording: the UI shows them translated. */
 export const KNOWN_ERRORS: Readonly<Record<string, ErrorKey>> = {
   "An unexpected error occurred": 'errors.unexpected',
+  // The engine's own: its database was deleted under it (docs/ui.md, "Site data cleared").
+  "This browser's data was cleared": 'errors.storeCleared',
   "Network error occurred": 'errors.network',
   "Invalid parameters provided": 'errors.invalidParameters',
   "Invalid message provided": 'errors.invalidMessage',
