@@ -35,6 +35,8 @@ export class TabPresence {
       visible: document.visibilityState === 'visible',
       focused: document.hasFocus(),
       openConversationId: this.openConversationId,
+      // The app marks what its reader sees (useMarkVisible): a chat it shows is read that way (docs/ui.md).
+      readsAsSeen: true,
     };
   }
 
