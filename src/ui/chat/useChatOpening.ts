@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { ConnectionState } from '../../engine/api';
+import type { ConnectionState, FirstUnread } from '../../engine/api';
 import { isEngineError } from '../../engine/api';
 import { useEngine } from '../hooks/EngineContext';
 import { useQuery } from '../hooks/useQuery';
@@ -14,13 +14,16 @@ export interface OpenFailure {
  * Opens a chat (its latest page, or the page around `targetId`) and keeps trying while it failed: `retry`
  * opens it again in place (issue 23: the banner's Retry no longer reloads /inbox), and so does the socket
  * coming back online, so a load that failed offline mends itself once the server answers again. A failure
- * stays shown while a retry is under way and goes only when a retry succeeds.
+ * stays shown while a retry is under way and goes only when a retry succeeds. Opened at the latest, it asks the
+ * engine to open at the first unread message and says where that was (`firstUnread`: undefined until answered,
+ * null when nothing was unread or the opening failed; docs/ui.md, "Opening at the first unread message").
  */
 export function useChatOpening(conversationId: number, targetId: number | null, opening: string | null) {
   const engine = useEngine();
   const [failure, setFailure] = useState<OpenFailure | null>(null);
   const [opened, setOpened] = useState(false);
   const [settled, setSettled] = useState<string | null>(null);
+  const [firstUnread, setFirstUnread] = useState<FirstUnread | null | undefined>(undefined);
   /** The current opening's attempt: an answer of an older one (another chat, or a retry overtaken) is dropped. */
   const attempt = useRef(0);
 
@@ -30,14 +33,23 @@ export function useChatOpening(conversationId: number, targetId: number | null, 
       if (fresh) {
         setFailure(null);
         setOpened(false);
+        setFirstUnread(undefined);
       }
-      const call = targetId === null ? engine.openConversation(conversationId) : engine.openConversationAt(conversationId, targetId);
+      const call =
+        targetId === null
+          ? engine.openConversation(conversationId, { atUnread: true })
+          : engine.openConversationAt(conversationId, targetId).then(() => null);
       call
-        .then(() => {
-          if (mine === attempt.current) setFailure(null);
+        .then((first) => {
+          if (mine !== attempt.current) return;
+          setFailure(null);
+          // A retry's answer does not move a divider already placed.
+          setFirstUnread((placed) => (placed === undefined ? first : placed));
         })
         .catch((error: unknown) => {
-          if (mine === attempt.current) setFailure({ error, notFound: isEngineError(error) && error.status === 404 });
+          if (mine !== attempt.current) return;
+          setFailure({ error, notFound: isEngineError(error) && error.status === 404 });
+          setFirstUnread((placed) => (placed === undefined ? null : placed));
         })
         .finally(() => {
           if (mine === attempt.current) {
@@ -67,5 +79,5 @@ export function useChatOpening(conversationId: number, targetId: number | null, 
   }, [connection, retryable, open]);
 
   const retry = useCallback(() => open(false), [open]);
-  return { failure, opened, settled, retry };
+  return { failure, opened, settled, retry, firstUnread };
 }
