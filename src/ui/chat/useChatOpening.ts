@@ -44,7 +44,7 @@ export function useChatOpening(conversationId: number, targetId: number | null, 
           if (mine !== attempt.current) return;
           setFailure(null);
           // A retry's answer does not move a divider already placed.
-          setFirstUnread((placed) => (placed === undefined ? first : placed));
+          setFirstUnread((placed) => (placed === undefined ? (first ?? null) : placed));
         })
         .catch((error: unknown) => {
           if (mine !== attempt.current) return;
