@@ -23,7 +23,8 @@ export function useChatOpening(conversationId: number, targetId: number | null, 
   const [failure, setFailure] = useState<OpenFailure | null>(null);
   const [opened, setOpened] = useState(false);
   const [settled, setSettled] = useState<string | null>(null);
-  const [firstUnread, setFirstUnread] = useState<FirstUnread | null | undefined>(undefined);
+  /** The engine's answer of where the unread messages began, and the opening it answered (not an earlier one's). */
+  const [unread, setUnread] = useState<{ opening: string | null; first: FirstUnread | null } | null>(null);
   /** The current opening's attempt: an answer of an older one (another chat, or a retry overtaken) is dropped. */
   const attempt = useRef(0);
 
@@ -33,7 +34,7 @@ export function useChatOpening(conversationId: number, targetId: number | null, 
       if (fresh) {
         setFailure(null);
         setOpened(false);
-        setFirstUnread(undefined);
+        setUnread(null);
       }
       const call =
         targetId === null
@@ -44,12 +45,12 @@ export function useChatOpening(conversationId: number, targetId: number | null, 
           if (mine !== attempt.current) return;
           setFailure(null);
           // A retry's answer does not move a divider already placed.
-          setFirstUnread((placed) => (placed === undefined ? (first ?? null) : placed));
+          setUnread((placed) => placed ?? { opening, first: first ?? null });
         })
         .catch((error: unknown) => {
           if (mine !== attempt.current) return;
           setFailure({ error, notFound: isEngineError(error) && error.status === 404 });
-          setFirstUnread((placed) => (placed === undefined ? null : placed));
+          setUnread((placed) => placed ?? { opening, first: null });
         })
         .finally(() => {
           if (mine === attempt.current) {
@@ -79,5 +80,6 @@ export function useChatOpening(conversationId: number, targetId: number | null, 
   }, [connection, retryable, open]);
 
   const retry = useCallback(() => open(false), [open]);
+  const firstUnread = unread !== null && unread.opening === opening ? unread.first : undefined;
   return { failure, opened, settled, retry, firstUnread };
 }
