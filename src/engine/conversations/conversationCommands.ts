@@ -229,8 +229,12 @@ export class ConversationCommands {
       const window = state.value.windows[conversationId];
       const oldest = window?.ids[0];
       if (window?.hasOlder === true && (oldest === undefined || oldest > readPoint)) await this.history.openAt(conversationId, readPoint);
-      const first = windowMessages(state.value, conversationId).find((m) => m.id > readPoint && counted(m));
-      return first ? { messageId: first.id, count } : null;
+      const unreadOnes = windowMessages(state.value, conversationId).filter((m) => m.id > readPoint && counted(m));
+      const first = unreadOnes[0];
+      // Loaded from the read point to the latest, they are counted exactly (a list snapshot taken before a burst
+      // but read after its first live messages can leave the kept count short).
+      const exact = holdsLatest(state.value, conversationId) && (state.value.windows[conversationId]?.ids[0] ?? Infinity) <= readPoint;
+      return first ? { messageId: first.id, count: exact ? unreadOnes.length : count } : null;
     }
     for (let pages = 0; ; pages++) {
       const messages = windowMessages(state.value, conversationId);
