@@ -100,11 +100,13 @@ export function MessageList({
     () => (dividerId === undefined ? null : { messageId: dividerId, count: dividerCount }),
     [dividerId, dividerCount],
   );
+  /** The sends already waiting when the outbox first answered: only a send made after them drops the divider. */
   const sendsAtOpening = useRef<ReadonlySet<string> | null>(null);
   useEffect(() => {
+    if (outbox === NO_OUTBOX) return;
     sendsAtOpening.current ??= new Set(pending.map((e) => e.localId));
     if (pending.some((e) => !sendsAtOpening.current?.has(e.localId))) setDividerShown(false);
-  }, [pending]);
+  }, [outbox, pending]);
 
   // A new message extends the last build's rows instead of building every row again.
   const lastRows = useRef<MessageRows | undefined>(undefined);
