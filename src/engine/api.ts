@@ -31,6 +31,7 @@ import type {
   ExportOptions,
   ExportProgress,
   ExportResult,
+  FirstUnread,
   FormDraft,
   FormDrafts,
   HistoryKept,
@@ -41,6 +42,7 @@ import type {
   MessageWindowView,
   NotificationRequest,
   NotifyPermission,
+  OpenOptions,
   OutboxEntry,
   PostsView,
   PresenceView,
@@ -202,8 +204,14 @@ export const ENGINE_API = {
   // Conversations and messages.
   /** Fetches the chats list from the server again (the socket keeps it live otherwise). */
   refreshConversations: command<() => Promise<void>>('chats'),
-  /** Loads the latest page, marks the chat read (spec §4) and sends the read receipt for its last message. */
-  openConversation: command<(conversationId: number) => Promise<void>>('chats'),
+  /**
+   * Loads the latest page, marks the chat read (spec §4) and sends the read receipt for its last message;
+   * resolves null. With `{ atUnread: true }` a chat with unread messages opens around the first of them and
+   * resolves where that is and how many were unread (null when none were). Shown in a tab that `readsAsSeen`
+   * (the app's), a chat with unread messages is not read by opening: the messages its reader sees are
+   * (`markVisible`; docs/ui.md, "Opening at the first unread message").
+   */
+  openConversation: command<(conversationId: number, options?: OpenOptions) => Promise<FirstUnread | null>>('chats'),
   /**
    * Opens the chat at a message (a search hit, issue 13): unless the window holds it, the page around it
    * becomes the window (IndexedDB first, else the server), however far back it is; pages then load around

@@ -73,6 +73,7 @@ export class SignedInParts {
       clock,
       log,
       openConversations: () => tabs.openConversations(),
+      readAsSeen: () => tabs.readAsSeen(),
       extraOps: () => joinBatches(this.receiptSender.takeOps(), this.chats.historyOps()),
       onEffect: (effect) => this.run(effect),
     });

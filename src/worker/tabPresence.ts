@@ -36,6 +36,8 @@ export class TabPresence {
       focused: document.hasFocus(),
       openConversationId: this.openConversationId,
       languages: [...navigator.languages],
+      // The app marks what its reader sees (useMarkVisible): a chat it shows is read that way (docs/ui.md).
+      readsAsSeen: true,
     };
   }
 

@@ -1,6 +1,6 @@
 import { BehaviorSubject } from 'rxjs';
 import { vi } from 'vitest';
-import type { MessageWindowView, OutboxEntry, TabEngine } from '../../src/engine/api';
+import type { FirstUnread, MessageWindowView, OutboxEntry, TabEngine } from '../../src/engine/api';
 import type { Conversation, Message } from '../../src/protocol/entities';
 import { ChatUiProvider } from '../../src/ui/chat/ChatContext';
 import { MessageList } from '../../src/ui/chat/list/MessageList';
@@ -82,11 +82,15 @@ export function outboxEntry(patch: Partial<OutboxEntry> = {}): OutboxEntry {
 }
 
 /** Renders the list (in a 500 px high box, as in the chat view) for conversation 10. */
-export async function renderList(engine: TabEngine, options: { conversation?: Conversation; language?: Language } = {}) {
+export async function renderList(
+  engine: TabEngine,
+  options: { conversation?: Conversation; language?: Language; firstUnread?: FirstUnread | null } = {},
+) {
   const conversation = options.conversation ?? chat();
+  const unread = options.firstUnread === undefined ? {} : { firstUnread: options.firstUnread, hadUnread: options.firstUnread !== null };
   return mount(
     <ChatUiProvider conversation={conversation} selfId={SELF}>
-      <MessageList conversationId={10} latest={conversation.last_message} />
+      <MessageList conversationId={10} latest={conversation.last_message} {...unread} />
     </ChatUiProvider>,
     {
       engine,

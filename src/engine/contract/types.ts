@@ -387,6 +387,27 @@ export interface TabState {
    * language, the engine asks the server for its texts in the one the tab shows (docs/ui.md "Refusals").
    */
   languages?: readonly string[];
+  /**
+   * The tab marks messages read as its reader sees them (`markVisible`; the app's tabs do): a chat it shows is
+   * not read all at once while it has unread messages, by being shown, opened or sent a new message. The
+   * reader's visible rows read it (docs/ui.md, "Opening at the first unread message").
+   */
+  readsAsSeen?: boolean;
+}
+
+/** How a chat is opened (`openConversation`). */
+export interface OpenOptions {
+  /**
+   * Opens a chat with unread messages around the first of them (loading older pages, or the page around the
+   * read point, when the latest page does not reach it) and answers where it is.
+   */
+  atUnread?: boolean;
+}
+
+/** Where a chat's unread messages began when it was opened, and how many there were (its unread count then). */
+export interface FirstUnread {
+  messageId: number;
+  count: number;
 }
 
 /** A notification the engine asks exactly one tab to show (design.md §4). */

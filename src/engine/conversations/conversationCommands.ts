@@ -23,11 +23,24 @@ import {
   windowMessages,
 } from '../state';
 import { holdsLatest } from '../state/messageStore';
+import { unreadCount } from '../state/unread';
+import { countsAsUnread } from '../rules/unread';
 import type { EngineStorage } from '../storage/storage';
 import type { WriteBatch } from '../storage/batchedWriter';
 import type { TabRegistry } from '../tabs/tabs';
-import type { ConversationListItem, MessageViewport, MessageWindowView, PresenceView, ReceiptMarksView } from '../contract/types';
+import type {
+  ConversationListItem,
+  FirstUnread,
+  MessageViewport,
+  MessageWindowView,
+  OpenOptions,
+  PresenceView,
+  ReceiptMarksView,
+} from '../contract/types';
 import { History, PAGE_SIZE } from './history';
+
+/** At most this many older pages are loaded to reach the first unread message when the read point is unknown. */
+const UNREAD_PAGES = 10;
 
 /** The browser's IANA time zone, as mutes are set in (the server assumes UTC without one). */
 function browserTimeZone(): string {
@@ -172,12 +185,71 @@ export class ConversationCommands {
    * URL before the list came, or while the list cannot load), so a chat that cannot load rejects with the
    * call that failed ('Failed to fetch conversation' or '… messages'; a 404 for one that is not the user's).
    */
-  async openConversation(conversationId: number): Promise<void> {
+  async openConversation(conversationId: number, options?: OpenOptions): Promise<FirstUnread | null> {
+    const atUnread = options?.atUnread === true;
+    // Where the unread messages begin is taken before anything loads: the reader's own marks may move it soon after.
+    const unread = atUnread ? this.unreadNow(conversationId) : null;
     const known = this.options.state.value.conversations[conversationId] !== undefined;
     await Promise.all([known ? undefined : this.loadConversation(conversationId), this.loadLatest(conversationId)]);
+    const first = atUnread ? await this.reachFirstUnread(conversationId, unread ?? this.unreadNow(conversationId)) : null;
+    // Read (spec §4), unless a tab reads the chat as its reader sees it (the reducer's readsAsSeen).
     this.options.state.dispatch({ type: 'conversationOpened', conversationId });
     // Receipts that came while this engine was away (message_dlr2 is not replayed past a need_sync).
     void this.loadReceipts(conversationId);
+    return first;
+  }
+
+  /** The chat's unread count as shown, and its read point when this engine knows it (null: it does not). */
+  private unreadNow(conversationId: number): { count: number; readPoint: number | null } | null {
+    const state = this.options.state.value;
+    const conversation = state.conversations[conversationId];
+    if (!conversation) return null;
+    const record = state.unread[conversationId];
+    const count = unreadCount(conversation, record);
+    const readPoint = record && record.lastReadMessageId > 0 && record.lastReadMessageId < record.lastReceivedMessageId ? record.lastReadMessageId : null;
+    return { count, readPoint };
+  }
+
+  /**
+   * Loads the chat's first unread message and answers it (docs/ui.md, "Opening at the first unread message").
+   * With a known read point, the first message of someone else after it: the page around the read point becomes
+   * the window (`History.openAt`) when the latest page does not reach back to it. Without one (a new sign-in:
+   * the server does not say where its read marker is), the unread count's message counted back from the latest,
+   * older pages loaded until it is there, at most UNREAD_PAGES of them (beyond, the oldest unread one loaded).
+   */
+  private async reachFirstUnread(
+    conversationId: number,
+    unread: { count: number; readPoint: number | null } | null,
+  ): Promise<FirstUnread | null> {
+    if (!unread || unread.count <= 0) return null;
+    const { state } = this.options;
+    const { count, readPoint } = unread;
+    const counted = (m: Message) => countsAsUnread(m, state.value.selfId);
+    if (readPoint !== null) {
+      const window = state.value.windows[conversationId];
+      const oldest = window?.ids[0];
+      if (window?.hasOlder === true && (oldest === undefined || oldest > readPoint)) await this.history.openAt(conversationId, readPoint);
+      const unreadOnes = windowMessages(state.value, conversationId).filter((m) => m.id > readPoint && counted(m));
+      const first = unreadOnes[0];
+      // Loaded from the read point to the latest, they are counted exactly (a list snapshot taken before a burst
+      // but read after its first live messages can leave the kept count short).
+      const exact = holdsLatest(state.value, conversationId) && (state.value.windows[conversationId]?.ids[0] ?? Infinity) <= readPoint;
+      return first ? { messageId: first.id, count: exact ? unreadOnes.length : count } : null;
+    }
+    for (let pages = 0; ; pages++) {
+      const messages = windowMessages(state.value, conversationId);
+      let seen = 0;
+      let oldestUnread: Message | undefined;
+      for (let i = messages.length - 1; i >= 0 && seen < count; i--) {
+        const message = messages[i] as Message;
+        if (!counted(message)) continue;
+        seen += 1;
+        oldestUnread = message;
+      }
+      const more = state.value.windows[conversationId]?.hasOlder === true;
+      if (seen >= count || !more || pages >= UNREAD_PAGES) return oldestUnread ? { messageId: oldestUnread.id, count } : null;
+      if (!(await this.history.loadOlder(conversationId))) return oldestUnread ? { messageId: oldestUnread.id, count } : null;
+    }
   }
 
   /**

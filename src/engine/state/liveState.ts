@@ -12,6 +12,8 @@ export interface LiveStateOptions {
   log: (message: string, detail?: unknown) => void;
   /** Conversations open in a visible tab now: the reducer reads their new messages at once. */
   openConversations: () => Set<number>;
+  /** Conversations shown in a tab that reads them as its reader sees them (TabRegistry `readAsSeen`). */
+  readAsSeen?: () => Set<number>;
   /** Writes of others that must land in the same batch as the state they go with (pending receipts). */
   extraOps: () => WriteBatch;
   /** What the reducer asks for besides the new state. */
@@ -49,6 +51,7 @@ export class LiveState {
   dispatch(event: EngineEvent): void {
     const { state, effects } = reduce(this.subject.value, event, {
       openConversations: this.options.openConversations(),
+      ...(this.options.readAsSeen ? { readAsSeen: this.options.readAsSeen() } : {}),
       now: this.options.clock.now(),
     });
     if (state !== this.subject.value) {

@@ -13,7 +13,7 @@ import {
 import { planReceipt, planReceiptBeforeRead } from './receipts';
 import { READ_RECEIPT_DELAY_MS } from './types';
 import type { EngineEffect, EngineState, ReduceContext } from './types';
-import { forgetUnread, isNewIncoming, markReadUpTo, noteIncoming } from './unread';
+import { forgetUnread, isNewIncoming, markReadUpTo, noteIncoming, readsAsSeen } from './unread';
 
 /** What happens to the state when messages arrive, change or go: shared by socket events and call answers. */
 
@@ -53,7 +53,9 @@ export function receiveMessage(
   if (!(conversationId in state.conversations)) effects.push({ type: 'refetchConversation', conversationId });
   if (state.selfId === null || message.user_id === state.selfId) return storeMessage(state, message);
 
-  const open = ctx.openConversations.has(conversationId);
+  // A chat read as its reader sees it, with unread messages before this one, is read when they reach it
+  // (docs/ui.md, "Opening at the first unread message"): until then a new message is unread as in a closed chat.
+  const open = ctx.openConversations.has(conversationId) && !readsAsSeen(state, conversationId, ctx);
   const counted = !isSystemEvent(message);
   // A message already counted (by its own earlier event or by a snapshot) is not counted or announced
   // again; an event is never counted or announced.

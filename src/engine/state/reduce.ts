@@ -10,7 +10,7 @@ import { setEntry } from './records';
 import { reduceFrame, skipFrame } from './socketFrame';
 import { initialState } from './types';
 import type { EngineEffect, EngineEvent, EngineState, ReduceContext, ReduceResult } from './types';
-import { markAllRead, markReadUpTo, unreadAgain } from './unread';
+import { markAllRead, markReadUpTo, readsAsSeen, unreadAgain } from './unread';
 
 /**
  * The engine's one reducer (design.md §3): `(state, event) → (state, effects)`. Pure: it reads the
@@ -55,7 +55,7 @@ export function reduce(state: EngineState, event: EngineEvent, ctx: ReduceContex
     case 'messagesDeleted':
       return { state: deleteMessages(state, event.conversationId, event.messageIds, [], effects), effects };
     case 'conversationOpened':
-      return { state: readLatest(state, event.conversationId, effects), effects };
+      return { state: readLatest(state, event.conversationId, effects, ctx), effects };
     case 'messageVisible':
       return { state: messageVisible(state, event.conversationId, event.messageId, effects), effects };
     case 'receiptsLoaded':
@@ -147,7 +147,7 @@ function messagesLoaded(
   const newest = messages.reduce<Message | undefined>((a, m) => (a && a.id > m.id ? a : m), undefined);
   if (newest) next = noteLastMessage(next, newest);
   // A chat opened before its messages arrived is read now that its last message is known.
-  return ctx.openConversations.has(conversationId) ? readLatest(next, conversationId, effects) : next;
+  return ctx.openConversations.has(conversationId) ? readLatest(next, conversationId, effects, ctx) : next;
 }
 
 /**
@@ -156,8 +156,11 @@ function messagesLoaded(
  * it, so the receipt names the newest message from someone else: loaded, the last message, or only
  * known by id as the unread record's received point (the chat opened on a cached window that lacks
  * it). The read point moves past all of them, so this is their only chance of a receipt.
+ * A chat whose tab reads it as seen is not read while it has unread messages: the rows its reader sees are
+ * (`messageVisible`; docs/ui.md, "Opening at the first unread message").
  */
-function readLatest(state: EngineState, conversationId: number, effects: EngineEffect[]): EngineState {
+function readLatest(state: EngineState, conversationId: number, effects: EngineEffect[], ctx: ReduceContext): EngineState {
+  if (readsAsSeen(state, conversationId, ctx)) return state;
   const last = state.conversations[conversationId]?.last_message ?? null;
   const ids = state.windows[conversationId]?.ids ?? [];
   let target = last && last.user_id !== state.selfId ? last.id : 0;

@@ -113,6 +113,11 @@ export type ReceiptKind = 'delivered' | 'read';
 export interface ReduceContext {
   /** Conversations open in a visible, focused tab (spec §4 "if that chat is open"). */
   openConversations: ReadonlySet<number>;
+  /**
+   * Conversations shown in a tab that reads them as seen (TabState `readsAsSeen`): while they have unread
+   * messages, only `messageVisible` reads them (docs/ui.md, "Opening at the first unread message").
+   */
+  readAsSeen?: ReadonlySet<number>;
   now: number;
 }
 

@@ -3,7 +3,7 @@ import { countsAsUnread } from '../rules/unread';
 import { conversationMessages, getMessage, holdsLatest } from './messageStore';
 import { pruneSentReceipts } from './receipts';
 import { setEntry } from './records';
-import type { EngineState, UnreadRecord } from './types';
+import type { EngineState, ReduceContext, UnreadRecord } from './types';
 
 /**
  * Unread state (spec §3 and §4), in two parts that this file keeps consistent:
@@ -33,6 +33,17 @@ export function unreadCount(conversation: Conversation, record: UnreadRecord | u
   if (!record) return conversation.unread_message_count;
   if (record.lastReadMessageId >= record.lastReceivedMessageId) return 0;
   return Math.max(conversation.unread_message_count, 1);
+}
+
+/**
+ * Whether a chat waits for its reader to see its unread messages (docs/ui.md, "Opening at the first unread
+ * message"): it is shown in a tab that reads as seen and has unread messages. Then opening it, showing it and a
+ * new message in it read nothing; only `messageVisible` moves its read point.
+ */
+export function readsAsSeen(state: EngineState, conversationId: number, ctx: ReduceContext): boolean {
+  if (ctx.readAsSeen?.has(conversationId) !== true) return false;
+  const conversation = state.conversations[conversationId];
+  return conversation !== undefined && unreadCount(conversation, state.unread[conversationId]) > 0;
 }
 
 function putRecord(state: EngineState, record: UnreadRecord): EngineState {

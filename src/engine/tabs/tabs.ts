@@ -29,6 +29,16 @@ export class TabRegistry {
     return open;
   }
 
+  /**
+   * Conversations shown in a tab that reads them as its reader sees them (`readsAsSeen`), visible or not: while
+   * one has unread messages, showing, opening or a new message does not read it (docs/ui.md).
+   */
+  readAsSeen(): Set<number> {
+    const shown = new Set<number>();
+    for (const t of this.tabs.values()) if (t.readsAsSeen === true && t.openConversationId !== null) shown.add(t.openConversationId);
+    return shown;
+  }
+
   /** Whether the conversation is in front of the user: open in a visible, focused tab (design.md §4). */
   inView(conversationId: number): boolean {
     for (const t of this.tabs.values()) {

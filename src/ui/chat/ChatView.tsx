@@ -20,7 +20,8 @@ import './chat.css';
 
 /**
  * The chat view (spec §2): header, the message list, the input and the media viewer of one conversation.
- * Opening it loads the latest page, marks the chat read and tells the engine this tab shows it. A URL with
+ * Opening it loads the latest page (or the first unread message's, where the list opens then: docs/ui.md) and
+ * tells the engine this tab shows it; its reader's visible messages read it. A URL with
  * `?message=` (a search hit, issue 13) opens it at that message instead; each visit to such a URL (the same
  * hit chosen again too) opens it there afresh.
  * `onOpenSettings` is given by the screen that has a chat settings panel; without it there is no button.
@@ -43,7 +44,7 @@ export function ChatView({ conversationId, onOpenSettings }: { conversationId: n
   const visit = useRouterState({ select: (s) => s.location.state.__TSR_key ?? '' });
   /** This opening: the latest (null), or the message of this visit. */
   const opening = targetId === null ? null : `${targetId}:${visit}`;
-  const { failure: openFailure, offline, opened, settled, retry } = useChatOpening(conversationId, targetId, opening);
+  const { failure: openFailure, offline, opened, settled, retry, firstUnread } = useChatOpening(conversationId, targetId, opening);
 
   const target: OpenTarget | null = targetId === null ? null : { messageId: targetId, settled: settled === opening };
 
@@ -105,6 +106,8 @@ export function ChatView({ conversationId, onOpenSettings }: { conversationId: n
           failed={failure !== null}
           offline={waiting}
           target={target}
+          firstUnread={targetId === null ? firstUnread : null}
+          hadUnread={targetId === null && item.unreadCount > 0}
         />
         <Composer />
         <MediaViewer />

@@ -29,6 +29,30 @@ describe('list rows', () => {
     expect(older.rows[2]).not.toBe(first.rows[1]);
   });
 
+  it('puts the unread divider above the first unread message, below its day separator, where the message before it is loaded', () => {
+    const unread = { messageId: 3, count: 2 };
+    const messages = [msg(1, at(2026, 1, 1, 9)), msg(2, at(2026, 1, 1, 18)), msg(3, at(2026, 1, 2)), msg(4, at(2026, 1, 2, 13))];
+    expect(buildRows(messages, false, [], unread).map((r) => r.key)).toEqual(['day-1', 'm-1', 'm-2', 'day-3', 'unread-3', 'm-3', 'm-4']);
+    expect(buildRows(messages, false, [], unread)[4]).toMatchObject({ kind: 'unread', count: 2 });
+    // The first unread message deleted: above the next one.
+    expect(buildRows([messages[0], messages[1], messages[3]] as Message[], false, [], unread).map((r) => r.key)).toEqual([
+      'day-1',
+      'm-1',
+      'm-2',
+      'day-4',
+      'unread-3',
+      'm-4',
+    ]);
+    // The top of the loaded rows: there when it is that very message, not when older ones are still on the server.
+    expect(buildRows(messages.slice(2), true, [], unread).map((r) => r.key)).toEqual(['unread-3', 'm-3', 'm-4']);
+    expect(buildRows(messages.slice(3), true, [], unread).map((r) => r.key)).toEqual(['m-4']);
+    // Another divider (or none) builds every row again; the same one extends as messages come.
+    const first = buildMessageRows(messages, false, undefined, unread);
+    expect(buildMessageRows(messages, false, first, null).rows.map((r) => r.key)).not.toContain('unread-3');
+    const next = buildMessageRows([...messages, msg(5, at(2026, 1, 2, 14))], false, first, unread);
+    expect(next.rows[4]).toBe(first.rows[4]);
+  });
+
   it('finds a loaded message by id without an index', () => {
     const messages = [1, 4, 9, 12, 30].map((id) => msg(id, at(2026, 1, 1)));
     expect(findLoaded(messages, 12)?.id).toBe(12);

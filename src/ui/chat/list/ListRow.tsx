@@ -4,6 +4,7 @@ import { DaySeparator } from './DaySeparator';
 import { LoadedMessageRow } from './LoadedMessageRow';
 import { PendingRow } from './PendingRow';
 import { type ChatRow, rowMessage } from './rows';
+import { UnreadDivider } from './UnreadDivider';
 import type { useSlotRefs } from './useSlotRefs';
 
 /**
@@ -37,6 +38,8 @@ export function ListRow(props: {
     >
       {row.kind === 'day' ? (
         <DaySeparator date={row.date} today={today} />
+      ) : row.kind === 'unread' ? (
+        <UnreadDivider count={row.count} />
       ) : row.kind === 'message' ? (
         <LoadedMessageRow
           message={row.message}

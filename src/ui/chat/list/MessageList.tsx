@@ -1,6 +1,6 @@
-import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { MessageWindowView, OutboxEntry } from '../../../engine/api';
+import type { FirstUnread, MessageWindowView, OutboxEntry } from '../../../engine/api';
 import type { Message } from '../../../protocol/entities';
 import { today as todayOf } from '../../common/time';
 import { useEngine } from '../../hooks/EngineContext';
@@ -14,7 +14,17 @@ import { useReceiptMarks } from '../message/useReceiptMarks';
 import { JumpToLatest } from './JumpToLatest';
 import { ListRow } from './ListRow';
 import { OlderPagesStatus } from './OlderPagesStatus';
-import { buildMessageRows, type ChatRow, findLoaded, type MessageRows, nearestIndex, rowIndex, rowMessage, withOutbox } from './rows';
+import {
+  buildMessageRows,
+  type ChatRow,
+  findLoaded,
+  type MessageRows,
+  nearestIndex,
+  rowIndex,
+  rowMessage,
+  type UnreadDivider,
+  withOutbox,
+} from './rows';
 import { useFlash } from './useFlash';
 import { useMarkVisible } from './useMarkVisible';
 import { useOlderPages } from './useOlderPages';
@@ -44,7 +54,9 @@ export interface OpenTarget {
  * are on screen (`setViewport`), and the engine keeps pages loaded ahead of them and trims what is far away
  * (issue 11). Given a `target`, it opens at that message instead (centred, highlighted for FOUND_MS) once the
  * engine has loaded around it, or at the nearest message after it when it is gone (issue 13); a remount opens
- * it again.
+ * it again. Opened at the latest, a chat that had unread messages waits for the engine to say where they
+ * began (`firstUnread`), shows the unread divider above the first of them and opens with it at the top, or at
+ * the end when everything from it down fits on screen (docs/ui.md, "Opening at the first unread message").
  */
 export function MessageList({
   conversationId,
@@ -52,6 +64,8 @@ export function MessageList({
   failed = false,
   offline = false,
   target = null,
+  firstUnread,
+  hadUnread = false,
 }: {
   conversationId: number;
   /** The chat's latest message as the chats list knows it (a prop: the chat's UI context changes more often). */
@@ -60,6 +74,10 @@ export function MessageList({
   /** The chat's messages wait for the connection: an empty list says so instead of "Loading". */
   offline?: boolean;
   target?: OpenTarget | null;
+  /** Where the unread messages began at this opening: undefined until the engine answers, null when none were. */
+  firstUnread?: FirstUnread | null;
+  /** The chat had unread messages when the list mounted: it opens only once `firstUnread` is answered. */
+  hadUnread?: boolean;
 }) {
   const { t } = useTranslation();
   const engine = useEngine();
@@ -76,11 +94,28 @@ export function MessageList({
     () => outbox.filter((e) => e.conversationId === conversationId && e.userId === selfId && e.comment === null),
     [outbox, conversationId, selfId],
   );
+  // The divider stays while the chat is open, until the reader sends (docs/ui.md).
+  const [waitsForUnread] = useState(hadUnread);
+  const [dividerShown, setDividerShown] = useState(true);
+  const dividerId = dividerShown ? firstUnread?.messageId : undefined;
+  const dividerCount = firstUnread?.count ?? 0;
+  const divider = useMemo<UnreadDivider | null>(
+    () => (dividerId === undefined ? null : { messageId: dividerId, count: dividerCount }),
+    [dividerId, dividerCount],
+  );
+  /** The sends already waiting when the outbox first answered: only a send made after them drops the divider. */
+  const sendsAtOpening = useRef<ReadonlySet<string> | null>(null);
+  useEffect(() => {
+    if (outbox === NO_OUTBOX) return;
+    sendsAtOpening.current ??= new Set(pending.map((e) => e.localId));
+    if (pending.some((e) => !sendsAtOpening.current?.has(e.localId))) setDividerShown(false);
+  }, [outbox, pending]);
+
   // A new message extends the last build's rows instead of building every row again.
   const lastRows = useRef<MessageRows | undefined>(undefined);
   const messageRows = useMemo(
-    () => buildMessageRows(view.messages, view.hasOlder, lastRows.current),
-    [view.messages, view.hasOlder],
+    () => buildMessageRows(view.messages, view.hasOlder, lastRows.current, divider),
+    [view.messages, view.hasOlder, divider],
   );
   lastRows.current = messageRows;
   const rows = useMemo(() => withOutbox(messageRows, pending), [messageRows, pending]);
@@ -95,6 +130,8 @@ export function MessageList({
     [marks, view.messages, selfId, others],
   );
 
+  const marking = useMarkVisible(conversationId);
+  const { observe } = marking;
   const [highlight, setHighlight] = useFlash(QUOTED_MS);
   const [found, setFound] = useFlash(FOUND_MS);
   /** A reply's quoted message being fetched page by page, and how many pages it took so far. */
@@ -104,9 +141,16 @@ export function MessageList({
   });
   const reportViewport = useViewportReport(conversationId, view.messages, () => quoteTarget.current !== null);
 
-  /** Opened at a message: wait for the page around it, then centre it (or the nearest one after it). */
-  const openAt = (): number | 'end' | 'wait' => {
-    if (!target) return 'end';
+  /**
+   * Opened at a message: wait for the page around it, then centre it (or the nearest one after it). Opened at the
+   * latest with unread messages: wait for where they began, then the divider at the top (or the end, if it fits).
+   */
+  const openAt = (): number | { top: number } | 'end' | 'wait' => {
+    if (!target) {
+      if (waitsForUnread && firstUnread === undefined) return 'wait';
+      const at = divider ? indexOf(`unread-${divider.messageId}`) : undefined;
+      return at === undefined ? 'end' : { top: at };
+    }
     const exact = indexOf(`m-${target.messageId}`);
     const index = exact ?? (target.settled ? nearestIndex(rows, target.messageId) : undefined);
     if (index === undefined) return 'wait';
@@ -121,7 +165,7 @@ export function MessageList({
     hasOlder: view.hasOlder,
     hasNewer: view.hasNewer === true,
     openAt,
-    openKey: target?.settled,
+    openKey: `${String(target?.settled)}:${firstUnread === undefined ? 'asking' : 'answered'}`,
     isOwn: (row: ChatRow) => row.kind === 'outbox' || rowMessage(row)?.user_id === selfId,
     loadOlder: older.loadOlder,
     loadLatest: () => engine.loadLatestMessages(conversationId),
@@ -130,6 +174,7 @@ export function MessageList({
       const quoted = quoteTarget.current;
       if (quoted) scrollToQuoted(quoted.id);
     },
+    onOpened: () => marking.start(),
   });
   const { virtualizer } = keeping;
 
@@ -173,7 +218,6 @@ export function MessageList({
     if (hasNewer.current && latest && latest.user_id !== selfId && !isEventMessage(latest) && !isNearBottom()) addUnseen(1);
   }, [latest, selfId, addUnseen, isNearBottom]);
 
-  const observe = useMarkVisible(conversationId);
   const measure = useCallback((el: HTMLDivElement | null) => virtualizer.measureElement(el), [virtualizer]);
   const slotRef = useSlotRefs(rows, measure, observe);
 

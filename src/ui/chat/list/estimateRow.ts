@@ -5,7 +5,7 @@ import type { ChatRow } from './rows';
  * a wrong one is corrected by the measurement, which the room above takes up (useScrollKeeping).
  */
 export function estimateRow(row: ChatRow | undefined): number {
-  if (row?.kind === 'day') return 40;
+  if (row?.kind === 'day' || row?.kind === 'unread') return 40;
   if (row?.kind === 'outbox') return row.entry.attachment ? 220 : 64;
   const attachment = row?.message.attachment;
   return attachment && attachment.type !== 'event' ? 220 : 64;

@@ -10,6 +10,8 @@ import { isEventMessage } from '../message/eventText';
  */
 export type ChatRow =
   | { kind: 'day'; key: string; date: Date }
+  /** Above the first message that was unread when the chat opened: how many were (docs/ui.md). */
+  | { kind: 'unread'; key: string; count: number }
   | { kind: 'message'; key: string; message: Message; runStart: boolean }
   | { kind: 'outbox'; key: string; entry: OutboxEntry };
 
@@ -17,12 +19,19 @@ export type ChatRow =
 export interface MessageRows {
   messages: readonly Message[];
   hasOlder: boolean;
+  unread: UnreadDivider | null;
   rows: readonly ChatRow[];
   /**
    * Each row's index by key. Extending a build adds to the same map, so an earlier build's map may also hold
    * the later rows' keys: look keys up through `rowIndex`, which checks the row is there.
    */
   index: Map<string, number>;
+}
+
+/** Where the unread divider goes: above the first message at or after `messageId`, saying `count`. */
+export interface UnreadDivider {
+  messageId: number;
+  count: number;
 }
 
 const startsRun = (message: Message, previous: Message | null) =>
@@ -40,10 +49,22 @@ function extends_(messages: readonly Message[], last: readonly Message[]): boole
  * on the server, the top message's day may have begun earlier, so it gets no separator until that page is
  * here: a separator appearing there later would otherwise say "Today" twice. Separators are keyed by the
  * message below them. When the messages only grew at the end (a new message), the rows of `last` are kept
- * and only the new ones are made (issue 11).
+ * and only the new ones are made (issue 11). The unread divider goes above the first message at or after its
+ * message, below that day's separator, where the message before it is loaded (or the chat starts there, or it is
+ * that very message).
  */
-export function buildMessageRows(messages: readonly Message[], hasOlder: boolean, last?: MessageRows): MessageRows {
-  const reuse = last !== undefined && last.hasOlder === hasOlder && last.messages.length > 0 && extends_(messages, last.messages);
+export function buildMessageRows(
+  messages: readonly Message[],
+  hasOlder: boolean,
+  last?: MessageRows,
+  unread: UnreadDivider | null = null,
+): MessageRows {
+  const reuse =
+    last !== undefined &&
+    last.hasOlder === hasOlder &&
+    last.unread === unread &&
+    last.messages.length > 0 &&
+    extends_(messages, last.messages);
   const rows: ChatRow[] = reuse ? [...last.rows] : [];
   const index = reuse ? last.index : new Map<string, number>();
   const push = (row: ChatRow) => {
@@ -59,11 +80,14 @@ export function buildMessageRows(messages: readonly Message[], hasOlder: boolean
     if ((first && !hasOlder) || (previousDate !== null && !sameDay(previousDate, date))) {
       push({ kind: 'day', key: `day-${message.id}`, date });
     }
+    if (unread && message.id >= unread.messageId && (previous ? previous.id < unread.messageId : !hasOlder || message.id === unread.messageId)) {
+      push({ kind: 'unread', key: `unread-${unread.messageId}`, count: unread.count });
+    }
     push({ kind: 'message', key: `m-${message.id}`, message, runStart: startsRun(message, previous) });
     previous = message;
     previousDate = date;
   }
-  return { messages, hasOlder, rows, index };
+  return { messages, hasOlder, unread, rows, index };
 }
 
 /**
@@ -139,8 +163,13 @@ export function withOutbox(messageRows: MessageRows, outbox: readonly OutboxEntr
 }
 
 /** Every row at once (tests, and callers without an earlier build). */
-export function buildRows(messages: readonly Message[], hasOlder: boolean, outbox: readonly OutboxEntry[]): ChatRow[] {
-  return [...withOutbox(buildMessageRows(messages, hasOlder), outbox)];
+export function buildRows(
+  messages: readonly Message[],
+  hasOlder: boolean,
+  outbox: readonly OutboxEntry[],
+  unread: UnreadDivider | null = null,
+): ChatRow[] {
+  return [...withOutbox(buildMessageRows(messages, hasOlder, undefined, unread), outbox)];
 }
 
 /** A row's message, for the rows that hold one. */

@@ -106,7 +106,8 @@ export function useRowAnchor({ virtualizer, scrollRef, rows, indexOf, hasOlder, 
   /**
    * The anchor: the first message row whose top is inside the viewport, and where it starts. Rows above it may
    * change height (measured at last, a sender line or a separator coming or going) without moving it; a day
-   * separator is skipped, as it may go when older messages arrive.
+   * separator is skipped, as it may go when older messages arrive, and so is the unread divider (it goes when
+   * the reader sends).
    */
   const captureAnchor = useCallback(() => {
     const el = scrollRef.current;
@@ -129,7 +130,7 @@ export function useRowAnchor({ virtualizer, scrollRef, rows, indexOf, hasOlder, 
     const measurements = virtualizer.measurementsCache;
     const current = rowsRef.current;
     let index = atTop ? atTop.index : 0;
-    while (index < measurements.length && ((measurements[index]?.start ?? 0) < top || current[index]?.kind === 'day')) {
+    while (index < measurements.length && ((measurements[index]?.start ?? 0) < top || current[index]?.kind === 'day' || current[index]?.kind === 'unread')) {
       index += 1;
     }
     const item = measurements[index] ?? atTop;
@@ -189,11 +190,11 @@ export function useRowAnchor({ virtualizer, scrollRef, rows, indexOf, hasOlder, 
     return true;
   }
 
-  /** Centres the row at `index` by writing the scroll position, and holds it there. */
-  function centreOn(index: number) {
+  /** Centres the row at `index` (or puts it at the top: `'start'`) by writing the scroll position, and holds it there. */
+  function centreOn(index: number, align: 'center' | 'start' = 'center') {
     const el = scrollRef.current;
     const row = rows[index];
-    const offset = virtualizer.getOffsetForIndex(index, 'center')?.[0];
+    const offset = virtualizer.getOffsetForIndex(index, align)?.[0];
     if (!el || !row || offset === undefined) return;
     virtualizer.cancelScroll();
     heldKey.current = row.key;

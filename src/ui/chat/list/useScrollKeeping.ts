@@ -29,10 +29,11 @@ export interface ScrollKeepingOptions {
   /** The window was trimmed at its newer end: its last row is not the chat's latest. */
   hasNewer: boolean;
   /**
-   * Where the list opens once rows are there: a row to centre and hold, `'end'`, or `'wait'` (the rows around
-   * it are still loading). Asked again when the rows or `openKey` change, until it answers.
+   * Where the list opens once rows are there: a row to centre and hold, a row to put at the top and hold unless
+   * everything from it down fits on screen (`{ top }`, the unread divider: then the end), `'end'`, or `'wait'`
+   * (the rows around it are still loading). Asked again when the rows or `openKey` change, until it answers.
    */
-  openAt: () => number | 'end' | 'wait';
+  openAt: () => number | { top: number } | 'end' | 'wait';
   openKey?: unknown;
   /** The reader's own row (a send): appended, it brings the list to the end wherever the reader was. */
   isOwn: (row: ChatRow) => boolean;
@@ -44,6 +45,8 @@ export interface ScrollKeepingOptions {
   onVisible: (visible: VisibleRows) => void;
   /** After the list has kept its place for new rows, before it looks at the top and reports what is visible. */
   afterRowsChange?: () => void;
+  /** The list has opened where `openAt` said (what is on screen from now on was shown to the reader). */
+  onOpened?: () => void;
 }
 
 /**
@@ -184,10 +187,18 @@ export function useScrollKeeping(options: ScrollKeepingOptions) {
     scrollToEnd();
   }, [scrollToEnd]);
 
-  /** Centres the row at `index` and holds it there: the reader is not at the bottom any more. */
-  function centreOn(index: number) {
+  /** Centres the row at `index` (or puts it at the top) and holds it there: the reader is not at the bottom any more. */
+  function centreOn(index: number, align: 'center' | 'start' = 'center') {
     pinned.current = false;
-    holdCentred(index);
+    holdCentred(index, align);
+  }
+
+  /** Whether the rows from `index` to the end fit on screen (as far as they are measured yet). */
+  function fitsFrom(index: number): boolean {
+    const el = scrollRef.current;
+    virtualizer.getVirtualItems();
+    const item = virtualizer.measurementsCache[index];
+    return !el || !item || virtualizer.getTotalSize() - PADDING - item.start <= el.clientHeight;
   }
 
   /**
@@ -212,17 +223,20 @@ export function useScrollKeeping(options: ScrollKeepingOptions) {
       const at = options.openAt();
       if (at === 'wait') return;
       initialDone.current = true;
-      if (at === 'end') {
+      if (at === 'end' || (typeof at === 'object' && fitsFrom(at.top))) {
         scrollToEnd();
         checkTop();
         reportVisible();
+        options.onOpened?.();
         return;
       }
       nearBottom.current = false;
-      centreOn(at);
+      if (typeof at === 'object') centreOn(at.top, 'start');
+      else centreOn(at);
       readPosition();
       checkTop();
       reportVisible();
+      options.onOpened?.();
       return;
     }
     if (!before || before === rows) return;

@@ -12,9 +12,10 @@ export const TAB = 'tab-1';
 
 /**
  * The server's chat 7 with messages 1…count, paged by Before, After and Message-Count as the reference server
- * does. With `hiddenLast`, the chat's last message is one this reader hid: no page ever holds it.
+ * does. With `hiddenLast`, the chat's last message is one this reader hid: no page ever holds it. With `unread`,
+ * the server counts that many of them unread for this reader.
  */
-export function serverChat(count: number, { hiddenLast = false } = {}) {
+export function serverChat(count: number, { hiddenLast = false, unread = 0 } = {}) {
   const messages: Message[] = Array.from({ length: count }, (_, i) => incoming(i + 1));
   const hidden = hiddenLast ? incoming(count + 1) : null;
   /** Every page asked for: its Before and After (null when not sent) and count. */
@@ -25,7 +26,13 @@ export function serverChat(count: number, { hiddenLast = false } = {}) {
     async request({ url, headers }) {
       const path = new URL(url).pathname;
       const last = hidden ?? messages[messages.length - 1] ?? null;
-      const chat = { ...conversation, last_message: last, last_message_time: last?.created_at ?? '0' };
+      const chat = {
+        ...conversation,
+        last_message: last,
+        last_message_time: last?.created_at ?? '0',
+        unread_message_count: unread,
+        is_unread: unread > 0,
+      };
       if (path === '/v1/auth/pin/confirm') return ok({ token: 't', user_id: 1, endpoints: { http: '', ws: '' } });
       if (path === '/v1/me') return ok({ account: { id: 1, nickname: 'Anna', phone_nr: '+46700000001', country_code: '46' } });
       if (path === '/v2/conversations') return ok({ conversations: [{ conversation: chat }] });
@@ -54,7 +61,7 @@ export async function settle() {
 }
 
 /** An engine signed in to a server with chat 7 (`serverChat`), its list loaded, the chat not opened yet. */
-export async function signedInWithChat(count = 1000, options: { hiddenLast?: boolean } = {}) {
+export async function signedInWithChat(count = 1000, options: { hiddenLast?: boolean; unread?: number } = {}) {
   const clock = new ManualEngineClock();
   const chat = serverChat(count, options);
   const socket = fakeSocket();
