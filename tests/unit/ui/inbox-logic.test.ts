@@ -32,6 +32,7 @@ const preview = (patch: Partial<LastMessagePreview>): LastMessagePreview => ({
   selfId: 1,
   createdAt: '0',
   edited: false,
+  deleted: false,
   ...patch,
 });
 
