@@ -1,7 +1,7 @@
 import { existsSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ConversationAnswer, MessagesAnswer, WarningsAnswer } from '../../src/protocol/api';
+import type { MessagesAnswer, WarningsAnswer } from '../../src/protocol/api';
 import type { Message } from '../../src/protocol/entities';
 import { sql } from '../../server/db/store';
 import { call, type TestUser, useTestServer, useUsers } from '../support/server';

@@ -127,6 +127,16 @@ describe('row previews in the user language', () => {
     expect(previewText(null, en)).toBe('No messages yet');
   });
 
+  it('says a last message deleted for everybody was deleted, in both languages', () => {
+    const gone = { text: '', deleted: true };
+    expect(previewText(preview(gone), en)).toBe('This message was deleted');
+    expect(previewText(preview(gone), sv)).toBe('Det här meddelandet har raderats');
+    expect(previewText(preview({ ...gone, fromSelf: true }), en)).toBe('You deleted this message');
+    expect(previewText(preview({ ...gone, fromSelf: true }), sv)).toBe('Du raderade det här meddelandet');
+    expect(previewText(preview({ ...gone, senderName: 'Erik' }), en)).toBe('Erik: This message was deleted');
+    expect(previewText(preview({ ...gone, senderName: 'Erik' }), sv)).toBe('Erik: Det här meddelandet har raderats');
+  });
+
   it("names a group's sender before the text (issue 23), in both languages", () => {
     expect(previewText(preview({ senderName: 'Erik', text: 'Hej Sara' }), en)).toBe('Erik: Hej Sara');
     expect(previewText(preview({ senderName: 'Erik', text: '', attachmentType: 'image' }), sv)).toBe('Erik: Foto');
