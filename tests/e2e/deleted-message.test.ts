@@ -125,6 +125,6 @@ for (const texts of LANGUAGES) {
       await deleteThrough(erik.page, reply.id, texts, 'forMe');
       await expect.poll(() => row(erik.page, reply.id).count()).toBe(0);
       expect(await row(erik.page, secret.id).count()).toBe(1);
-    });
+    }, 120_000);
   });
 }
