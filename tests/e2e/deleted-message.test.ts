@@ -9,7 +9,7 @@ import { CLIENT_DIR, openTab, signedInPerson, signInAs, useChromium, waitFor } f
  * Delete for everybody leaves a trace (docs/ui.md "Deleted messages"): two people in two browser profiles
  * against the reference server; the one who had already read the message sees "This message was deleted"
  * with its time in its place, live, after a reload and on a fresh device, and the chats list says so too.
- * Delete for me still removes the row.
+ * A reply to it under way ends. Delete for me still removes the row.
  */
 
 const s = useTestServer({ clientDir: CLIENT_DIR });
@@ -20,6 +20,7 @@ const LANGUAGES = [
     language: 'en',
     locale: 'en-US',
     actions: 'Message actions',
+    reply: 'Reply',
     delete: 'Delete',
     forEverybody: 'Delete for everybody',
     forMe: 'Delete for me',
@@ -31,6 +32,7 @@ const LANGUAGES = [
     language: 'sv',
     locale: 'sv-SE',
     actions: 'Meddelandeåtgärder',
+    reply: 'Svara',
     delete: 'Radera',
     forEverybody: 'Radera för alla',
     forMe: 'Radera för mig',
@@ -88,6 +90,10 @@ for (const texts of LANGUAGES) {
       const timeEl = row(erik.page, secret.id).locator('time');
       const time = { text: (await timeEl.textContent()) ?? '', iso: (await timeEl.getAttribute('datetime')) ?? '' };
       expect(time.text).not.toBe('');
+      // Erik starts a reply to it, which its deletion ends.
+      await erik.page.locator(`[data-actions-for="${secret.id}"]`).getByRole('button', { name: texts.actions }).click();
+      await erik.page.getByRole('menuitem', { name: texts.reply, exact: true }).click();
+      await erik.page.getByTestId('composer-reply-preview').waitFor();
 
       await openChat(anna.page, chatId);
       await row(anna.page, secret.id).waitFor();
@@ -96,6 +102,7 @@ for (const texts of LANGUAGES) {
       // Live, for both: the placeholder in the sender's place, with the time the message had.
       await expectPlaceholder(erik.page, secret.id, texts, time);
       await expectPlaceholder(anna.page, secret.id, texts, time);
+      await expect.poll(() => erik.page.getByTestId('composer-reply-preview').count()).toBe(0);
       expect(await row(erik.page, secret.id).getAttribute('aria-label')).toBe(texts.messageFrom);
       expect(await row(erik.page, secret.id).getAttribute('class')).toContain('msg-other');
       expect(await row(anna.page, secret.id).getAttribute('class')).toContain('msg-own');

@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import type { Message } from '../../../protocol/entities';
 import { fromEpochSeconds } from '../../common/time';
 import { useChatRow, useChatTexts } from '../ChatContext';
@@ -11,7 +12,9 @@ import { fullTime, messageTime } from './messageTime';
  */
 export function DeletedRow({ message, runStart, today }: { message: Message; runStart: boolean; today: Date }) {
   const { t, language } = useChatTexts();
-  const { conversation, selfId } = useChatRow();
+  const { conversation, selfId, messageDeleted } = useChatRow();
+  // A reply to it or an edit of it that was under way here ends with it.
+  useEffect(() => messageDeleted(message.id), [messageDeleted, message.id]);
   const date = fromEpochSeconds(message.created_at);
   const own = message.user_id === selfId;
   const sender = memberName(conversation, message.user_id) ?? t('chat.someone');
