@@ -7,7 +7,7 @@ import { INVALID_PARAMETERS } from '../rest/fallbacks';
 import type { EngineEvent, EngineState } from '../state/types';
 import { PERSIST_STREAM_DELAY_MS } from '../storage/batchedWriter';
 import type { EngineStorage, IndexKey, StoreName, StoreTx } from '../storage/storage';
-import { commentDoc, groupRange, messageDoc, messageKey, type SearchDoc } from './documents';
+import { commentDoc, commentKey, groupRange, messageDoc, messageKey, type SearchDoc } from './documents';
 import { fold, words } from './fold';
 import { HistoryKeptSetting, keptLimit } from './historyKept';
 import { toHit } from './hits';
@@ -374,7 +374,7 @@ export class MessageSearch {
       }
     }
     if (prev === state.messages) {
-      this.dropTombstones(gone);
+      this.dropTombstones(gone, state);
       this.put(touched);
       return;
     }
@@ -390,14 +390,24 @@ export class MessageSearch {
         else if (message.deleted && !before?.[message.id]?.deleted) gone.push(message);
       }
     }
-    this.dropTombstones(gone);
+    this.dropTombstones(gone, state);
     this.put(touched);
   }
 
-  /** Messages deleted for everybody leave the index, as a delete event's do. */
-  private dropTombstones(messages: readonly Message[]): void {
+  /**
+   * Messages deleted for everybody leave the index, as a delete event's do, and so do the loaded comments
+   * of a deleted post (the server deletes them with it).
+   */
+  private dropTombstones(messages: readonly Message[], state: EngineState): void {
     if (messages.length === 0) return;
-    for (const message of messages) this.pending.drop(messageKey(message.id));
+    const posts = new Set<number>();
+    for (const message of messages) {
+      this.pending.drop(messageKey(message.id));
+      posts.add(message.id);
+    }
+    for (const comment of Object.values(state.comments)) {
+      if (posts.has(comment.post_id)) this.pending.drop(commentKey(comment.comment_id));
+    }
     this.removedNow();
   }
 

@@ -224,6 +224,29 @@ describe('message search over the engine state', () => {
     expect(hits.find((h) => h.kind === 'comment')?.senderName).toBe('Bob');
   });
 
+  it('drops a post deleted for everybody and its loaded comments', async () => {
+    const { state, ids } = await setup();
+    const channel = { id: 50, stid: 'ch50', name: 'Nyheter', community_id: 4 } as Channel;
+    state.dispatch({ type: 'channelLoaded', channel });
+    state.dispatch({ ...page(50, [20, 'Sekolah dibuka besok'], [21, 'besok libur']), participants: [] });
+    const comment: Comment = {
+      comment_id: 99,
+      post_id: 20,
+      parent_comment_id: null,
+      channel_id: 50,
+      user_id: 3,
+      message: 'besok pagi?',
+      created_at: '1700000000',
+      reactions: [],
+      replies_count: 0,
+      client_id: null,
+    };
+    state.dispatch({ type: 'commentAdded', comment, participants: [] });
+    expect((await ids('besok')).sort()).toEqual([20, 21, 99]);
+    state.dispatch(frame('conversation_message_delete', { conversation_id: 50, message_ids: [20], message_stids: [], hidden: false }));
+    expect(await ids('besok')).toEqual([21]);
+  });
+
   it('finds a post seen before its channel was known as a post of that channel, once the channel is', async () => {
     const { state, ids, view } = await setup();
     state.dispatch(page(51, [30, 'Rapat guru hari Senin']));
