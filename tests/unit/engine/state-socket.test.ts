@@ -206,6 +206,21 @@ describe('socket: conversation_message_delete', () => {
     expect(again.state.messages).toBe(state.messages);
   });
 
+  it('deleted for everybody: a page asked for before the delete does not bring the text back', () => {
+    const deleted = reduce(
+      loadedState(),
+      frame('conversation_message_delete', { conversation_id: 10, message_ids: [2, 3], message_stids: [], hidden: false }, 1),
+      ctx(),
+    ).state;
+    const { state } = run(deleted, [
+      { type: 'messagesLoaded', conversationId: 10, messages: [message(1), message(2), message(3)], older: false, pageSize: 50 },
+    ]);
+    expect([1, 2, 3].map((id) => loadedMessage(state, id)?.message)).toEqual(['text 1', '', '']);
+    expect(state.conversations[10]?.last_message).toMatchObject({ id: 3, deleted: true });    // Nor does a conversation answered from before it.
+    const listedAgain = run(state, [{ type: 'conversationLoaded', conversation: listed(10, message(3)) }]).state;
+    expect(listedAgain.conversations[10]?.last_message).toMatchObject({ id: 3, deleted: true });
+  });
+
   it('deleted for everybody: the last message, not loaded, becomes its tombstone without a refetch', () => {
     const state = run(loadedState(), [{ type: 'conversationLoaded', conversation: listed(20, message(40, { conversation_id: 20 })) }]).state;
     const { state: next, effects } = reduce(
