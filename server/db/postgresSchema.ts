@@ -234,4 +234,8 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE events DROP CONSTRAINT IF EXISTS events_payload_id_fkey;
   `,
+  // 7 (SQLite's 9): delete for everybody leaves a tombstone; when it was deleted (epoch ms), 0 while it stands.
+  `
+  ALTER TABLE messages ADD COLUMN deleted_at BIGINT NOT NULL DEFAULT 0;
+  `,
 ];

@@ -247,4 +247,9 @@ export const MIGRATIONS: readonly string[] = [
     BEGIN INSERT INTO event_counters (user_id, seq) VALUES (NEW.id, 0); END;
   ALTER TABLE users DROP COLUMN event_seq;
   `,
+  // 9: delete for everybody leaves a tombstone (docs/server.md "Delete for everybody"): the row keeps its id,
+  // sender and time, and when it was deleted (epoch ms; 0 while it stands), so history shows where it was.
+  `
+  ALTER TABLE messages ADD COLUMN deleted_at INTEGER NOT NULL DEFAULT 0;
+  `,
 ];

@@ -103,11 +103,18 @@ async function unlinkFiles(files: FileStorage, names: string[], log: WarnLog): P
 
 /**
  * Delete for everybody (spec §6 "Delete"): the owner may; in groups, admins (and community admins in
- * channels) may delete others' messages; in one-to-one chats only the owner. System messages stay.
- * Each member is told about the deleted messages they could see. Attachment files no remaining message
- * uses are deleted too: their rows with the messages (so /files/{name} answers 404 at once), the files
- * on disk after the commit. Must not be called inside another transaction (the files would go even if
- * it rolled back).
+ * channels) may delete others' messages; in one-to-one chats only the owner. System messages stay, and
+ * a message already deleted is not found again.
+ *
+ * The row stays as a tombstone (docs/server.md "Delete for everybody"): its id, stid, sender, time and
+ * audience, with `deleted_at` set and everything said in it gone: text, attachment, quote, reactions,
+ * receipts, a post's comments, its pin, and a content fingerprint (a hash of the text; an Idempotency-Key
+ * one stays, so a late retry of the send still finds its message). History pages, the conversation's last
+ * message and a fresh device show it as deleted; it no longer counts as unread. Each member is told about
+ * the deleted messages they could see (`conversation_message_delete`, `hidden: false`), which a client
+ * turns into the same tombstone. Attachment files no remaining message uses are deleted too: their rows
+ * with the messages (so /files/{name} answers 404 at once), the files on disk after the commit. Must not
+ * be called inside another transaction (the files would go even if it rolled back).
  */
 export async function deleteForEverybody(
   ctx: ServerContext,
@@ -121,39 +128,34 @@ export async function deleteForEverybody(
     conversation.is_group === 1 &&
     (member.is_admin === 1 || (await isCommunityAdmin(db, conversation.community_id, member.user_id)));
   const { rows, warnings } = await triage(db, conversation, member, ids, (row) => {
+    if (row.deleted_at > 0) return NOT_FOUND_REASON;
     if (row.type === 'system') return SYSTEM_REASON;
     if (row.user_id !== member.user_id && !groupAdmin) return NOT_OWNER_REASON;
     return null;
   });
+  const now = ctx.clock.now();
   const { answer, unusedFiles } = await ctx.events.transaction(async () => {
-    // The chat's lock first: a send committing meanwhile would otherwise have its message replaced as the
-    // chat's latest by the older one read here.
+    // The chat's lock first, as a send takes it: the tombstones are written in the chat's turn.
     await lockConversation(db, conversation.id);
-    // Who saw what is read before the rows go.
     const perUser = new Map<number, MessageRow[]>();
     for (const row of rows) {
       for (const userId of await audienceOf(db, row)) perUser.set(userId, [...(perUser.get(userId) ?? []), row]);
     }
     const ids = rows.map((r) => r.id);
-    await db.run(sql`DELETE FROM messages WHERE id IN ${list(ids)}`);
+    await db.run(
+      sql`UPDATE messages SET message = '', attachment = NULL, quoted_id = NULL, pinned = 0, comments_count = 0,
+            edited_at = 0, updated_at = ${now}, deleted_at = ${now},
+            fingerprint = CASE WHEN fingerprint LIKE 'k:%' THEN fingerprint ELSE NULL END
+          WHERE id IN ${list(ids)}`,
+    );
+    await db.run(sql`DELETE FROM reactions WHERE message_id IN ${list(ids)}`);
+    await db.run(sql`DELETE FROM receipts WHERE message_id IN ${list(ids)}`);
+    // A post's comments go with it (their reactions and replies by the foreign keys).
+    await db.run(sql`DELETE FROM comments WHERE post_id IN ${list(ids)}`);
     const unusedFiles = await dropUnusedFiles(
       db,
       rows.map(attachmentFile).filter((name): name is string => name !== null),
     );
-    const current = await db.get<{ last_message_id: number | null }>(
-      sql`SELECT last_message_id FROM conversations WHERE id = ${conversation.id}`,
-    );
-    if (current?.last_message_id != null && ids.includes(current.last_message_id)) {
-      const last = await db.get<{ id: number; created_at: number }>(
-        sql`SELECT id, created_at FROM messages WHERE conversation_id = ${conversation.id} AND audience IS NULL
-            ORDER BY id DESC LIMIT 1`,
-      );
-      await db.run(
-        sql`UPDATE conversations SET last_message_id = ${last?.id ?? null},
-              last_message_at = ${last?.created_at ?? conversation.created_at}
-            WHERE id = ${conversation.id}`,
-      );
-    }
     // Members who saw the same messages get one shared event.
     const groups = new Map<string, { users: number[]; rows: MessageRow[] }>();
     for (const [userId, seen] of perUser) {

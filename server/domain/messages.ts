@@ -38,7 +38,9 @@ const NO_REACTIONS: ReadonlyMap<number, never[]> = new Map();
 
 /**
  * A message of the conversation that `member` may see, or a 404 with `notFoundText`. The one lookup for
- * messages and channel posts alike (a post is a message of its channel).
+ * messages and channel posts alike (a post is a message of its channel). A message deleted for everybody
+ * is not found (nothing can be edited, reacted to, quoted or commented on in its tombstone), unless
+ * `tombstones` is 'allow' (a receipt may name it: reading a chat reads past it).
  */
 export async function requireVisibleMessage(
   db: Store,
@@ -46,10 +48,11 @@ export async function requireVisibleMessage(
   member: MemberRow,
   messageId: number,
   notFoundText: string = MESSAGE_NOT_FOUND,
+  tombstones: 'refuse' | 'allow' = 'refuse',
 ): Promise<MessageRow> {
   const visible = visibleMessagesSql('m', conversationId, member.user_id, member.is_admin === 1);
   const row = await db.get<MessageRow>(sql`SELECT m.* FROM messages m WHERE ${visible} AND m.id = ${messageId}`);
-  if (!row) throw notFound(notFoundText);
+  if (!row || (row.deleted_at > 0 && tombstones === 'refuse')) throw notFound(notFoundText);
   return row;
 }
 

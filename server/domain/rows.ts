@@ -64,6 +64,8 @@ export interface MessageRow {
   created_at: number;
   edited_at: number;
   updated_at: number;
+  /** When it was deleted for everybody (epoch ms): a tombstone, without text, attachment or quote. 0 while it stands. */
+  deleted_at: number;
 }
 
 export interface CommunityRow {

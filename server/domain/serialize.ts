@@ -121,6 +121,7 @@ export function serializeMessageRows(
       pinned: r.pinned === 1,
     };
     if (r.audience === 'admins') message.audience = 'admins';
+    if (r.deleted_at > 0) message.deleted = true;
     return message;
   });
 }

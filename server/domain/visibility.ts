@@ -24,8 +24,10 @@ export function visibleMessagesSql(
 /**
  * The SQL condition for "message counts toward the viewer's unread count", on top of being visible past
  * their read point: another user's message, not a system event (a rename, a new picture, members added
- * or removed: spec §3 event attachments), which is shown but never unread (issue 10).
+ * or removed: spec §3 event attachments), which is shown but never unread (issue 10), nor a message
+ * deleted for everybody (its tombstone is shown, but there is nothing left to read).
  */
 export function countsAsUnreadSql(alias: string, viewerId: number): Query<unknown> {
-  return sql`${sql.ref(`${alias}.user_id`)} != ${viewerId} AND ${sql.ref(`${alias}.type`)} != 'system'`;
+  return sql`${sql.ref(`${alias}.user_id`)} != ${viewerId} AND ${sql.ref(`${alias}.type`)} != 'system'
+    AND ${sql.ref(`${alias}.deleted_at`)} = 0`;
 }

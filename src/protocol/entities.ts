@@ -168,6 +168,11 @@ export interface Message {
   pinned: boolean;
   /** Set on replies in a broadcast group, which only the sender and the broadcasters see. */
   audience?: 'admins';
+  /**
+   * Set (true) on a message deleted for everybody: a tombstone that keeps its id, stid, sender and time, with
+   * no text, attachment, reactions or quote (docs/server.md "Delete for everybody"). Absent otherwise.
+   */
+  deleted?: true;
 }
 
 export interface Community {

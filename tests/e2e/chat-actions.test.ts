@@ -300,9 +300,9 @@ describe('the action menu', () => {
     await expect.poll(() => button.evaluate((b) => b === document.activeElement)).toBe(true);
   });
 
-  it('deletes for everybody: gone for both', async () => {
+  it('deletes for everybody: the text is gone for both, its placeholder in its place (docs/ui.md "Deleted messages")', async () => {
     await send(anna, 'Delete me everywhere');
-    await messageId(erik, 'Delete me everywhere');
+    const id = await messageId(erik, 'Delete me everywhere');
     await openMenu(anna, 'Delete me everywhere');
     await anna.getByRole('menuitem', { name: 'Delete' }).click();
     const dialog = anna.getByRole('dialog', { name: 'Delete message?' });
@@ -316,6 +316,9 @@ describe('the action menu', () => {
     await anna.getByRole('button', { name: 'Delete for everybody' }).click();
     await expect.poll(() => chat(erik).getByText('Delete me everywhere').count()).toBe(0);
     await expect.poll(() => chat(anna).getByText('Delete me everywhere').count()).toBe(0);
+    for (const page of [anna, erik]) {
+      await expect.poll(() => chat(page).locator(`[data-message-id="${id}"]`).getByText('This message was deleted').count()).toBe(1);
+    }
   });
 
   it('deletes for me: gone for me only', async () => {

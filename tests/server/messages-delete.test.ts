@@ -2,6 +2,7 @@ import { existsSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { MessagesAnswer, WarningsAnswer } from '../../src/protocol/api';
+import type { Message } from '../../src/protocol/entities';
 import { sql } from '../../server/db/store';
 import { call, type TestUser, useTestServer, useUsers } from '../support/server';
 import { actionsOf, conversation, count, received, sent, settle, socket, uploadPng } from './messages-support';
@@ -17,13 +18,19 @@ const del = (user: TestUser, conversationId: number, json: unknown) =>
 const hide = (user: TestUser, conversationId: number, json: unknown) =>
   call<WarningsAnswer>(s.url, 'POST', `/v2/conversations/${conversationId}/hide_messages`, { token: user.token, json });
 const exists = async (id: number) => (await count(s, sql`SELECT COUNT(*) AS n FROM messages WHERE id = ${id}`)) === 1;
+/** Deleted for everybody: the row is a tombstone. */
+const deleted = async (id: number) =>
+  (await count(s, sql`SELECT COUNT(*) AS n FROM messages WHERE id = ${id} AND deleted_at > 0`)) === 1;
 const lastMessageId = async (id: number) =>
   (await s.server.ctx.db.get<{ last_message_id: number | null }>(
     sql`SELECT last_message_id FROM conversations WHERE id = ${id}`,
   ))!.last_message_id;
 async function visibleTo(user: TestUser, id: number): Promise<number[]> {
+  return (await history(user, id)).map((m) => m.id);
+}
+async function history(user: TestUser, id: number): Promise<Message[]> {
   const r = await call<MessagesAnswer>(s.url, 'GET', `/v2/conversations/${id}/messages`, { token: user.token });
-  return r.data.messages.map((m) => m.id);
+  return r.data.messages;
 }
 
 describe('POST /v2/conversations/{id}/delete/messages', () => {
@@ -48,11 +55,12 @@ describe('POST /v2/conversations/{id}/delete/messages', () => {
     const r = await del(anna, id, { message_ids: [second] });
     expect(r.status).toBe(200);
     expect(r.data).toEqual({ message_ids: [second], warnings: [] });
-    expect(await exists(second)).toBe(false);
+    // A tombstone stays in its place, for both, and is still the chat's latest message.
+    expect(await deleted(second)).toBe(true);
     expect(await count(s, sql`SELECT COUNT(*) AS n FROM reactions WHERE message_id = ${second}`)).toBe(0);
     expect(await count(s, sql`SELECT COUNT(*) AS n FROM receipts WHERE message_id = ${second}`)).toBe(0);
-    expect(await lastMessageId(id)).toBe(first);
-    expect(await visibleTo(bo, id)).toEqual([first]);
+    expect(await lastMessageId(id)).toBe(second);
+    expect(await visibleTo(bo, id)).toEqual([first, second]);
 
     await settle(s, [sa, anna], [sb, bo], [so, out]);
     const stid = expect.stringMatching(/^msg_/);
@@ -64,7 +72,8 @@ describe('POST /v2/conversations/{id}/delete/messages', () => {
     expect(actionsOf(so)).toEqual([]);
 
     expect((await del(anna, id, { message_ids: [first] })).status).toBe(200);
-    expect(await lastMessageId(id)).toBeNull();
+    expect(await lastMessageId(id)).toBe(second);
+    expect([await deleted(first), await deleted(second)]).toEqual([true, true]);
     for (const sock of [sa, sb, so]) sock.close();
   });
 
@@ -83,11 +92,11 @@ describe('POST /v2/conversations/{id}/delete/messages', () => {
         { message_id: 999_999, reason: 'Message not found' },
       ],
     });
-    expect([await exists(byBo), await exists(byCay), await exists(byAnna)]).toEqual([false, true, true]);
+    expect([await deleted(byBo), await deleted(byCay), await deleted(byAnna)]).toEqual([true, false, false]);
 
     const admin = await del(anna, id, { message_ids: [byCay] });
     expect(admin.data).toEqual({ message_ids: [byCay], warnings: [] });
-    expect(await exists(byCay)).toBe(false);
+    expect(await deleted(byCay)).toBe(true);
     expect(await lastMessageId(id)).toBe(byAnna);
   });
 
@@ -130,6 +139,7 @@ describe('POST /v2/conversations/{id}/delete/messages', () => {
     });
     expect(malformed.status).toBe(400);
     expect([await exists(keep), await exists(elsewhere), await exists(system)]).toEqual([true, true, true]);
+    expect([await deleted(keep), await deleted(elsewhere), await deleted(system)]).toEqual([false, false, false]);
   });
 
   it('tells only the sender and admins about a deleted broadcast reply', async () => {

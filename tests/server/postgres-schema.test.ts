@@ -104,7 +104,8 @@ describe('the PostgreSQL schema', () => {
     await before.connect();
     try {
       await before.query('CREATE SCHEMA older; SET search_path TO older');
-      for (const migration of POSTGRES_MIGRATIONS.slice(0, -1)) await before.query(migration);
+      // The migrations before 6 (later ones are appended after it).
+      for (const migration of POSTGRES_MIGRATIONS.slice(0, 5)) await before.query(migration);
       const old = await before.query<{ conname: string }>(
         "SELECT conname FROM pg_constraint WHERE contype = 'f' AND conrelid = 'older.events'::regclass",
       );

@@ -140,6 +140,8 @@ export interface LastMessagePreview {
   /** Epoch seconds as a string, as the server sends it. */
   createdAt: string;
   edited: boolean;
+  /** Deleted for everybody: the row says "This message was deleted" (its text is gone). */
+  deleted: boolean;
 }
 
 export interface ConversationListItem {

@@ -340,13 +340,13 @@ export class ConversationCommands {
 
   async deleteMessages(conversationId: number, messageIds: number[]): Promise<WarningsAnswer> {
     const answer = await this.options.rest().deleteMessages(conversationId, messageIds);
-    this.options.state.dispatch({ type: 'messagesDeleted', conversationId, messageIds: answer.message_ids });
+    this.options.state.dispatch({ type: 'messagesDeleted', conversationId, messageIds: answer.message_ids, hidden: false });
     return answer;
   }
 
   async hideMessages(conversationId: number, messageIds: number[]): Promise<WarningsAnswer> {
     const answer = await this.options.rest().hideMessages(conversationId, messageIds);
-    this.options.state.dispatch({ type: 'messagesDeleted', conversationId, messageIds: answer.message_ids });
+    this.options.state.dispatch({ type: 'messagesDeleted', conversationId, messageIds: answer.message_ids, hidden: true });
     return answer;
   }
 

@@ -40,6 +40,7 @@ const TEXTS = {
     system: 'System message',
     user: 'User {id}',
     quote: 'Reply to message {id}',
+    deleted: 'This message was deleted',
   },
   sv: {
     exported: 'Exporterad {date} från {source}: {count} meddelanden.',
@@ -50,6 +51,7 @@ const TEXTS = {
     system: 'Systemmeddelande',
     user: 'Användare {id}',
     quote: 'Svar på meddelande {id}',
+    deleted: 'Det här meddelandet har raderats',
   },
 } as const;
 
@@ -115,6 +117,11 @@ export function* htmlExport(context: ExportContext, messages: readonly Message[]
     }</time>`;
     if (message.type === 'system') {
       yield `<p class="m s" id="m${message.id}"><bdi>${escapeHtml(message.message || t.system)}</bdi>${time}</p>\n`;
+      continue;
+    }
+    if (message.deleted) {
+      // A tombstone (deleted for everybody): who and when, as the chat shows it.
+      yield `<p class="m s" id="m${message.id}"><span class="w"><bdi>${escapeHtml(who)}</bdi></span>${escapeHtml(t.deleted)}${time}</p>\n`;
       continue;
     }
     const quote = message.quoted !== null ? `<span class="q">${escapeHtml(fill(t.quote, { id: message.quoted }))}</span>\n` : '';

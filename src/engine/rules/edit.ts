@@ -1,7 +1,10 @@
 import { EDIT_WINDOW_MS } from '../../protocol/constants';
 import type { Message } from '../../protocol/entities';
 
-/** Spec §4 "Editing" and §6 "Edit": own messages, not system ones, within 45 minutes of creation. */
+/**
+ * Spec §4 "Editing" and §6 "Edit": own messages, not system ones nor ones deleted for everybody, within 45
+ * minutes of creation.
+ */
 
 /** Milliseconds since the epoch of a message's created_at (epoch seconds as a string, spec §3). */
 export function createdAtMs(message: Pick<Message, 'created_at'>): number {
@@ -15,7 +18,7 @@ export function createdAtMs(message: Pick<Message, 'created_at'>): number {
  * this client's window can close up to a second early, never late: an edit it offers is accepted.
  */
 export function canEdit(message: Message, selfId: number | null, now: number): boolean {
-  if (selfId === null || message.user_id !== selfId || message.type === 'system') return false;
+  if (selfId === null || message.user_id !== selfId || message.type === 'system' || message.deleted) return false;
   const created = createdAtMs(message);
   return Number.isFinite(created) && now - created <= EDIT_WINDOW_MS;
 }

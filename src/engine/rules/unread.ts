@@ -13,12 +13,13 @@ export function isSystemEvent(message: Partial<Pick<Message, 'type' | 'attachmen
 
 /**
  * Whether a message counts toward the unread count, the unread badge, the Unread filter and
- * notifications: another user's message that is not a system event. Events are shown in the chat, and
- * reading past them is reading, but they are never what makes a chat unread.
+ * notifications: another user's message that is not a system event, nor deleted for everybody (as the
+ * server counts, docs/server.md). Events and tombstones are shown in the chat, and reading past them is
+ * reading, but they are never what makes a chat unread.
  */
 export function countsAsUnread(
-  message: Pick<Message, 'user_id'> & Partial<Pick<Message, 'type' | 'attachment'>>,
+  message: Pick<Message, 'user_id'> & Partial<Pick<Message, 'type' | 'attachment' | 'deleted'>>,
   selfId: number | null,
 ): boolean {
-  return selfId !== null && message.user_id !== selfId && !isSystemEvent(message);
+  return selfId !== null && message.user_id !== selfId && !isSystemEvent(message) && message.deleted !== true;
 }

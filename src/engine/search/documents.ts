@@ -48,10 +48,10 @@ const epochMs = (seconds: string) => Math.round(Number(seconds) * 1000) || 0;
 
 /**
  * A message or post as indexed, or null when it has no text worth finding (an attachment alone, a system
- * event). A message of a known channel is a post.
+ * event, a message deleted for everybody). A message of a known channel is a post.
  */
 export function messageDoc(message: Message, channel: Channel | undefined): SearchDoc | null {
-  if (message.type !== 'text' || message.message.trim() === '') return null;
+  if (message.type !== 'text' || message.deleted === true || message.message.trim() === '') return null;
   return grouped({
     key: messageKey(message.id),
     kind: channel ? 'post' : 'message',

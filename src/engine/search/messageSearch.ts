@@ -7,7 +7,7 @@ import { INVALID_PARAMETERS } from '../rest/fallbacks';
 import type { EngineEvent, EngineState } from '../state/types';
 import { PERSIST_STREAM_DELAY_MS } from '../storage/batchedWriter';
 import type { EngineStorage, IndexKey, StoreName, StoreTx } from '../storage/storage';
-import { commentDoc, groupRange, messageDoc, messageKey, type SearchDoc } from './documents';
+import { commentDoc, commentKey, groupRange, messageDoc, messageKey, type SearchDoc } from './documents';
 import { fold, words } from './fold';
 import { HistoryKeptSetting, keptLimit } from './historyKept';
 import { toHit } from './hits';
@@ -359,6 +359,9 @@ export class MessageSearch {
     this.prevConversations = state.conversations;
     const { channels } = state;
     const touched: SearchDoc[] = [];
+    // A message that became a tombstone (deleted for everybody) however it came, a sync's page included:
+    // whatever was indexed of it goes (docs/ui.md, "Deleted messages").
+    const gone: Message[] = [];
     // The list's last messages: a chat never opened on this device is found by its latest message.
     if (prevConversations !== state.conversations) {
       for (const conversation of Object.values(state.conversations)) {
@@ -366,10 +369,12 @@ export class MessageSearch {
         if (last && prevConversations[conversation.id]?.last_message !== last) {
           const doc = messageDoc(last, undefined);
           if (doc) touched.push(doc);
+          else if (last.deleted) gone.push(last);
         }
       }
     }
     if (prev === state.messages) {
+      this.dropTombstones(gone, state);
       this.put(touched);
       return;
     }
@@ -382,9 +387,28 @@ export class MessageSearch {
         if (before?.[message.id] === message) continue;
         const doc = messageDoc(message, channel);
         if (doc) touched.push(doc);
+        else if (message.deleted && !before?.[message.id]?.deleted) gone.push(message);
       }
     }
+    this.dropTombstones(gone, state);
     this.put(touched);
+  }
+
+  /**
+   * Messages deleted for everybody leave the index, as a delete event's do, and so do the loaded comments
+   * of a deleted post (the server deletes them with it).
+   */
+  private dropTombstones(messages: readonly Message[], state: EngineState): void {
+    if (messages.length === 0) return;
+    const posts = new Set<number>();
+    for (const message of messages) {
+      this.pending.drop(messageKey(message.id));
+      posts.add(message.id);
+    }
+    for (const comment of Object.values(state.comments)) {
+      if (posts.has(comment.post_id)) this.pending.drop(commentKey(comment.comment_id));
+    }
+    this.removedNow();
   }
 
   /** The communities part of the state: channels known only now, and new or changed comments. */

@@ -56,6 +56,7 @@ export function lastMessagePreview(
     selfId,
     createdAt: message.created_at,
     edited: message.edited_at > 0,
+    deleted: message.deleted === true,
   };
 }
 

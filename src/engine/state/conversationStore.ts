@@ -22,7 +22,10 @@ function putConversation(state: EngineState, conversation: Conversation): Engine
 function merged(old: Conversation | undefined, snapshot: Conversation): Conversation {
   const stripped = snapshot.messages.length === 0 ? snapshot : { ...snapshot, messages: [] };
   const local = old?.last_message;
-  if (!local || local.id <= (snapshot.last_message?.id ?? 0)) return stripped;
+  const remote = snapshot.last_message;
+  // A snapshot taken before a delete for everybody still has the message: its tombstone stays.
+  const stale = local?.deleted === true && remote?.id === local.id && remote.deleted !== true;
+  if (!local || (local.id <= (remote?.id ?? 0) && !stale)) return stripped;
   return { ...stripped, last_message: local, last_message_time: old.last_message_time };
 }
 
@@ -72,12 +75,15 @@ export function setOwnMute(state: EngineState, conversationId: number, mute: Con
   return putConversation(state, { ...conversation, member: { ...conversation.member, mute } });
 }
 
-/** A new message becomes the conversation's last message (and so moves it up the list) unless a newer one is. */
+/**
+ * A new message becomes the conversation's last message (and so moves it up the list) unless a newer one
+ * is, or it is the last message's tombstone's older form (a deleted message never comes back).
+ */
 export function noteLastMessage(state: EngineState, message: Message): EngineState {
   const conversation = state.conversations[message.conversation_id];
   if (!conversation) return state;
   const last = conversation.last_message;
-  if (last && last.id > message.id) return state;
+  if (last && (last.id > message.id || (last.id === message.id && last.deleted === true && message.deleted !== true))) return state;
   return putConversation(state, {
     ...conversation,
     last_message: message,

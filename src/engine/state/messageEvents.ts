@@ -1,4 +1,5 @@
 import type { Message } from '../../protocol/entities';
+import { isDeleted, tombstoneOf } from '../rules/delete';
 import { isSystemEvent } from '../rules/unread';
 import { noteLastMessage, repairLastMessage } from './conversationStore';
 import {
@@ -77,8 +78,30 @@ export function receiveMessage(
 }
 
 /**
- * Messages deleted for everybody or hidden for this user (the same to this client): named by id or by
- * stid. They leave the window and the unread count; when the conversation's last message went, the
+ * Messages deleted for everybody, as the server keeps them (docs/server.md): each one this client holds,
+ * loaded or as its conversation's last message, becomes its tombstone (`tombstoneOf`) in its place, and
+ * leaves the unread count. One it does not hold comes as a tombstone with the page that holds it.
+ */
+export function tombstoneMessages(
+  state: EngineState,
+  conversationId: number,
+  ids: readonly number[],
+  stids: readonly string[],
+): EngineState {
+  const found = findMessages(state, conversationId, ids, stids);
+  const last = state.conversations[conversationId]?.last_message;
+  const originals = found
+    .map((id) => getMessage(state, conversationId, id) ?? (last?.id === id ? last : undefined))
+    .filter((m): m is Message => m !== undefined && !isDeleted(m));
+  if (originals.length === 0) return state;
+  let next = state;
+  for (const message of originals) next = refreshMessage(next, tombstoneOf(message));
+  return forgetUnread(next, conversationId, originals);
+}
+
+/**
+ * Messages hidden for this user (delete for me): named by id or by stid. They leave the window and the
+ * unread count; when the conversation's last message went, the
  * newest remaining one takes its place, or the conversation is refetched when that is not loaded.
  */
 export function deleteMessages(

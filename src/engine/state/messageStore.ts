@@ -60,11 +60,18 @@ function removeConversationMessages(state: EngineState, conversationId: number, 
   return messages === state.messages ? state : { ...state, messages };
 }
 
+/**
+ * Whether `old` stays rather than `message`: the server sent the same thing again, or an answer asked for
+ * before a delete for everybody still has the message (a deleted message never comes back).
+ */
+const keepsOld = (old: Message | undefined, message: Message): old is Message =>
+  old !== undefined && (sameJson(old, message) || (old.deleted === true && message.deleted !== true));
+
 /** Stores `message`, keeping the old object when the server sent the same thing again. */
 export function putMessage(state: EngineState, message: Message): EngineState {
   const byId = conversationMessages(state, message.conversation_id);
   const old = byId[message.id];
-  if (old && sameJson(old, message)) return state;
+  if (keepsOld(old, message)) return state;
   return setConversationMessages(state, message.conversation_id, setEntry(byId, message.id, message));
 }
 
@@ -74,7 +81,7 @@ function putMessages(state: EngineState, conversationId: number, page: readonly 
   let next: Record<number, Message> | null = null;
   for (const message of page) {
     const old = (next ?? byId)[message.id];
-    if (old && sameJson(old, message)) continue;
+    if (keepsOld(old, message)) continue;
     next ??= { ...byId };
     next[message.id] = message;
   }
@@ -242,7 +249,7 @@ export function refreshMessage(state: EngineState, message: Message): EngineStat
   if (getMessage(state, message.conversation_id, message.id)) next = putMessage(next, message);
   const conversation = next.conversations[message.conversation_id];
   const last = conversation?.last_message;
-  if (conversation && last && last.id === message.id && !sameJson(last, message)) {
+  if (conversation && last && last.id === message.id && !keepsOld(last, message)) {
     next = {
       ...next,
       conversations: setEntry(next.conversations, conversation.id, { ...conversation, last_message: message }),

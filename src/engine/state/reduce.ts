@@ -2,7 +2,7 @@ import type { Message } from '../../protocol/entities';
 import { participantsSeen } from './communities';
 import { reduceCommunity } from './communityEvents';
 import { noteLastMessage, setOwnMute, storeSnapshots, upsertSnapshot } from './conversationStore';
-import { deleteMessages, storeMessage } from './messageEvents';
+import { deleteMessages, storeMessage, tombstoneMessages } from './messageEvents';
 import { conversationMessages, getMessage, loadLatestPage, loadNewerPage, loadOlderPage, moveWindow, trimWindow } from './messageStore';
 import { addMarks } from './receiptMarks';
 import { planReceiptBeforeRead, recordReceipt } from './receipts';
@@ -53,7 +53,12 @@ export function reduce(state: EngineState, event: EngineEvent, ctx: ReduceContex
     case 'messageStored':
       return { state: storeMessage(state, event.message), effects };
     case 'messagesDeleted':
-      return { state: deleteMessages(state, event.conversationId, event.messageIds, [], effects), effects };
+      return {
+        state: event.hidden
+          ? deleteMessages(state, event.conversationId, event.messageIds, [], effects)
+          : tombstoneMessages(state, event.conversationId, event.messageIds, []),
+        effects,
+      };
     case 'conversationOpened':
       return { state: readLatest(state, event.conversationId, effects, ctx), effects };
     case 'messageVisible':

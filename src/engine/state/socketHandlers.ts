@@ -1,7 +1,7 @@
 import type { EventAction, EventPayloads } from '../../protocol/socket';
 import { commentAdded, commentReactions } from './comments';
 import { removeConversations, upsertSnapshot } from './conversationStore';
-import { deleteMessages, receiveMessage, updateMessage } from './messageEvents';
+import { deleteMessages, receiveMessage, tombstoneMessages, updateMessage } from './messageEvents';
 import { refreshMessage } from './messageStore';
 import { addMark } from './receiptMarks';
 import { recordReceipt } from './receipts';
@@ -64,8 +64,11 @@ export const socketHandlers: SocketHandlers = {
     return updateMessage(state, data.conversation_id, data.message_id, data.message_stid, (m) => ({ ...m, reactions }));
   },
 
+  // Delete for me removes the messages; delete for everybody leaves each one's tombstone in its place.
   conversation_message_delete: (state, data, _ctx, effects) =>
-    deleteMessages(state, data.conversation_id, data.message_ids, data.message_stids, effects),
+    data.hidden
+      ? deleteMessages(state, data.conversation_id, data.message_ids, data.message_stids, effects)
+      : tombstoneMessages(state, data.conversation_id, data.message_ids, data.message_stids),
 
   conversation_message_edited: (state, data) => refreshMessage(state, data.message),
 

@@ -158,7 +158,11 @@ export type EngineEvent =
   | { type: 'windowMoved'; conversationId: number; messages: Message[]; hasOlder: boolean }
   /** The server's answer to our own send, edit or reaction: the message as stored. */
   | { type: 'messageStored'; message: Message }
-  | { type: 'messagesDeleted'; conversationId: number; messageIds: number[] }
+  /**
+   * Our own delete: `hidden` for delete for me (the messages go), else for everybody (each becomes its
+   * tombstone, as `conversation_message_delete` says to the other members).
+   */
+  | { type: 'messagesDeleted'; conversationId: number; messageIds: number[]; hidden: boolean }
   | { type: 'conversationOpened'; conversationId: number }
   /** The UI saw at least half of a message (spec §4). */
   | { type: 'messageVisible'; conversationId: number; messageId: number }

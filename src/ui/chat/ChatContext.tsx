@@ -27,6 +27,11 @@ export interface ChatRowUi {
    */
   takeBack(text: string): boolean;
   registerComposer(put: ((text: string) => void) | null): void;
+  /**
+   * The message was deleted for everybody (its row became the placeholder): a reply to it or an edit of it
+   * under way ends, and its media viewer or comment thread closes, as nothing of it is left to act on.
+   */
+  messageDeleted(messageId: number): void;
 }
 
 /**
@@ -85,6 +90,13 @@ export function ChatUiProvider(props: { conversation: Conversation; selfId: numb
   const openMedia = useCallback((message: Message | null) => setMedia(message), []);
   const openThread = useCallback((post: Message | null) => setThread(post), []);
   const scrollToMessage = useCallback((messageId: number) => scroller.current?.(messageId), []);
+  const messageDeleted = useCallback((messageId: number) => {
+    const unless = (m: Message | null) => (m?.id === messageId ? null : m);
+    setReplyToState(unless);
+    setEditingState(unless);
+    setMedia(unless);
+    setThread(unless);
+  }, []);
   const registerScroller = useCallback((scroll: ((messageId: number) => void) | null) => {
     scroller.current = scroll;
   }, []);
@@ -109,8 +121,21 @@ export function ChatUiProvider(props: { conversation: Conversation; selfId: numb
       registerScroller,
       takeBack,
       registerComposer,
+      messageDeleted,
     }),
-    [rowConversation, selfId, setReplyTo, setEditing, openMedia, openThread, scrollToMessage, registerScroller, takeBack, registerComposer],
+    [
+      rowConversation,
+      selfId,
+      setReplyTo,
+      setEditing,
+      openMedia,
+      openThread,
+      scrollToMessage,
+      registerScroller,
+      takeBack,
+      registerComposer,
+      messageDeleted,
+    ],
   );
   const value = useMemo<ChatUi>(
     () => ({ ...row, conversation, replyTo, editing, media, thread }),

@@ -17,11 +17,18 @@ const ATTACHMENT_KEYS: Record<Exclude<AttachmentType, 'event'>, string> = {
 /**
  * The last-message line of a row, in the user's language: an event says the chat's own sentence ("You
  * removed Sara", "Erik added you"), attachments are worded (a link keeps its text), own messages say
- * "You:", and a group's other senders are named ("Erik: …", issue 23). Keys are listed above so the
- * locale check sees them.
+ * "You:", and a group's other senders are named ("Erik: …", issue 23). A message deleted for everybody says
+ * so: "You deleted this message", or "This message was deleted" (after the sender's name in a group). Keys
+ * are listed above so the locale check sees them.
  */
 export function previewText(preview: LastMessagePreview | null, t: TFunction): string {
   if (!preview) return t('inbox.noMessages');
+  // `deleted` is missing from a preview an older build kept: that one was never deleted.
+  if (preview.deleted === true) {
+    if (preview.fromSelf) return t('inbox.deletedOwn');
+    const deleted = t('inbox.deleted');
+    return preview.senderName ? t('inbox.from', { name: inSentence(preview.senderName), text: deleted }) : deleted;
+  }
   if (preview.eventType) {
     const { names } = preview;
     return eventSentence(

@@ -90,6 +90,16 @@ describe('exportConversation', () => {
     expect(html).toContain(`<bdi>${escapeHtml(HOSTILE)}</bdi><time`);
   });
 
+  it('says a message deleted for everybody was deleted, with who and when (docs/ui.md "Deleted messages")', async () => {
+    const storage = new MemoryStorage();
+    await storage.writeBatch([
+      { store: 'messages', type: 'put', key: '1', value: message(1, 'Hej') },
+      { store: 'messages', type: 'put', key: '2', value: message(2, '', { deleted: true }) },
+    ]);
+    const html = await (await exporter(storage).e.exportConversation(7, { format: 'html' })).blob.text();
+    expect(html).toMatch(/<p class="m s" id="m2"><span class="w"><bdi>Bo &#34;B&#34;<\/bdi><\/span>This message was deleted<time class="t" datetime="2026-03-03T09:02:00.000Z">/);
+  });
+
   it('writes JSON with every field, parsable, from the whole server history page by page', async () => {
     const all = Array.from({ length: 250 }, (_, i) => message(i + 1, `#${i + 1}`));
     const { e, asked } = exporter(new MemoryStorage(), [all]);

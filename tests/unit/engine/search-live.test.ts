@@ -158,17 +158,30 @@ describe('message search over the engine state', () => {
     state.dispatch(frame('conversation_message_delete', { conversation_id: 10, message_ids: [], message_stids: ['s2'], hidden: true }));
     expect((await ids('secret')).sort()).toEqual([3, 7]);
     // hideMessages and deleteMessages answer with the ids, and dispatch this.
-    state.dispatch({ type: 'messagesDeleted', conversationId: 10, messageIds: [3] });
+    state.dispatch({ type: 'messagesDeleted', conversationId: 10, messageIds: [3], hidden: false });
     expect(await ids('secret')).toEqual([7]);
     state.dispatch(frame('conversation_removed_user', { conversation_id: 11, user_id: SELF }));
     expect(await ids('secret')).toEqual([]);
+  });
+
+  it('drops a message that comes back as a tombstone (deleted for everybody while this device was away)', async () => {
+    const { state, storage, ids } = await setup();
+    state.dispatch(page(10, [1, 'secret one'], [2, 'secret two']));
+    state.dispatch(page(11, [7, 'secret seven']));
+    expect((await ids('secret')).sort()).toEqual([1, 2, 7]);
+    // A sync reloads the chat: the server's page holds the tombstone where the message was.
+    state.dispatch({ ...page(10, [1, 'secret one']), messages: [message(1, { conversation_id: 10, message: 'secret one' }), message(2, { conversation_id: 10, message: '', deleted: true })] });
+    // And the list's last message of the other chat, deleted too.
+    state.dispatch({ type: 'conversationLoaded', conversation: listed(11, message(7, { conversation_id: 11, message: '', deleted: true })) });
+    expect(await ids('secret')).toEqual([1]);
+    expect((await storage.getAll('search')).map((r) => r.key)).toEqual(['m:1']);
   });
 
   it('answers every query after what the state already shows: a delete or an edit is never found a moment later', async () => {
     const { state, search, ids } = await setup();
     state.dispatch(page(10, [1, 'zebra crossing'], [2, 'meet at the harbour']));
     expect(await ids('zebra')).toEqual([1]);
-    state.dispatch({ type: 'messagesDeleted', conversationId: 10, messageIds: [1] });
+    state.dispatch({ type: 'messagesDeleted', conversationId: 10, messageIds: [1], hidden: false });
     state.dispatch(frame('conversation_message_edited', { conversation_id: 10, message: message(2, { message: 'meet at the lighthouse', edited_at: 1 }) }));
     // No wait for the writes: the query itself waits for them.
     expect((await search.view('zebra')).hits).toEqual([]);
@@ -209,6 +222,29 @@ describe('message search over the engine state', () => {
       ]),
     );
     expect(hits.find((h) => h.kind === 'comment')?.senderName).toBe('Bob');
+  });
+
+  it('drops a post deleted for everybody and its loaded comments', async () => {
+    const { state, ids } = await setup();
+    const channel = { id: 50, stid: 'ch50', name: 'Nyheter', community_id: 4 } as Channel;
+    state.dispatch({ type: 'channelLoaded', channel });
+    state.dispatch({ ...page(50, [20, 'Sekolah dibuka besok'], [21, 'besok libur']), participants: [] });
+    const comment: Comment = {
+      comment_id: 99,
+      post_id: 20,
+      parent_comment_id: null,
+      channel_id: 50,
+      user_id: 3,
+      message: 'besok pagi?',
+      created_at: '1700000000',
+      reactions: [],
+      replies_count: 0,
+      client_id: null,
+    };
+    state.dispatch({ type: 'commentAdded', comment, participants: [] });
+    expect((await ids('besok')).sort()).toEqual([20, 21, 99]);
+    state.dispatch(frame('conversation_message_delete', { conversation_id: 50, message_ids: [20], message_stids: [], hidden: false }));
+    expect(await ids('besok')).toEqual([21]);
   });
 
   it('finds a post seen before its channel was known as a post of that channel, once the channel is', async () => {
@@ -276,7 +312,7 @@ describe('the stored index', () => {
   it('is kept: the next start answers at once, with no rebuild', async () => {
     const first = await setup();
     first.state.dispatch(page(10, [1, 'persisted café'], [2, 'gone soon']));
-    first.state.dispatch({ type: 'messagesDeleted', conversationId: 10, messageIds: [2] });
+    first.state.dispatch({ type: 'messagesDeleted', conversationId: 10, messageIds: [2], hidden: false });
     await first.search.stop();
     await first.state.flush();
     expect((await first.storage.getAll('search')).map((r) => r.key)).toEqual(['m:1']);
@@ -670,7 +706,7 @@ describe('removals too big for one transaction (issue 24: a chat of 1,000,000 le
     await search.settled();
     expect(await inChat(storage, 10)).toBe(count - REMOVAL_SLICE);
     // The newest 100 deleted meanwhile: the trim keeps 1,000 of what is left, not 900.
-    state.dispatch({ type: 'messagesDeleted', conversationId: 10, messageIds: Array.from({ length: 100 }, (_, i) => count - i) });
+    state.dispatch({ type: 'messagesDeleted', conversationId: 10, messageIds: Array.from({ length: 100 }, (_, i) => count - i), hidden: true });
     await search.settled();
     await sliced(clock, async () => (await inChat(storage, 10)) === 1000);
     expect(await ids(`w${count - 1100}x`)).toEqual([]);

@@ -287,9 +287,16 @@ describe('messageStored', () => {
 });
 
 describe('messagesDeleted', () => {
-  it('our own delete answer removes the messages', () => {
-    const { state } = reduce(loadedState(), { type: 'messagesDeleted', conversationId: 10, messageIds: [1, 2] }, ctx());
+  it('our own delete for me removes the messages', () => {
+    const { state } = reduce(loadedState(), { type: 'messagesDeleted', conversationId: 10, messageIds: [1, 2], hidden: true }, ctx());
     expect(ids(state)).toEqual([3]);
+  });
+
+  it('our own delete for everybody leaves their tombstones', () => {
+    const { state } = reduce(loadedState(), { type: 'messagesDeleted', conversationId: 10, messageIds: [1, 2], hidden: false }, ctx());
+    expect(ids(state)).toEqual([1, 2, 3]);
+    expect([1, 2, 3].map((id) => loadedMessage(state, id)?.deleted)).toEqual([true, true, undefined]);
+    expect(loadedMessage(state, 1)?.message).toBe('');
   });
 });
 

@@ -138,8 +138,16 @@ describe('conversation list', () => {
     expect(newer.conversations[10]?.last_message?.id).toBe(7);
   });
 
-  it('when the last message is deleted and not replaceable, the refetched older last message is taken', () => {
-    const state = run(listState(), [frame('conversation_message_delete', { conversation_id: 30, message_ids: [5], message_stids: [], hidden: false }, 1)]);
+  it('when the last message is deleted for everybody, the row keeps its place and its preview says so', () => {
+    const { state, effects } = run(listState(), [frame('conversation_message_delete', { conversation_id: 30, message_ids: [5], message_stids: [], hidden: false }, 1)]);
+    expect(effects).toEqual([]);
+    const list = selectConversationList(state);
+    expect(list.map((i) => i.conversation.id)).toEqual([30, 20, 10]);
+    expect(list[0]?.preview).toMatchObject({ messageId: 5, text: '', deleted: true });
+  });
+
+  it('when the last message is hidden and not replaceable, the refetched older last message is taken', () => {
+    const state = run(listState(), [frame('conversation_message_delete', { conversation_id: 30, message_ids: [5], message_stids: [], hidden: true }, 1)]);
     expect(state.effects).toEqual([{ type: 'refetchConversation', conversationId: 30 }]);
     // Until the answer comes the deleted message is not shown, and the chat keeps its place.
     expect(state.state.conversations[30]?.last_message).toBeNull();
@@ -149,10 +157,10 @@ describe('conversation list', () => {
     expect(next.conversations[30]?.last_message?.id).toBe(2);
   });
 
-  it('a window behind a deleted last message is not appended to (no hole) until the answer comes', () => {
+  it('a window behind a hidden last message is not appended to (no hole) until the answer comes', () => {
     const behind = reduce(loadedState(), { type: 'conversationLoaded', conversation: listed(10, message(7)) }, ctx()).state;
     const { state } = run(behind, [
-      frame('conversation_message_delete', { conversation_id: 10, message_ids: [7], message_stids: [], hidden: false }, 1),
+      frame('conversation_message_delete', { conversation_id: 10, message_ids: [7], message_stids: [], hidden: true }, 1),
       frame('conversation_message', { conversation_id: 10, message: message(8) }, 2),
     ]);
     expect(selectMessageWindow(state, 10).messages.map((m) => m.id)).toEqual([1, 2, 3]);

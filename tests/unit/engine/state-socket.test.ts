@@ -175,18 +175,72 @@ describe('socket: reactions_changed', () => {
 });
 
 describe('socket: conversation_message_delete', () => {
-  it('removes messages by id', () => {
+  it('deleted for everybody: each message becomes its tombstone in its place, by id or stid', () => {
+    const before = run(loadedState(), [
+      { type: 'messageStored', message: message(2, { message: 'secret', quoted: 1, reactions: [{ reaction: '👍', users: [] }] }) },
+    ]).state;
     const { state, effects } = reduce(
-      loadedState(),
-      frame('conversation_message_delete', { conversation_id: 10, message_ids: [2], message_stids: [], hidden: false }, 1),
+      before,
+      frame('conversation_message_delete', { conversation_id: 10, message_ids: [2], message_stids: ['s3'], hidden: false }, 1),
       ctx(),
     );
-    expect(ids(state)).toEqual([1, 3]);
-    expect(loadedMessage(state, 2)).toBeUndefined();
+    expect(ids(state)).toEqual([1, 2, 3]);
+    const original = loadedMessage(before, 2)!;
+    expect(loadedMessage(state, 2)).toEqual({
+      ...original,
+      message: '',
+      rich_message: null,
+      edited_at: 0,
+      attachment: null,
+      reactions: [],
+      quoted: null,
+      pinned: false,
+      deleted: true,
+    });
+    expect(loadedMessage(state, 3)).toMatchObject({ id: 3, message: '', deleted: true });
+    // The last message stays, as its tombstone (the list's preview says it was deleted).
+    expect(state.conversations[10]?.last_message).toMatchObject({ id: 3, deleted: true });
+    expect(effects).toEqual([]);
+    // Told again (a replay): nothing changes.
+    const again = reduce(state, frame('conversation_message_delete', { conversation_id: 10, message_ids: [2], message_stids: [], hidden: false }, 2), ctx());
+    expect(again.state.messages).toBe(state.messages);
+  });
+
+  it('deleted for everybody: a page asked for before the delete does not bring the text back', () => {
+    const deleted = reduce(
+      loadedState(),
+      frame('conversation_message_delete', { conversation_id: 10, message_ids: [2, 3], message_stids: [], hidden: false }, 1),
+      ctx(),
+    ).state;
+    const { state } = run(deleted, [
+      { type: 'messagesLoaded', conversationId: 10, messages: [message(1), message(2), message(3)], older: false, pageSize: 50 },
+    ]);
+    expect([1, 2, 3].map((id) => loadedMessage(state, id)?.message)).toEqual(['text 1', '', '']);
+    expect(state.conversations[10]?.last_message).toMatchObject({ id: 3, deleted: true });    // Nor does a conversation answered from before it.
+    const listedAgain = run(state, [{ type: 'conversationLoaded', conversation: listed(10, message(3)) }]).state;
+    expect(listedAgain.conversations[10]?.last_message).toMatchObject({ id: 3, deleted: true });
+  });
+
+  it('deleted for everybody: the last message, not loaded, becomes its tombstone without a refetch', () => {
+    const state = run(loadedState(), [{ type: 'conversationLoaded', conversation: listed(20, message(40, { conversation_id: 20 })) }]).state;
+    const { state: next, effects } = reduce(
+      state,
+      frame('conversation_message_delete', { conversation_id: 20, message_ids: [40], message_stids: ['s40'], hidden: false }, 1),
+      ctx(),
+    );
+    expect(next.conversations[20]?.last_message).toMatchObject({ id: 40, message: '', deleted: true });
     expect(effects).toEqual([]);
   });
 
-  it('removes messages by stid, hidden or not', () => {
+  it('hidden (delete for me): removes messages by id or by stid', () => {
+    const byId = reduce(
+      loadedState(),
+      frame('conversation_message_delete', { conversation_id: 10, message_ids: [2], message_stids: [], hidden: true }, 1),
+      ctx(),
+    );
+    expect(ids(byId.state)).toEqual([1, 3]);
+    expect(loadedMessage(byId.state, 2)).toBeUndefined();
+    expect(byId.effects).toEqual([]);
     const { state } = reduce(
       loadedState(),
       frame('conversation_message_delete', { conversation_id: 10, message_ids: [], message_stids: ['s1'], hidden: true }, 1),
@@ -195,36 +249,38 @@ describe('socket: conversation_message_delete', () => {
     expect(ids(state)).toEqual([2, 3]);
   });
 
-  it('when the last message goes, the newest remaining one becomes the preview', () => {
+  it('hidden: when the last message goes, the newest remaining one becomes the preview', () => {
     const { state } = reduce(
       loadedState(),
-      frame('conversation_message_delete', { conversation_id: 10, message_ids: [3], message_stids: ['s3'], hidden: false }, 1),
+      frame('conversation_message_delete', { conversation_id: 10, message_ids: [3], message_stids: ['s3'], hidden: true }, 1),
       ctx(),
     );
     expect(state.conversations[10]?.last_message?.id).toBe(2);
     expect(state.conversations[10]?.last_message_time).toBe(loadedMessage(state, 2)?.created_at);
   });
 
-  it('when the last message goes and the rest is not loaded, the conversation is refetched', () => {
+  it('hidden: when the last message goes and the rest is not loaded, the conversation is refetched', () => {
     const state = run(loadedState(), [{ type: 'conversationLoaded', conversation: listed(20, message(40, { conversation_id: 20 })) }]).state;
     const { effects } = reduce(
       state,
-      frame('conversation_message_delete', { conversation_id: 20, message_ids: [40], message_stids: ['s40'], hidden: false }, 1),
+      frame('conversation_message_delete', { conversation_id: 20, message_ids: [40], message_stids: ['s40'], hidden: true }, 1),
       ctx(),
     );
     expect(effects).toEqual([{ type: 'refetchConversation', conversationId: 20 }]);
   });
 
-  it('an unread message that is deleted stops counting', () => {
-    const withUnread = reduce(loadedState(), frame('conversation_message', { conversation_id: 10, message: message(4) }, 1), ctx()).state;
-    expect(withUnread.conversations[10]?.unread_message_count).toBe(1);
-    const { state } = reduce(
-      withUnread,
-      frame('conversation_message_delete', { conversation_id: 10, message_ids: [4], message_stids: [], hidden: false }, 2),
-      ctx(),
-    );
-    expect(state.conversations[10]?.unread_message_count).toBe(0);
-    expect(state.unread[10]?.lastReadMessageId).toBeGreaterThanOrEqual(state.unread[10]?.lastReceivedMessageId ?? 0);
+  it('an unread message that is deleted stops counting, for everybody or for me', () => {
+    for (const hidden of [false, true]) {
+      const withUnread = reduce(loadedState(), frame('conversation_message', { conversation_id: 10, message: message(4) }, 1), ctx()).state;
+      expect(withUnread.conversations[10]?.unread_message_count).toBe(1);
+      const { state } = reduce(
+        withUnread,
+        frame('conversation_message_delete', { conversation_id: 10, message_ids: [4], message_stids: [], hidden }, 2),
+        ctx(),
+      );
+      expect(state.conversations[10]?.unread_message_count, String(hidden)).toBe(0);
+      expect(state.unread[10]?.lastReadMessageId).toBeGreaterThanOrEqual(state.unread[10]?.lastReceivedMessageId ?? 0);
+    }
   });
 });
 

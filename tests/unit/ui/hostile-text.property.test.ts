@@ -122,6 +122,7 @@ describe('hostile text: names, previews, events, notifications, snippets', () =>
             selfId: 1,
             createdAt: text,
             edited: false,
+            deleted: false,
           };
           for (const t of translators) expect(previewText(preview, t)).not.toMatch(BIDI_CONTROL);
         },

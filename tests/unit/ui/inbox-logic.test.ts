@@ -32,6 +32,7 @@ const preview = (patch: Partial<LastMessagePreview>): LastMessagePreview => ({
   selfId: 1,
   createdAt: '0',
   edited: false,
+  deleted: false,
   ...patch,
 });
 
@@ -124,6 +125,16 @@ describe('row previews in the user language', () => {
     expect(previewText(preview({ text: '', attachmentType: 'file', fromSelf: true }), en)).toBe('You: File');
     expect(previewText(preview({ text: 'https://a.example', attachmentType: 'link' }), en)).toBe('https://a.example');
     expect(previewText(null, en)).toBe('No messages yet');
+  });
+
+  it('says a last message deleted for everybody was deleted, in both languages', () => {
+    const gone = { text: '', deleted: true };
+    expect(previewText(preview(gone), en)).toBe('This message was deleted');
+    expect(previewText(preview(gone), sv)).toBe('Det här meddelandet har raderats');
+    expect(previewText(preview({ ...gone, fromSelf: true }), en)).toBe('You deleted this message');
+    expect(previewText(preview({ ...gone, fromSelf: true }), sv)).toBe('Du raderade det här meddelandet');
+    expect(previewText(preview({ ...gone, senderName: 'Erik' }), en)).toBe('Erik: This message was deleted');
+    expect(previewText(preview({ ...gone, senderName: 'Erik' }), sv)).toBe('Erik: Det här meddelandet har raderats');
   });
 
   it("names a group's sender before the text (issue 23), in both languages", () => {

@@ -7,6 +7,7 @@ import { useChatRow, useChatTexts } from '../ChatContext';
 import { CommentsButton } from '../comments/CommentsButton';
 import { isCommunityChat } from '../composer/sendRules';
 import { AttachmentView } from './AttachmentView';
+import { DeletedRow } from './DeletedRow';
 import { EventRow } from './EventRow';
 import { isEventMessage, memberName } from './eventText';
 import { MessageText } from './MessageText';
@@ -30,9 +31,13 @@ export interface MessageRowProps {
   today: Date;
 }
 
-/** One message: a system line for events, else a bubble with sender, quote, text, attachment and meta. */
+/**
+ * One message: a system line for events, the quiet placeholder for one deleted for everybody, else a bubble
+ * with sender, quote, text, attachment and meta.
+ */
 export const MessageRow = memo(function MessageRow({ message, runStart, quoted, receipt, today }: MessageRowProps) {
   if (isEventMessage(message)) return <EventRow message={message} today={today} />;
+  if (message.deleted) return <DeletedRow message={message} runStart={runStart} today={today} />;
   return <Bubble message={message} runStart={runStart} quoted={quoted} receipt={receipt} today={today} />;
 });
 
