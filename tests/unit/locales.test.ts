@@ -53,9 +53,9 @@ const TEMPLATE_VALUES: Record<string, readonly (readonly string[])[]> = {
   'login.signedOut.${reason}': [['sessionEnded', 'dataCleared'] satisfies SignedOutReason[]],
   // The countries the reference server lists; others fall back to the server's name (defaultValue).
   'login.countries.${country.code}': [['SE', 'ID']],
-  'login.satir.faq.${key}.q': [['what', 'why', 'politicians', 'real', 'act', 'messenger']],
-  'login.satir.faq.${key}.a': [['what', 'why', 'politicians', 'real', 'act', 'messenger']],
-  'login.satir.ticker.${key}': [['cake', 'beach', 'minister', 'record', 'encryption', 'postcards']],
+  'satir.faq.${key}.q': [['what', 'why', 'politicians', 'real', 'act', 'messenger']],
+  'satir.faq.${key}.a': [['what', 'why', 'politicians', 'real', 'act', 'messenger']],
+  'satir.ticker.${key}': [['cake', 'beach', 'minister', 'record', 'encryption', 'postcards']],
   'settings.faqItems.${key}.q': [['signIn', 'pin', 'notifications', 'edit', 'communities']],
   'settings.faqItems.${key}.a': [['signIn', 'pin', 'notifications', 'edit', 'communities']],
   'debug.hosts.${failure}': [['saveFailed', 'resetFailed']],

@@ -1,4 +1,4 @@
-import { BehaviorSubject, combineLatest, distinctUntilChanged, map, type Observable } from 'rxjs';
+import { BehaviorSubject, distinctUntilChanged, type Observable } from 'rxjs';
 import type { User } from '../../protocol/entities';
 import type { ProfileChanges, SessionView, SignedOutReason } from '../contract/types';
 import type { EngineClock } from '../clock';
@@ -72,9 +72,11 @@ export interface SessionOptions {
 export class Session {
   private readonly auth$ = new BehaviorSubject<StoredAuth | null>(null);
   /** Between a confirmed PIN and the first answer (or failure) of GET /v1/me: see `sessionView`. */
-  private readonly accountPending$ = new BehaviorSubject(false);
+  private accountPending = false;
   /** Why the engine last signed out by itself, kept (in memory) until the next sign-in. */
-  private readonly signedOut$ = new BehaviorSubject<SignedOut | null>(null);
+  private signedOut: SignedOut | null = null;
+  /** The session every tab shows, made again at each change of the three above. */
+  private readonly view$ = new BehaviorSubject<SessionView>({ status: 'unauthenticated' });
   private lastHandshakeProbe = -Infinity;
 
   constructor(private readonly options: SessionOptions) {}
@@ -91,14 +93,11 @@ export class Session {
 
   /** EngineApi `session`: the session state every tab shows. */
   session(): Observable<SessionView> {
-    return combineLatest([this.auth$, this.accountPending$, this.signedOut$]).pipe(
-      map(([auth, pending, signedOut]) => sessionView(auth, pending, signedOut)),
-      distinctUntilChanged((a, b) => JSON.stringify(a) === JSON.stringify(b)),
-    );
+    return this.view$.pipe(distinctUntilChanged((a, b) => JSON.stringify(a) === JSON.stringify(b)));
   }
 
   current(): SessionView {
-    return sessionView(this.auth$.value, this.accountPending$.value, this.signedOut$.value);
+    return this.view$.value;
   }
 
   read(): Promise<StoredAuth | undefined> {
@@ -108,6 +107,7 @@ export class Session {
   /** Takes back the session `read` found at start. */
   restore(auth: StoredAuth): void {
     this.auth$.next(auth);
+    this.publish();
   }
 
   async requestPin(phone: string): Promise<void> {
@@ -122,7 +122,7 @@ export class Session {
     const { token, user_id: userId, endpoints } = await this.options.rest().confirmPin(phone, pin);
     // Stored before anything else: the PIN is single use, so a reload from here on must stay signed in. The
     // account comes next (`refreshAccount`), and the tabs see the session once it has.
-    this.accountPending$.next(true);
+    this.accountPending = true;
     await this.save({ token, userId, account: null, endpoints: { http: endpoints.http, ws: endpoints.ws } });
     return userId;
   }
@@ -165,7 +165,8 @@ export class Session {
       this.options.log('profile refresh failed', error);
     } finally {
       // Without an answer the account stays unknown, and the session shows what the stored one says.
-      this.accountPending$.next(false);
+      this.accountPending = false;
+      this.publish();
     }
   }
 
@@ -195,14 +196,20 @@ export class Session {
    */
   forget(reason: SignedOutReason | null = null): void {
     const phone = this.auth$.value?.account?.phone_nr ?? '';
-    this.signedOut$.next(reason ? { reason, phone } : null);
-    this.accountPending$.next(false);
+    this.signedOut = reason ? { reason, phone } : null;
+    this.accountPending = false;
     this.auth$.next(null);
+    this.publish();
   }
 
   private async save(auth: StoredAuth): Promise<void> {
     await this.options.storage.writeBatch([{ store: 'session', type: 'put', key: 'auth', value: auth }]);
-    this.signedOut$.next(null);
+    this.signedOut = null;
     this.auth$.next(auth);
+    this.publish();
+  }
+
+  private publish(): void {
+    this.view$.next(sessionView(this.auth$.value, this.accountPending, this.signedOut));
   }
 }

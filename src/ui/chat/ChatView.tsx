@@ -126,7 +126,7 @@ const reloadInbox = () => window.location.assign(PATHS.inbox);
  */
 export function InvalidChatView() {
   const { t } = useTranslation();
-  return <ChatUnavailable state="invalid" title={t('errors.invalidConversationId')} detail={null} />;
+  return <ChatUnavailable state="invalid" title={t('failures.invalidConversationId')} detail={null} />;
 }
 
 /** A chat that cannot be shown: what happened, why, and what the user can do (the chats list, or a retry). */

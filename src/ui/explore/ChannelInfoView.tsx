@@ -36,7 +36,7 @@ export function ChannelInfoView({ communityId, channelId }: { communityId: numbe
       <section className="explore" aria-labelledby={titleId}>
         <PanelHeader title={t('explore.title')} back={communityId === null ? PATHS.explore : communityPath(communityId)} titleId={titleId} />
         <p className="explore__state" role="alert">
-          {communityId === null ? t('errors.communityIdMissing') : t('errors.noChannelSelected')}
+          {communityId === null ? t('failures.communityIdMissing') : t('failures.noChannelSelected')}
         </p>
       </section>
     );

@@ -95,7 +95,8 @@ function loading<P extends object>(Screen: AsyncRouteComponent<P>, group?: TextG
 }
 
 const Login = loading(LoginScreen);
-const SatirLogin = loading(SatirLoginScreen);
+// The protest page's own texts are the app group's (satir.json), so /login never carries them.
+const SatirLogin = loading(SatirLoginScreen, 'app');
 const Main = loading(MainScreen, 'app');
 const Debug = loading(DebugScreen, 'app');
 

@@ -32,7 +32,7 @@ async function chatThatFails(s: Stage) {
   const shown = setup.page.locator('[data-chat-view="error"]');
   // Spec §8: a chat load error offers a retry (it reloads /inbox) and the chats list.
   await expect.poll(() => shown.getByRole('button', { name: s.t('chat.retry') }).count()).toBe(1);
-  expect(await shown.locator('.chat-state__detail').innerText()).toBe(s.t('errors.fetchConversation'));
+  expect(await shown.locator('.chat-state__detail').innerText()).toBe(s.t('failures.fetchConversation'));
   return shown;
 }
 
@@ -53,7 +53,7 @@ const entries: CatalogueEntry[] = [
   },
   {
     spec: 'Failed to fetch conversations list',
-    key: 'errors.fetchConversations',
+    key: 'failures.fetchConversations',
     async provoke(s) {
       return (await listThatFails(s)).locator('.inbox-state__detail');
     },
@@ -65,14 +65,14 @@ const entries: CatalogueEntry[] = [
   },
   {
     spec: 'Failed to fetch conversation',
-    key: 'errors.fetchConversation',
+    key: 'failures.fetchConversation',
     async provoke(s) {
       return (await chatThatFails(s)).locator('.chat-state__detail');
     },
   },
   {
     spec: 'Failed to fetch conversation messages',
-    key: 'errors.fetchMessages',
+    key: 'failures.fetchMessages',
     provoke: pageThatFails,
   },
   {
@@ -103,7 +103,7 @@ const entries: CatalogueEntry[] = [
   },
   {
     spec: 'Invalid conversation ID provided',
-    key: 'errors.invalidConversationId',
+    key: 'failures.invalidConversationId',
     async provoke(s) {
       const { page } = await s.person('Curious', '/inbox/abc');
       const shown = page.locator('[data-chat-view="invalid"]');
@@ -116,7 +116,7 @@ const entries: CatalogueEntry[] = [
   },
   {
     spec: 'Failed to create conversation',
-    key: 'errors.createConversation',
+    key: 'failures.createConversation',
     async provoke(s) {
       const friend = await s.user('Friend');
       const { page } = await s.person('Creator');

@@ -146,7 +146,7 @@ const entries: CatalogueEntry[] = [
   },
   {
     spec: 'Network error occurred while fetching post comments',
-    key: 'errors.fetchCommentsNetwork',
+    key: 'failures.fetchCommentsNetwork',
     async provoke(s) {
       s.proxy.fail('GET', COMMENTS, { kind: 'drop' });
       const { dialog } = await thread(s, member(s));
@@ -155,7 +155,7 @@ const entries: CatalogueEntry[] = [
   },
   {
     spec: 'Failed to fetch comments',
-    key: 'errors.fetchComments',
+    key: 'failures.fetchComments',
     async provoke(s) {
       s.proxy.fail('GET', COMMENTS, { kind: 'refuse', status: 500 });
       const { dialog } = await thread(s, member(s));
@@ -165,7 +165,7 @@ const entries: CatalogueEntry[] = [
   {
     spec: 'Failed to send message',
     where: 'a comment',
-    key: 'errors.sendMessage',
+    key: 'failures.sendMessage',
     async provoke(s) {
       // A comment the server refuses: it stays in the thread, not sent, with the reason (and Retry / Discard).
       s.proxy.fail('POST', COMMENTS, { kind: 'refuse', status: 400 });
@@ -178,7 +178,7 @@ const entries: CatalogueEntry[] = [
   {
     spec: 'Failed to add reaction',
     where: 'a comment',
-    key: 'errors.addReaction',
+    key: 'failures.addReaction',
     async provoke(s) {
       s.proxy.fail('POST', /^\/v1\/channels\/\d+\/add_comment_reaction$/, { kind: 'refuse', status: 500 });
       const { dialog } = await thread(s, member(s));
@@ -193,7 +193,7 @@ const entries: CatalogueEntry[] = [
   {
     spec: 'Failed to send message',
     where: 'a post',
-    key: 'errors.sendMessage',
+    key: 'failures.sendMessage',
     async provoke(s) {
       s.proxy.fail('POST', /^\/v2\/conversations\/\d+\/messages$/, { kind: 'refuse', status: 400 });
       const { page } = await at(s, freshMember(s), (w) => `/inbox/${w.talk}`);
@@ -205,7 +205,7 @@ const entries: CatalogueEntry[] = [
   {
     spec: 'Network error occurred while adding a reaction',
     where: 'a post',
-    key: 'errors.addReactionNetwork',
+    key: 'failures.addReactionNetwork',
     async provoke(s) {
       s.proxy.fail('POST', /^\/v2\/conversations\/\d+\/messages\/\d+\/reactions$/, { kind: 'drop' });
       const { page, w } = await at(s, member(s), (w) => `/inbox/${w.news}`);
@@ -218,7 +218,7 @@ const entries: CatalogueEntry[] = [
   // Communities
   {
     spec: 'Failed to join community',
-    key: 'errors.joinCommunity',
+    key: 'failures.joinCommunity',
     async provoke(s) {
       s.proxy.fail('POST', /^\/v1\/communities\/\d+\/join$/, { kind: 'refuse', status: 500 });
       const { page } = await at(s, newcomer(s), (w) => `/explore/${w.kopi}`);
@@ -239,7 +239,7 @@ const entries: CatalogueEntry[] = [
   },
   {
     spec: 'Failed to leave community',
-    key: 'errors.leaveCommunity',
+    key: 'failures.leaveCommunity',
     async provoke(s) {
       s.proxy.fail('POST', /^\/v1\/communities\/\d+\/leave$/, { kind: 'refuse', status: 500 });
       const { page } = await at(s, member(s), (w) => `/explore/${w.kopi}`);
@@ -284,7 +284,7 @@ const entries: CatalogueEntry[] = [
   },
   {
     spec: 'No channel selected',
-    key: 'errors.noChannelSelected',
+    key: 'failures.noChannelSelected',
     async provoke(s) {
       // A channel link whose channel part is no channel id.
       const { page } = await at(s, newcomer(s), (w) => `/explore/${w.kopi}/channels/none`);
@@ -293,7 +293,7 @@ const entries: CatalogueEntry[] = [
   },
   {
     spec: 'Failed to load channel',
-    key: 'errors.loadChannel',
+    key: 'failures.loadChannel',
     async provoke(s) {
       s.proxy.fail('GET', CHANNEL, { kind: 'refuse', status: 500 });
       const { page } = await at(s, newcomer(s), (w) => `/explore/${w.kopi}/channels/${w.recipes}`);
@@ -302,7 +302,7 @@ const entries: CatalogueEntry[] = [
   },
   {
     spec: 'No channel data available',
-    key: 'errors.noChannelData',
+    key: 'failures.noChannelData',
     async provoke(s) {
       // The channel's details answered without the channel.
       s.proxy.fail('GET', CHANNEL, { kind: 'answer', status: 200, body: { success: true, data: {} } });
@@ -312,7 +312,7 @@ const entries: CatalogueEntry[] = [
   },
   {
     spec: 'Community ID not available',
-    key: 'errors.communityIdMissing',
+    key: 'failures.communityIdMissing',
     async provoke(s) {
       // The channel as the server describes it, but without the community it belongs to.
       const w = await world(s);
@@ -326,7 +326,7 @@ const entries: CatalogueEntry[] = [
   },
   {
     spec: 'Failed to leave channel',
-    key: 'errors.leaveChannel',
+    key: 'failures.leaveChannel',
     async provoke(s) {
       s.proxy.fail('POST', /^\/v1\/channels\/\d+\/leave$/, { kind: 'refuse', status: 500 });
       const { page } = await at(s, member(s), (w) => `/explore/${w.kopi}/channels/${w.talk}`);

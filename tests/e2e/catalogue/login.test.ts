@@ -188,7 +188,7 @@ const entries: CatalogueEntry[] = [
   },
   {
     spec: 'Failed to fetch user profile',
-    key: 'errors.fetchProfile',
+    key: 'failures.fetchProfile',
     async provoke(s) {
       const page = await accountPage(s, () => s.proxy.fail('GET', /^\/v1\/me$/));
       return page.locator('.account');
@@ -196,7 +196,7 @@ const entries: CatalogueEntry[] = [
   },
   {
     spec: 'Failed to update user profile',
-    key: 'errors.updateProfile',
+    key: 'failures.updateProfile',
     async provoke(s) {
       const page = await accountPage(s);
       s.proxy.fail('PUT', /^\/v1\/me$/);
@@ -225,7 +225,7 @@ const entries: CatalogueEntry[] = [
   {
     spec: 'Failed to upload image',
     where: 'the account picture',
-    key: 'errors.uploadImage',
+    key: 'failures.uploadImage',
     async provoke(s) {
       const page = await accountPage(s);
       s.proxy.fail('POST', /^\/v1\/images$/);

@@ -145,11 +145,11 @@ async function leaveOrDelete(s: Stage, action: 'exit' | 'delete', refuse: 'refus
 
 const entries: CatalogueEntry[] = [
   // Conversations and files: the name and the picture, inline under what was changed.
-  { spec: 'Failed to update conversation settings', where: 'the group name', key: 'errors.updateSettings', provoke: rename },
+  { spec: 'Failed to update conversation settings', where: 'the group name', key: 'failures.updateSettings', provoke: rename },
   {
     spec: 'Failed to upload image',
     where: 'the group picture',
-    key: 'errors.uploadImage',
+    key: 'failures.uploadImage',
     provoke(s) {
       s.proxy.fail('POST', /^\/v1\/images$/);
       return pickPicture(s, PICTURE);
@@ -159,7 +159,7 @@ const entries: CatalogueEntry[] = [
     // The picture uploaded, then setting it as the group's refused: the same text as a refused rename.
     spec: 'Failed to update conversation settings',
     where: 'the group picture',
-    key: 'errors.updateSettings',
+    key: 'failures.updateSettings',
     provoke(s) {
       s.proxy.fail('PUT', /^\/v2\/conversations\/\d+$/);
       return pickPicture(s, PICTURE);
@@ -176,40 +176,40 @@ const entries: CatalogueEntry[] = [
     key: 'common.avatar.tooBig',
     provoke: (s) => pickPicture(s, { name: 'huge.png', mimeType: 'image/png', buffer: Buffer.alloc(3_145_729, 1) }),
   },
-  { spec: 'Failed to update mute settings', key: 'errors.updateMute', provoke: mute },
+  { spec: 'Failed to update mute settings', key: 'failures.updateMute', provoke: mute },
   // Members: the add-member form, a member's profile, exit and delete (the last three in their confirmation).
-  { spec: 'Failed to add users to chat', key: 'errors.addUsers', provoke: (s) => addMember(s, 'refuse') },
-  { spec: 'Failed to remove user from chat', key: 'errors.removeUser', provoke: (s) => manage(s, 'remove', 'refuse') },
-  { spec: 'Failed to update user admin status', key: 'errors.updateAdmin', provoke: (s) => manage(s, 'promote', 'refuse') },
-  { spec: 'Failed to delete group', key: 'errors.deleteGroup', provoke: (s) => leaveOrDelete(s, 'delete', 'refuse') },
-  { spec: 'Failed to leave group', key: 'errors.leaveGroup', provoke: (s) => leaveOrDelete(s, 'exit', 'refuse') },
+  { spec: 'Failed to add users to chat', key: 'failures.addUsers', provoke: (s) => addMember(s, 'refuse') },
+  { spec: 'Failed to remove user from chat', key: 'failures.removeUser', provoke: (s) => manage(s, 'remove', 'refuse') },
+  { spec: 'Failed to update user admin status', key: 'failures.updateAdmin', provoke: (s) => manage(s, 'promote', 'refuse') },
+  { spec: 'Failed to delete group', key: 'failures.deleteGroup', provoke: (s) => leaveOrDelete(s, 'delete', 'refuse') },
+  { spec: 'Failed to leave group', key: 'failures.leaveGroup', provoke: (s) => leaveOrDelete(s, 'exit', 'refuse') },
   // "Network error occurred while …": no answer at all.
-  { spec: 'Network error occurred while adding a member', key: 'errors.addMemberNetwork', provoke: (s) => addMember(s, 'drop') },
+  { spec: 'Network error occurred while adding a member', key: 'failures.addMemberNetwork', provoke: (s) => addMember(s, 'drop') },
   {
     spec: 'Network error occurred while removing a member',
-    key: 'errors.removeMemberNetwork',
+    key: 'failures.removeMemberNetwork',
     provoke: (s) => manage(s, 'remove', 'drop'),
   },
   {
     spec: 'Network error occurred while promoting or demoting a member',
-    key: 'errors.adminNetwork',
+    key: 'failures.adminNetwork',
     provoke: (s) => manage(s, 'promote', 'drop'),
   },
   {
     spec: 'Network error occurred while deleting the group',
-    key: 'errors.deleteGroupNetwork',
+    key: 'failures.deleteGroupNetwork',
     provoke: (s) => leaveOrDelete(s, 'delete', 'drop'),
   },
   {
     spec: 'Network error occurred while leaving the group',
-    key: 'errors.leaveGroupNetwork',
+    key: 'failures.leaveGroupNetwork',
     provoke: (s) => leaveOrDelete(s, 'exit', 'drop'),
   },
   {
     // The engine has `setDeliverySettings` for scripts, but the app offers no delivery modes (muting is what
     // a messenger offers, with its own text): the console call's rejection carries the text.
     spec: 'Failed to update delivery settings',
-    key: 'errors.updateDelivery',
+    key: 'failures.updateDelivery',
     async provoke(s) {
       const g = await group(s);
       s.proxy.fail('POST', /^\/v2\/conversations\/\d+\/delivery_settings$/);

@@ -80,7 +80,7 @@ const entries: CatalogueEntry[] = [
   {
     spec: 'Failed to send message',
     where: 'a message',
-    key: 'errors.sendMessage',
+    key: 'failures.sendMessage',
     async provoke(s) {
       const { page } = await openedChat(s);
       // A 4xx is final: the send stays failed with its error (a 5xx or no answer would be tried again).
@@ -93,7 +93,7 @@ const entries: CatalogueEntry[] = [
   {
     spec: 'Failed to upload image',
     where: 'an attachment',
-    key: 'errors.uploadImage',
+    key: 'failures.uploadImage',
     async provoke(s) {
       const { page } = await openedChat(s);
       s.proxy.fail('POST', UPLOAD, { kind: 'refuse', status: 400 });
@@ -104,7 +104,7 @@ const entries: CatalogueEntry[] = [
   },
   {
     spec: 'Failed to edit message',
-    key: 'errors.editMessage',
+    key: 'failures.editMessage',
     async provoke(s) {
       const { page } = await openedChat(s);
       s.proxy.fail('POST', EDIT);
@@ -116,32 +116,32 @@ const entries: CatalogueEntry[] = [
   },
   {
     spec: 'Failed to add reaction',
-    key: 'errors.addReaction',
+    key: 'failures.addReaction',
     provoke: (s) => reactionRefused(s, false),
   },
   {
     spec: 'Network error occurred while adding a reaction',
-    key: 'errors.addReactionNetwork',
+    key: 'failures.addReactionNetwork',
     provoke: (s) => reactionRefused(s, true),
   },
   {
     spec: 'Failed to remove reaction',
-    key: 'errors.removeReaction',
+    key: 'failures.removeReaction',
     provoke: (s) => unreactRefused(s, false),
   },
   {
     spec: 'Network error occurred while removing a reaction',
-    key: 'errors.removeReactionNetwork',
+    key: 'failures.removeReactionNetwork',
     provoke: (s) => unreactRefused(s, true),
   },
   {
     spec: 'Failed to delete messages',
-    key: 'errors.deleteMessages',
+    key: 'failures.deleteMessages',
     provoke: (s) => deleteRefused(s, true),
   },
   {
     spec: 'Failed to hide messages',
-    key: 'errors.hideMessages',
+    key: 'failures.hideMessages',
     provoke: (s) => deleteRefused(s, false),
   },
   {
@@ -175,7 +175,7 @@ const entries: CatalogueEntry[] = [
   // the reader. A script meets the texts through the console's raw calls.
   {
     spec: 'Failed to update message status',
-    key: 'errors.updateStatus',
+    key: 'failures.updateStatus',
     async provoke(s) {
       const setup = await chatSetup(s, { theirs: ['Hello'] });
       s.proxy.fail('POST', /^\/v1\/conversations\/\d+\/messages\/\d+$/);
@@ -184,7 +184,7 @@ const entries: CatalogueEntry[] = [
   },
   {
     spec: 'Failed to fetch DLR status',
-    key: 'errors.fetchDlrs',
+    key: 'failures.fetchDlrs',
     async provoke(s) {
       const setup = await chatSetup(s, { mine: ['Mine'] });
       s.proxy.fail('GET', /^\/v2\/conversations\/\d+\/dlrs$/);

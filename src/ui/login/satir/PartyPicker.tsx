@@ -13,15 +13,15 @@ export function PartyPicker() {
   const party = PARTIES.find((p) => p.id === chosen);
   return (
     <section className="satir-box satir-parties" aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`}>{t('login.satir.parties.title')}</h2>
-      <p>{t('login.satir.parties.text')}</p>
+      <h2 id={`${id}-title`}>{t('satir.parties.title')}</h2>
+      <p>{t('satir.parties.text')}</p>
       <div className="satir-parties__row">
         <label htmlFor={`${id}-select`} className="satir-parties__label">
-          {t('login.satir.parties.label')}
+          {t('satir.parties.label')}
         </label>
         <select id={`${id}-select`} className="satir-parties__select" value={chosen} onChange={(event) => setChosen(event.target.value)}>
           <option value="" disabled>
-            {t('login.satir.parties.choose')}
+            {t('satir.parties.choose')}
           </option>
           {PARTIES.map((p) => (
             <option key={p.id} value={p.id}>
@@ -31,8 +31,8 @@ export function PartyPicker() {
         </select>
         {party ? (
           <a className="satir-parties__open" href={party.url} target="_blank" rel="noopener noreferrer">
-            {t('login.satir.parties.open', { party: party.name })}
-            <span className="visually-hidden"> {t('login.satir.parties.newTab')}</span>
+            {t('satir.parties.open', { party: party.name })}
+            <span className="visually-hidden"> {t('satir.parties.newTab')}</span>
           </a>
         ) : null}
       </div>

@@ -9,11 +9,11 @@ export function SatirFaq() {
   const id = useId();
   return (
     <section className="satir-box satir-faq" aria-labelledby={id}>
-      <h2 id={id}>{t('login.satir.faq.title')}</h2>
+      <h2 id={id}>{t('satir.faq.title')}</h2>
       {QUESTIONS.map((key) => (
         <details key={key} className="satir-faq__item">
-          <summary>{t(`login.satir.faq.${key}.q`)}</summary>
-          <p>{t(`login.satir.faq.${key}.a`)}</p>
+          <summary>{t(`satir.faq.${key}.q`)}</summary>
+          <p>{t(`satir.faq.${key}.a`)}</p>
         </details>
       ))}
     </section>

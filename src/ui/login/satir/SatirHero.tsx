@@ -10,14 +10,14 @@ export function SatirHero() {
   const note = useId();
   return (
     <header className="satir-hero">
-      <p className="satir-kicker">{t('login.satir.kicker')}</p>
-      <h1 className="satir-heading">{t('login.satir.heading')}</h1>
-      <p className="satir-lead">{t('login.satir.lead')}</p>
+      <p className="satir-kicker">{t('satir.kicker')}</p>
+      <h1 className="satir-heading">{t('satir.heading')}</h1>
+      <p className="satir-lead">{t('satir.lead')}</p>
       <button type="button" className="satir-politician" disabled aria-describedby={note}>
-        {t('login.satir.politicianLogin')}
+        {t('satir.politicianLogin')}
       </button>
       <p className="satir-note" id={note}>
-        {t('login.satir.politicianNote')}
+        {t('satir.politicianNote')}
       </p>
     </header>
   );

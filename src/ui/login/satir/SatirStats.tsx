@@ -47,15 +47,15 @@ export function SatirStats() {
 
   const format = numberFormat(i18n.language);
   const items = [
-    { key: 'scanned', label: t('login.satir.stats.scanned'), value: counts.scanned },
-    { key: 'alarms', label: t('login.satir.stats.alarms'), value: counts.alarms },
-    { key: 'photos', label: t('login.satir.stats.photos'), value: counts.photos },
+    { key: 'scanned', label: t('satir.stats.scanned'), value: counts.scanned },
+    { key: 'alarms', label: t('satir.stats.alarms'), value: counts.alarms },
+    { key: 'photos', label: t('satir.stats.photos'), value: counts.photos },
   ];
   return (
     <section className="satir-box satir-stats" aria-labelledby={`${id}-title`} aria-describedby={`${id}-satire`}>
-      <h2 id={`${id}-title`}>{t('login.satir.stats.title')}</h2>
+      <h2 id={`${id}-title`}>{t('satir.stats.title')}</h2>
       <p id={`${id}-satire`} className="satir-stats__satire">
-        {t('login.satir.stats.satire')}
+        {t('satir.stats.satire')}
       </p>
       <dl className="satir-stats__list">
         {items.map((item) => (
@@ -67,7 +67,7 @@ export function SatirStats() {
       </dl>
       <p className="visually-hidden" aria-live="polite">
         {announced
-          ? t('login.satir.stats.announce', {
+          ? t('satir.stats.announce', {
               scanned: format.format(announced.scanned),
               alarms: format.format(announced.alarms),
               photos: format.format(announced.photos),

@@ -13,14 +13,14 @@ export function SatirTicker() {
   const list = (hidden: boolean) => (
     <ul className="satir-ticker__list" aria-hidden={hidden || undefined}>
       {HEADLINES.map((key) => (
-        <li key={key}>{t(`login.satir.ticker.${key}`)}</li>
+        <li key={key}>{t(`satir.ticker.${key}`)}</li>
       ))}
     </ul>
   );
   return (
     <section className="satir-ticker" aria-labelledby={id} tabIndex={0}>
       <h2 id={id} className="visually-hidden">
-        {t('login.satir.ticker.title')}
+        {t('satir.ticker.title')}
       </h2>
       <div className="satir-ticker__track" data-testid="satir-ticker-track">
         {list(false)}
