@@ -2,6 +2,7 @@ import type { BrowserContext, Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedConversationAnswer } from '../../src/protocol/api';
 import { ManualClock } from '../../server/clock';
+import { sql } from '../../server/db/store';
 import { call, startTestServer, TEST_PIN, type TestServer } from '../support/server';
 import { matchScreenshot } from '../support/screenshot';
 import { CLIENT_DIR, openTab, signInAs, useChromium, waitFor } from '../support/tabs';
@@ -22,8 +23,56 @@ const chromium = useChromium();
 const ADA = { phone: '+46701230001', name: 'Ada Lindqvist' };
 const BOB = { phone: '+46701230002', name: 'Bob Berg' };
 const CECILIA = { phone: '+46701230003', name: 'Cecilia Holm' };
+/** Whose screens show what docs/ui.md says of unread messages, deleted messages, the length limit and signing out. */
+const DAG = { phone: '+46701230004', name: 'Dag Ek' };
 
 let bobChatId = 0;
+let dagBobChatId = 0;
+type Sender = { id: number; phone: string; token: string };
+let people: { bob: Sender; cecilia: Sender; dag: Sender } | null = null;
+
+/** The form fields of one member of a new chat. */
+const member = (p: { phone: string; name: string }, i: number) => ({
+  [`member[${i}][name]`]: p.name,
+  [`member[${i}][type]`]: 'phone_nr',
+  [`member[${i}][value]`]: p.phone,
+});
+
+const WALK_LINES = [
+  'Me! Where do we start?',
+  'At the lighthouse, as last time.',
+  'Nine o’clock?',
+  'Half past nine, the ferry is late on Sundays.',
+  'I will bring coffee ☕',
+  'And I the cinnamon buns.',
+  'Should we take the long path along the cliffs?',
+  'Only if it does not rain.',
+  'The forecast says sun all day.',
+  'Then the long path it is.',
+  'Bring good shoes, the rocks are slippery.',
+  'See you at the lighthouse!',
+];
+
+/**
+ * A new group of Dag's with thirteen messages he has not read, more than fit on a screen: one per screen size
+ * and scheme, since opening it reads what it shows.
+ */
+async function walkClub(): Promise<number> {
+  if (!people) throw new Error('no people yet');
+  const { bob, cecilia } = people;
+  const walks = await call<CreatedConversationAnswer>(s.url, 'POST', '/v2/conversations', {
+    token: bob.token,
+    form: { name: 'Walk club', force_group: '1', ...member(DAG, 0), ...member(CECILIA, 1) },
+  });
+  const id = walks.data.conversation.id;
+  clock.advance(60_000);
+  await sendAs(s, bob, id, 'Who is in for a walk on Sunday?');
+  for (const [i, line] of WALK_LINES.entries()) {
+    clock.advance(60_000);
+    await sendAs(s, i % 2 === 0 ? cecilia : bob, id, line);
+  }
+  return id;
+}
 
 /** A user signed up over REST with a fixed number; its token. */
 async function signUpFixed(person: { phone: string; name: string }): Promise<{ token: string }> {
@@ -40,11 +89,6 @@ beforeAll(async () => {
   const ada = await signUpFixed(ADA);
   const bob = await signUpFixed(BOB);
   const cecilia = await signUpFixed(CECILIA);
-  const member = (p: { phone: string; name: string }, i: number) => ({
-    [`member[${i}][name]`]: p.name,
-    [`member[${i}][type]`]: 'phone_nr',
-    [`member[${i}][value]`]: p.phone,
-  });
   const one = await call<CreatedConversationAnswer>(s.url, 'POST', '/v2/conversations', { token: bob.token, form: member(ADA, 0) });
   bobChatId = one.data.conversation.id;
   const adaUser = { id: 0, phone: ADA.phone, token: ada.token };
@@ -61,6 +105,24 @@ beforeAll(async () => {
   });
   clock.advance(60_000);
   await sendAs(s, ceciliaUser, group.data.conversation.id, 'Next book: The Emigrants by Vilhelm Moberg 📚');
+
+  // Dag's chats (none of Ada's screens show them): a one-to-one chat in which Bob deleted a message for
+  // everybody after Dag had read it, and the groups of `walkClub`.
+  const dag = await signUpFixed(DAG);
+  const dagUser = { id: 0, phone: DAG.phone, token: dag.token };
+  people = { bob: bobUser, cecilia: ceciliaUser, dag: dagUser };
+  const pair = await call<CreatedConversationAnswer>(s.url, 'POST', '/v2/conversations', { token: bob.token, form: member(DAG, 0) });
+  dagBobChatId = pair.data.conversation.id;
+  clock.advance(60_000);
+  await sendAs(s, bobUser, dagBobChatId, 'Did you get the tickets?');
+  clock.advance(60_000);
+  const wrong = await sendAs(s, bobUser, dagBobChatId, 'My PIN for the bank is 1234');
+  clock.advance(60_000);
+  await sendAs(s, dagUser, dagBobChatId, 'Yes, two for Saturday.');
+  await call(s.url, 'POST', `/v2/conversations/${dagBobChatId}/delete/messages`, {
+    token: bob.token,
+    json: { message_ids: [wrong] },
+  }).then((r) => r.data);
 });
 afterAll(async () => {
   await s?.close();
@@ -92,6 +154,15 @@ async function signedInAda(context: BrowserContext): Promise<Page> {
   clock.advance(16 * 60_000);
   const page = await openTab(context, `${s.url}/login`);
   await signInAs(page, ADA.phone);
+  await waitFor(page, 'connection', [], (state) => expect(state).toBe('online'));
+  return page;
+}
+
+/** Dag signed in in this profile, as `signedInAda`. */
+async function signedInDag(context: BrowserContext): Promise<Page> {
+  clock.advance(16 * 60_000);
+  const page = await openTab(context, `${s.url}/login`);
+  await signInAs(page, DAG.phone);
   await waitFor(page, 'connection', [], (state) => expect(state).toBe('online'));
   return page;
 }
@@ -129,6 +200,39 @@ for (const size of SIZES) {
         await page.goto(`${s.url}/settings`);
         await page.getByRole('link', { name: /Account/ }).first().waitFor();
         await matchScreenshot(page, name('settings'));
+      });
+
+      it('the unread divider, a deleted message, the length limit and the signed-out notice (docs/ui.md)', async () => {
+        const walkClubId = await walkClub();
+        const context = await contextFor(size, scheme);
+        const page = await signedInDag(context);
+
+        // Thirteen unread: the chat opens at the first of them, under its divider.
+        await page.goto(`${s.url}/inbox/${walkClubId}`);
+        await page.getByText('13 unread messages').waitFor();
+        await matchScreenshot(page, name('unread-divider'));
+
+        await page.goto(`${s.url}/inbox/${dagBobChatId}`);
+        await page.getByRole('log').getByText('This message was deleted').waitFor();
+        await page.getByRole('log').getByText('Yes, two for Saturday.').waitFor();
+        await matchScreenshot(page, name('deleted-message'));
+
+        // Past the limit: the count-down in red and the reason, the text kept.
+        const input = page.getByRole('textbox', { name: 'Message', exact: true });
+        await input.fill(`${'All work and no play. '.repeat(472)}`);
+        await input.press('Enter');
+        await page.getByText(/^A message can be at most 10,000 characters/).waitFor();
+        await input.evaluate((el) => el.blur());
+        await matchScreenshot(page, name('length-limit'));
+        await input.fill('');
+
+        // The server ends the session: the login screen says so and keeps the number.
+        const dagId = (await s.server.ctx.db.get<{ id: number }>(sql`SELECT id FROM users WHERE phone_nr = ${DAG.phone}`))!.id;
+        await s.server.ctx.db.run(sql`DELETE FROM tokens WHERE user_id = ${dagId}`);
+        await page.evaluate(() => window.engine.refreshConversations().catch(() => undefined));
+        await page.getByRole('status').filter({ hasText: 'You were signed out' }).waitFor();
+        await expect.poll(() => page.getByRole('textbox', { name: 'Phone number' }).inputValue()).toBe(DAG.phone);
+        await matchScreenshot(page, name('signed-out'));
       });
     });
   }
