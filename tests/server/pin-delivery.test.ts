@@ -92,7 +92,7 @@ describe('PIN delivery through the webhook', () => {
     try {
       const refused = await call(base, 'POST', '/v1/auth/pin', { form: { phone_nr: nextPhone() } });
       expect(refused.status).toBe(503);
-      expect(refused.body).toEqual({ success: false, status: 503, message: PIN_NOT_SENT });
+      expect(refused.body).toEqual({ success: false, status: 503, message: PIN_NOT_SENT, code: 'pin_not_sent' });
       const swedish = await call(base, 'POST', '/v1/auth/pin', { form: { phone_nr: nextPhone() }, headers: { 'Accept-Language': 'sv' } });
       expect(swedish.body).toMatchObject({ message: 'PIN-koden kunde inte skickas. Försök igen.' });
     } finally {
