@@ -100,6 +100,8 @@ export class Outbox {
   private uploading: { localId: string; controller: AbortController } | null = null;
   /** Aborts the send in flight when the engine stops. */
   private sendAbort: AbortController | null = null;
+  /** The chat checks of the sends being added, in order (`add`). */
+  private knownChecks: Promise<unknown> = Promise.resolve();
   /** Files of entries the full store refused (issue 12): sent from memory, as their entries are. */
   private readonly unsavedFiles = new Map<string, Blob>();
 
@@ -125,11 +127,17 @@ export class Outbox {
   async add(input: OutboxInput): Promise<OutboxEntry> {
     const refusal = checkSend(input.text, input.file);
     if (refusal) throw refusal;
-    const userId = this.deps.userId();
+    const before = this.deps.userId();
     // Sends belong to an account: signed out there is none to queue it for (401, as the server would say).
-    if (userId === null) throw engineError('sendMessage', 401, null, FALLBACKS.sendMessage);
-    // A comment's channel is checked by the community part, which knows the channels.
-    if (!input.comment) await this.deps.requireKnown?.(input.conversationId);
+    if (before === null) throw engineError('sendMessage', 401, null, FALLBACKS.sendMessage);
+    // A comment's channel is checked by the community part, which knows the channels. The checks run one after
+    // another, so sends are queued in the order they were made even when one has to ask the server.
+    const check = this.knownChecks.then(() => (input.comment ? undefined : this.deps.requireKnown?.(input.conversationId)));
+    this.knownChecks = check.catch(() => undefined);
+    await check;
+    // Signed out (or another account signed in) while the chat was asked for: not this account's send any more.
+    const userId = this.deps.userId();
+    if (userId !== before) throw engineError('sendMessage', 401, null, FALLBACKS.sendMessage);
     const { clock } = this.deps;
     const { file } = input;
     const facts = file ? { name: file.name ?? '', type: file.type, size: file.size } : null;

@@ -122,8 +122,7 @@ export class Session {
     const { token, user_id: userId, endpoints } = await this.options.rest().confirmPin(phone, pin);
     // Stored before anything else: the PIN is single use, so a reload from here on must stay signed in. The
     // account comes next (`refreshAccount`), and the tabs see the session once it has.
-    this.accountPending = true;
-    await this.save({ token, userId, account: null, endpoints: { http: endpoints.http, ws: endpoints.ws } });
+    await this.save({ token, userId, account: null, endpoints: { http: endpoints.http, ws: endpoints.ws } }, true);
     return userId;
   }
 
@@ -202,8 +201,10 @@ export class Session {
     this.publish();
   }
 
-  private async save(auth: StoredAuth): Promise<void> {
+  /** Stores the session, then shows it; `accountPending` once the write held (see `sessionView`). */
+  private async save(auth: StoredAuth, accountPending = this.accountPending): Promise<void> {
     await this.options.storage.writeBatch([{ store: 'session', type: 'put', key: 'auth', value: auth }]);
+    this.accountPending = accountPending;
     this.signedOut = null;
     this.auth$.next(auth);
     this.publish();

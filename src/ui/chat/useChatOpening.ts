@@ -40,7 +40,8 @@ export function useChatOpening(conversationId: number, targetId: number | null, 
       }
       const call =
         targetId === null
-          ? engine.openConversation(conversationId, { atUnread: true })
+          ? // A retry keeps the divider placed by the first answer: it does not walk to the first unread again.
+            engine.openConversation(conversationId, { atUnread: fresh })
           : engine.openConversationAt(conversationId, targetId).then(() => null);
       call
         .then((first) => {
@@ -78,7 +79,11 @@ export function useChatOpening(conversationId: number, targetId: number | null, 
   useEffect(() => {
     const cameOnline = connection === 'online' && !wasOnline.current;
     if (connection !== null) wasOnline.current = connection === 'online';
-    if (cameOnline && retryable) open(false);
+    if (!cameOnline || !retryable) return;
+    // An offline failure is no error (below); while its retry runs online it must not turn into one, so the
+    // banner shows only if the retry fails too.
+    if (failure && isEngineError(failure.error) && failure.error.status === 0) setFailure(null);
+    open(false);
   }, [connection, retryable, open]);
 
   const retry = useCallback(() => open(false), [open]);

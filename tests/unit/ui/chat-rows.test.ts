@@ -82,6 +82,11 @@ describe('list rows', () => {
     expect(rows.map((r) => r.key)).toEqual(['day-1', 'm-1', 'o-f', 'm-2', 'o-g', 'day-3', 'm-3', 'day-p', 'o-p']);
     // Every row is found by its key, the message rows moved down by what was put among them too.
     for (const [i, row] of rows.entries()) expect(rowIndex(messageRows, rows, row.key)).toBe(i);
+    // Written before the first unread message: above its divider, and above the day that divider begins.
+    const divided = buildMessageRows(messages, false, undefined, { messageId: 3, count: 1 });
+    const rowsWithDivider = withOutbox(divided, [failed('g', new Date(2026, 0, 3, 20).getTime())]);
+    expect(rowsWithDivider.map((r) => r.key)).toEqual(['day-1', 'm-1', 'm-2', 'o-g', 'day-3', 'unread-3', 'm-3']);
+    for (const [i, row] of rowsWithDivider.entries()) expect(rowIndex(divided, rowsWithDivider, row.key)).toBe(i);
     // A failed send newer than every message is last, as before.
     expect(withOutbox(messageRows, [failed('h', Date.now())]).map((r) => r.key).slice(-1)).toEqual(['o-h']);
   });

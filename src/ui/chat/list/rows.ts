@@ -125,8 +125,11 @@ function placeAmong(messageRows: MessageRows, entry: OutboxEntry): number | null
   if (!next) return null;
   const at = messageRows.index.get(`m-${next.id}`);
   if (at === undefined || rows[at]?.key !== `m-${next.id}`) return null;
-  const above = rows[at - 1];
-  return above?.kind === 'day' && !sameDay(above.date, new Date(entry.createdAt)) ? at - 1 : at;
+  // Above the unread divider (it marks the first unread message, which the send is not), and above a day
+  // separator that begins another day than the send's.
+  const before = rows[at - 1]?.kind === 'unread' ? at - 1 : at;
+  const above = rows[before - 1];
+  return above?.kind === 'day' && !sameDay(above.date, new Date(entry.createdAt)) ? before - 1 : before;
 }
 
 /**
