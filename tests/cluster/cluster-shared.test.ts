@@ -36,7 +36,7 @@ describe('limits shared by the nodes', () => {
     for (let i = 1; i <= 5; i++) statuses.push((await send(i % 2, i)).status);
     expect(statuses).toEqual([201, 201, 201, 429, 429]);
     const refused = await send(0, 9);
-    expect(refused.body).toEqual({ success: false, status: 429, message: SEND_RATE_MESSAGE });
+    expect(refused.body).toMatchObject({ success: false, status: 429, message: SEND_RATE_MESSAGE, code: 'send_rate_limited' });
   });
 
 });
