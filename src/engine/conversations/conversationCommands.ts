@@ -256,7 +256,7 @@ export class ConversationCommands {
    * Resolves when the chat is one the engine knows, asking the server for it when it is not in the list yet
    * (a chat made in another browser a moment ago). A chat the server does not give the user rejects with
    * "Invalid conversation ID provided" (its status: 404, 403), so nothing is queued for a chat that is not
-   * there (docs/ui.md "Sending"); an unanswered ask rejects with the network's error, `call`'s.
+   * there (docs/ui.md "Sending"); an unanswered ask (offline) lets the send be queued.
    */
   async requireKnown(call: 'sendMessage', conversationId: number): Promise<void> {
     if (!Number.isSafeInteger(conversationId) || conversationId <= 0) {
@@ -267,7 +267,8 @@ export class ConversationCommands {
       await this.loadConversation(conversationId);
     } catch (error) {
       if (!isEngineError(error)) throw error;
-      if (isNetworkError(error)) throw engineError(call, 0, error.message, error.fallback);
+      // Unanswered (offline): the send is queued as any offline send is, never lost; the server judges it later.
+      if (isNetworkError(error)) return;
       throw engineError(call, error.status, null, INVALID_CONVERSATION_ID);
     }
   }
