@@ -24,7 +24,7 @@ export function visibleMessagesSql(
 /**
  * The SQL condition for "message counts toward the viewer's unread count", on top of being visible past
  * their read point: another user's message, not a system event (a rename, a new picture, members added
- * or removed: spec §3 event attachments), which is shown but never unread (issue 10), nor a message
+ * or removed: spec §3 event attachments), which is shown but never unread (docs/ui.md "Event rows"), nor a message
  * deleted for everybody (its tombstone is shown, but there is nothing left to read).
  */
 export function countsAsUnreadSql(alias: string, viewerId: number): Query<unknown> {

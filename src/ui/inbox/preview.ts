@@ -17,7 +17,7 @@ const ATTACHMENT_KEYS: Record<Exclude<AttachmentType, 'event'>, string> = {
 /**
  * The last-message line of a row, in the user's language: an event says the chat's own sentence ("You
  * removed Sara", "Erik added you"), attachments are worded (a link keeps its text), own messages say
- * "You:", and a group's other senders are named ("Erik: …", issue 23). A message deleted for everybody says
+ * "You:", and a group's other senders are named ("Erik: …", docs/ui.md). A message deleted for everybody says
  * so: "You deleted this message", or "This message was deleted" (after the sender's name in a group). Keys
  * are listed above so the locale check sees them.
  */

@@ -49,7 +49,7 @@ function extends_(messages: readonly Message[], last: readonly Message[]): boole
  * on the server, the top message's day may have begun earlier, so it gets no separator until that page is
  * here: a separator appearing there later would otherwise say "Today" twice. Separators are keyed by the
  * message below them. When the messages only grew at the end (a new message), the rows of `last` are kept
- * and only the new ones are made (issue 11). The unread divider goes above the first message at or after its
+ * and only the new ones are made (docs/ui.md "One render per change"). The unread divider goes above the first message at or after its
  * message, below that day's separator, where the message before it is loaded (or the chat starts there, or it is
  * that very message).
  */
