@@ -154,7 +154,7 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
     announcePin:
       options.announcePin ??
       (config.pinWebhookUrl !== undefined
-        ? webhookPinDelivery(config.pinWebhookUrl)
+        ? webhookPinDelivery(config.pinWebhookUrl, { secret: config.pinWebhookSecret, now: () => clock.now() })
         : // The demo's delivery: printed on the console, never in the structured log; refused in production.
           consolePinDelivery(logStream === false ? () => undefined : console.log)),
   };
