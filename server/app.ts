@@ -250,7 +250,8 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
     registerClientFileHeaders(app);
   }
   app.setNotFoundHandler((request, reply) => {
-    if (request.method === 'GET' && hasClient && !isApiPath(request.url)) {
+    // HEAD like GET (monitoring checks pages with it); Node's response leaves the body out.
+    if ((request.method === 'GET' || request.method === 'HEAD') && hasClient && !isApiPath(request.url)) {
       // Every unknown path is a client route (design.md §4): the app decides what it shows.
       return reply.type('text/html').sendFile('index.html');
     }
