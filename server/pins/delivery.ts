@@ -51,10 +51,11 @@ export function webhookPinDelivery(url: string, options: PinWebhookOptions = {})
   const endpoint = target.href;
   return async (phone, pin) => {
     const body = JSON.stringify({ phone_nr: phone, pin });
-    const signature = secret ? { [PIN_SIGNATURE_HEADER]: pinWebhookSignature(secret, body, Math.floor(now() / 1000)) } : {};
+    const signed: Record<string, string> = { ...headers };
+    if (secret) signed[PIN_SIGNATURE_HEADER] = pinWebhookSignature(secret, body, Math.floor(now() / 1000));
     const response = await fetch(endpoint, {
       method: 'POST',
-      headers: { ...headers, ...signature },
+      headers: signed,
       body,
       signal: AbortSignal.timeout(timeoutMs),
     });
