@@ -34,7 +34,7 @@ export interface PinWebhookOptions {
 }
 
 /**
- * A deployment's delivery (issue 21): the PIN POSTed as JSON `{"phone_nr", "pin"}` to PIN_WEBHOOK_URL, an
+ * A deployment's delivery (docs/server.md, "Login"): the PIN POSTed as JSON `{"phone_nr", "pin"}` to PIN_WEBHOOK_URL, an
  * SMS gateway or a small service in front of one. Any answer but 2xx, or none within the timeout, fails.
  * A `user:password@` in the URL goes as Basic auth: fetch refuses a URL that carries credentials.
  */
