@@ -1,4 +1,5 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -83,11 +84,27 @@ describe('a bad setting', () => {
     expect(existsSync(dataDir)).toBe(false);
   });
 
-  it('PORT=99999 npm start says the same before it builds anything, and exits 1', async () => {
+  it.each([
+    ['PORT', '99999', 'PORT must be a whole number from 0 to 65535, got "99999"'],
+    ['SKIP_CLIENT_BUILD', 'yes', 'SKIP_CLIENT_BUILD must be 1 or 0, got "yes"'],
+  ])('%s=%s npm start says so before it builds anything, and exits 1', async (name, value, line) => {
     const dataDir = path.join(tempDir(), 'data');
-    const npm = ServerProcess.spawn('npm', ['start', '--silent'], { cwd: root, env: env(dataDir, { PORT: '99999', SKIP_CLIENT_BUILD: '' }) });
+    const npm = ServerProcess.spawn('npm', ['start', '--silent'], { cwd: root, env: env(dataDir, { SKIP_CLIENT_BUILD: '', [name]: value }) });
     expect(await npm.exited).toBe(1);
-    expect(npm.output.trim().split('\n')).toEqual(['PORT must be a whole number from 0 to 65535, got "99999"']);
+    expect(npm.output.trim().split('\n')).toEqual([line]);
     expect(existsSync(dataDir)).toBe(false);
+  });
+
+  it('a port another process holds: one line naming HOST and PORT, no stack, exit 1', async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const port = String((holder.address() as { port: number }).port);
+    try {
+      const node = ServerProcess.spawn(process.execPath, ['dist-server/start.js'], { cwd: root, env: env(tempDir(), { PORT: port, LOG_LEVEL: 'silent' }) });
+      expect(await node.exited).toBe(1);
+      expect(node.output.trim().split('\n')).toEqual([`Cannot listen on 127.0.0.1:${port} (HOST, PORT): EADDRINUSE`]);
+    } finally {
+      holder.close();
+    }
   });
 });
