@@ -154,7 +154,7 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
     announcePin:
       options.announcePin ??
       (config.pinWebhookUrl !== undefined
-        ? webhookPinDelivery(config.pinWebhookUrl)
+        ? webhookPinDelivery(config.pinWebhookUrl, { secret: config.pinWebhookSecret, now: () => clock.now() })
         : // The demo's delivery: printed on the console, never in the structured log; refused in production.
           consolePinDelivery(logStream === false ? () => undefined : console.log)),
   };
@@ -250,7 +250,8 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
     registerClientFileHeaders(app);
   }
   app.setNotFoundHandler((request, reply) => {
-    if (request.method === 'GET' && hasClient && !isApiPath(request.url)) {
+    // HEAD like GET (monitoring checks pages with it); Node's response leaves the body out.
+    if ((request.method === 'GET' || request.method === 'HEAD') && hasClient && !isApiPath(request.url)) {
       // Every unknown path is a client route (design.md §4): the app decides what it shows.
       return reply.type('text/html').sendFile('index.html');
     }

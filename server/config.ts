@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { DEFAULT_PING_INTERVAL_MS } from '../src/protocol/constants';
 import { CONNECT_SCHEMES, originOf } from './http/cspOrigins';
@@ -14,7 +15,10 @@ export interface ServerConfig {
   eventRetention: number;
   /** The built client to serve, or undefined to serve the API only. */
   clientDir: string | undefined;
-  /** Seed the demo world when the database is new. */
+  /**
+   * Seed the demo world when the database is new: SEED_DEMO=1 or 0; unset, on except with NODE_ENV=production
+   * (a production database never gets the demo's accounts by accident).
+   */
   seedDemo: boolean;
   /** Foreign origins whose pages may open the websocket (the page's own origin always may). */
   allowedOrigins: readonly string[];
@@ -47,6 +51,11 @@ export interface ServerConfig {
    * which NODE_ENV=production refuses, so a production node never has a PIN in its output.
    */
   pinWebhookUrl: string | undefined;
+  /**
+   * PIN_WEBHOOK_SECRET: when set, each webhook request carries `X-Messenger-Signature: t=<unix>,v1=<hex>`, the
+   * HMAC-SHA256 of `<t>.<body>` with it, so the gateway can refuse requests that are not this server's.
+   */
+  pinWebhookSecret: string | undefined;
   /**
    * Redis (REDIS_URL, e.g. redis://127.0.0.1:6379): the bus between nodes, and the limits and presence they
    * share. Unset, this node is alone: an in-process bus and in-memory limits.
@@ -90,17 +99,52 @@ const DEFAULTS: ServerConfig = {
   drainTimeoutMs: 10_000,
   metricsToken: undefined,
   pinWebhookUrl: undefined,
+  pinWebhookSecret: undefined,
   redisUrl: undefined,
   databaseUrl: undefined,
   nodeId: 'node',
   busSweepMs: 2_000,
 };
 
-function intFrom(value: string | undefined, name: string, fallback: number): number {
+/** The longest delay a timer takes (2^31 − 1 ms, about 24 days): Node fires a longer one at once. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/**
+ * A whole number from `min` to `max` in plain decimal digits: `1e3`, ` 5`, `0x10` and `8080.5` are refused,
+ * as are values a timer or a socket cannot take (PORT=99999 would fail only once the database was opened).
+ */
+function intFrom(value: string | undefined, name: string, fallback: number, min = 0, max = MAX_TIMER_MS): number {
   if (value === undefined || value === '') return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new ConfigError(`${name} must be a whole number, got "${value}"`);
+  const n = /^\d{1,16}$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${value}"`);
+  }
   return n;
+}
+
+/** A switch: `1` or `0`; unset (or empty), the default. */
+function switchFrom(value: string | undefined, name: string, fallback: boolean): boolean {
+  if (value === undefined || value === '') return fallback;
+  if (value === '1') return true;
+  if (value === '0') return false;
+  throw new ConfigError(`${name} must be 1 or 0, got "${value}"`);
+}
+
+/**
+ * The address to listen on: an IP address (`0.0.0.0`, `::`, `127.0.0.1`, …) or `localhost`. A name is refused
+ * here rather than by the listen, which comes after the database was opened and seeded.
+ */
+function hostFrom(value: string | undefined): string {
+  if (value === undefined || value === '') return DEFAULTS.host;
+  if (value === 'localhost' || isIP(value) !== 0) return value;
+  throw new ConfigError(`HOST must be an IP address of this machine (0.0.0.0, ::, 127.0.0.1, …) or localhost, got "${value}"`);
+}
+
+/** NODE_ID names the node in Redis keys, metrics and logs: letters, digits, `.`, `_` and `-`. */
+function nodeIdFrom(value: string | undefined): string {
+  if (value === undefined || value === '') return `node-${randomBytes(4).toString('hex')}`;
+  if (/^[A-Za-z0-9._-]{1,64}$/.test(value)) return value;
+  throw new ConfigError(`NODE_ID must be 1 to 64 letters, digits, ".", "_" or "-", got "${value}"`);
 }
 
 function logLevelFrom(value: string | undefined): LogLevel {
@@ -110,12 +154,32 @@ function logLevelFrom(value: string | undefined): LogLevel {
   return level;
 }
 
+/** proxy-addr's names for address ranges, which Fastify's trustProxy takes beside addresses. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** An address, a CIDR range (`10.0.0.0/8`, `fd00::/8`) or an IPv4 range with its netmask, as proxy-addr reads them. */
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address = '', range, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (range === undefined) return true;
+  if (/^\d{1,3}$/.test(range)) return Number(range) <= (family === 4 ? 32 : 128);
+  return family === 4 && isIP(range) === 4;
+}
+
 function trustProxyFrom(value: string | undefined): ServerConfig['trustProxy'] {
   if (value === undefined || value === '' || value === 'false') return false;
   if (value === 'true') return true;
-  if (/^\d+$/.test(value)) return Number(value);
-  // Addresses and CIDR ranges, comma separated: Fastify (proxy-addr) refuses anything else at start.
-  return value;
+  if (/^\d{1,3}$/.test(value)) return Number(value);
+  // Addresses and CIDR ranges, comma separated: checked here, as Fastify (proxy-addr) throws a stack at start.
+  const entries = value.split(',').map((entry) => entry.trim());
+  if (!entries.every(isProxyAddress)) {
+    throw new ConfigError(
+      `TRUST_PROXY must be true, false, a hop count, or addresses and CIDR ranges separated by commas (127.0.0.1,10.0.0.0/8), got "${value}"`,
+    );
+  }
+  return entries.join(',');
 }
 
 function pinWebhookFrom(value: string | undefined, nodeEnv: string | undefined): string | undefined {
@@ -134,6 +198,7 @@ function pinWebhookFrom(value: string | undefined, nodeEnv: string | undefined):
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ConfigError(`PIN_WEBHOOK_URL must be an http or https address, got "${value}"`);
   }
+  // `user:password@` stays in the URL: the delivery sends it as Basic auth (fetch refuses it in the URL).
   return url.href;
 }
 
@@ -190,28 +255,29 @@ function originsFrom(value: string | undefined, name: string, schemes: readonly 
 export function configFromEnv(env: NodeJS.ProcessEnv, overrides: Partial<ServerConfig> = {}): ServerConfig {
   return {
     ...DEFAULTS,
-    port: intFrom(env.PORT, 'PORT', DEFAULTS.port),
-    host: env.HOST || DEFAULTS.host,
+    port: intFrom(env.PORT, 'PORT', DEFAULTS.port, 0, 65_535),
+    host: hostFrom(env.HOST),
     dataDir: path.resolve(env.DATA_DIR || DEFAULTS.dataDir),
     devPin: validateDevPin(env.MESSENGER_DEV_PIN, env.NODE_ENV),
-    pingIntervalMs: intFrom(env.PING_INTERVAL_MS, 'PING_INTERVAL_MS', DEFAULTS.pingIntervalMs),
-    eventRetention: intFrom(env.EVENT_RETENTION, 'EVENT_RETENTION', DEFAULTS.eventRetention),
-    seedDemo: env.SEED_DEMO !== '0',
+    pingIntervalMs: intFrom(env.PING_INTERVAL_MS, 'PING_INTERVAL_MS', DEFAULTS.pingIntervalMs, 100),
+    eventRetention: intFrom(env.EVENT_RETENTION, 'EVENT_RETENTION', DEFAULTS.eventRetention, 1, 100_000_000),
+    seedDemo: switchFrom(env.SEED_DEMO, 'SEED_DEMO', env.NODE_ENV !== 'production'),
     allowedOrigins: originsFrom(env.ALLOWED_ORIGINS, 'ALLOWED_ORIGINS', ['http:', 'https:']),
     cspConnectSrc: [...new Set(originsFrom(env.CSP_CONNECT_SRC, 'CSP_CONNECT_SRC', CONNECT_SCHEMES))],
     sendRateLimit: intFrom(env.SEND_RATE_LIMIT, 'SEND_RATE_LIMIT', DEFAULTS.sendRateLimit),
-    sendRateWindowMs: intFrom(env.SEND_RATE_WINDOW_MS, 'SEND_RATE_WINDOW_MS', DEFAULTS.sendRateWindowMs),
+    sendRateWindowMs: intFrom(env.SEND_RATE_WINDOW_MS, 'SEND_RATE_WINDOW_MS', DEFAULTS.sendRateWindowMs, 1),
     authIpLimit: intFrom(env.AUTH_IP_LIMIT, 'AUTH_IP_LIMIT', DEFAULTS.authIpLimit),
-    authIpWindowMs: intFrom(env.AUTH_IP_WINDOW_MS, 'AUTH_IP_WINDOW_MS', DEFAULTS.authIpWindowMs),
+    authIpWindowMs: intFrom(env.AUTH_IP_WINDOW_MS, 'AUTH_IP_WINDOW_MS', DEFAULTS.authIpWindowMs, 1),
     trustProxy: trustProxyFrom(env.TRUST_PROXY),
     logLevel: logLevelFrom(env.LOG_LEVEL),
     drainTimeoutMs: intFrom(env.DRAIN_TIMEOUT_MS, 'DRAIN_TIMEOUT_MS', DEFAULTS.drainTimeoutMs),
     metricsToken: env.METRICS_TOKEN || undefined,
     pinWebhookUrl: pinWebhookFrom(env.PIN_WEBHOOK_URL, env.NODE_ENV),
+    pinWebhookSecret: env.PIN_WEBHOOK_SECRET || undefined,
     redisUrl: redisUrlFrom(env.REDIS_URL),
     databaseUrl: databaseUrlFrom(env.DATABASE_URL),
-    nodeId: env.NODE_ID || `node-${randomBytes(4).toString('hex')}`,
-    busSweepMs: Math.max(100, intFrom(env.BUS_SWEEP_MS, 'BUS_SWEEP_MS', DEFAULTS.busSweepMs)),
+    nodeId: nodeIdFrom(env.NODE_ID),
+    busSweepMs: intFrom(env.BUS_SWEEP_MS, 'BUS_SWEEP_MS', DEFAULTS.busSweepMs, 100),
     ...overrides,
   };
 }

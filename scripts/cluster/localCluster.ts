@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
+import { buildClientIfNeeded } from '../build-client';
 import { PostgresProcess, postgresBinDir } from './postgres';
 import { freePort, HaproxyProcess, RedisProcess } from './processes';
 
@@ -98,6 +99,8 @@ export class LocalCluster {
   /** Starts node `index` (again) and resolves once its /readyz answers 200. */
   async startNode(index: number, buildClient = false): Promise<void> {
     const node = this.node(index);
+    // What npm start builds before its server (scripts/prestart.ts): the nodes run server/start.ts, which builds nothing.
+    if (buildClient) buildClientIfNeeded();
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/start.ts'], {
       cwd: root,
       env: {

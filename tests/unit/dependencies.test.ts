@@ -70,7 +70,8 @@ function filesUnder(dir: string): string[] {
 
 describe('package.json', () => {
   it('declares as dependencies every package the server imports at run time', () => {
-    for (const entry of ['server/start.ts', 'server/seed/cli.ts']) {
+    // npm start runs scripts/prestart.ts (esbuild's bundle of the server) before the server, on a production install too.
+    for (const entry of ['server/start.ts', 'server/seed/cli.ts', 'scripts/prestart.ts']) {
       const missing = [...packagesReachedFrom(path.join(root, entry))].filter((name) => !(name in pkg.dependencies));
       expect(missing, entry).toEqual([]);
     }
@@ -84,6 +85,7 @@ describe('package.json', () => {
         if (name) imported.add(name);
       }
     }
+    for (const name of packagesReachedFrom(path.join(root, 'scripts/prestart.ts'))) imported.add(name);
     const unused = Object.keys(pkg.dependencies).filter((name) => name !== 'tsx' && !imported.has(name));
     expect(unused).toEqual([]);
   });
