@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { DEFAULT_PING_INTERVAL_MS } from '../src/protocol/constants';
 import { CONNECT_SCHEMES, originOf } from './http/cspOrigins';
+import { isLoopbackHost } from './ops/loopback';
 
 export interface ServerConfig {
   port: number;
@@ -61,8 +62,18 @@ export interface ServerConfig {
   nodeId: string;
   /** With Redis, how often each node checks its sockets' users for events no note told it of (BUS_SWEEP_MS). */
   busSweepMs: number;
-  /** When set, `GET /metrics` wants `Authorization: Bearer <this>`; unset, it is open (keep it off the public balancer). */
+  /**
+   * When set, the metrics listener's `GET /metrics` wants `Authorization: Bearer <this>`; unset, it is open to
+   * whoever reaches `metricsHost`, which must then be loopback.
+   */
   metricsToken: string | undefined;
+  /**
+   * The port of the node's metrics listener (METRICS_PORT; 9464, the Prometheus exporters' port, by default; 0
+   * picks a free one): `/metrics` is served there and never on `port`, where the public balancer sends anyone.
+   */
+  metricsPort: number;
+  /** The metrics listener's address (METRICS_HOST): loopback by default; any other needs `metricsToken`. */
+  metricsHost: string;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -89,6 +100,8 @@ const DEFAULTS: ServerConfig = {
   logLevel: 'info',
   drainTimeoutMs: 10_000,
   metricsToken: undefined,
+  metricsPort: 9464,
+  metricsHost: '127.0.0.1',
   pinWebhookUrl: undefined,
   redisUrl: undefined,
   databaseUrl: undefined,
@@ -116,6 +129,16 @@ function trustProxyFrom(value: string | undefined): ServerConfig['trustProxy'] {
   if (/^\d+$/.test(value)) return Number(value);
   // Addresses and CIDR ranges, comma separated: Fastify (proxy-addr) refuses anything else at start.
   return value;
+}
+
+/**
+ * METRICS_HOST: an address other than loopback is reachable by others, so it is refused without METRICS_TOKEN
+ * (docs/server.md, "Metrics").
+ */
+function metricsHostFrom(value: string | undefined, token: string | undefined): string {
+  const host = value || DEFAULTS.metricsHost;
+  if (!isLoopbackHost(host) && !token) throw new ConfigError(`METRICS_HOST=${host} is not loopback: set METRICS_TOKEN too`);
+  return host;
 }
 
 function pinWebhookFrom(value: string | undefined, nodeEnv: string | undefined): string | undefined {
@@ -207,6 +230,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv, overrides: Partial<ServerC
     logLevel: logLevelFrom(env.LOG_LEVEL),
     drainTimeoutMs: intFrom(env.DRAIN_TIMEOUT_MS, 'DRAIN_TIMEOUT_MS', DEFAULTS.drainTimeoutMs),
     metricsToken: env.METRICS_TOKEN || undefined,
+    metricsPort: intFrom(env.METRICS_PORT, 'METRICS_PORT', DEFAULTS.metricsPort),
+    metricsHost: metricsHostFrom(env.METRICS_HOST, env.METRICS_TOKEN),
     pinWebhookUrl: pinWebhookFrom(env.PIN_WEBHOOK_URL, env.NODE_ENV),
     redisUrl: redisUrlFrom(env.REDIS_URL),
     databaseUrl: databaseUrlFrom(env.DATABASE_URL),
@@ -220,5 +245,5 @@ export function testConfig(dataDir: string, overrides: Partial<ServerConfig> = {
   // Tests and benchmarks send hundreds of messages as one user in a second, and sign in hundreds of users from
   // one address; a test of a limit sets its own.
   const unlimited = { sendRateLimit: 0, authIpLimit: 0 };
-  return { ...DEFAULTS, port: 0, host: '127.0.0.1', dataDir, devPin: '1234', seedDemo: false, ...unlimited, ...overrides };
+  return { ...DEFAULTS, port: 0, metricsPort: 0, host: '127.0.0.1', dataDir, devPin: '1234', seedDemo: false, ...unlimited, ...overrides };
 }
