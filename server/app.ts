@@ -29,7 +29,7 @@ import { registerSendRateLimit } from './http/sendRateLimit';
 import { registerAuthIpLimit } from './http/authIpLimit';
 import { type HealthOptions, registerHealthRoutes } from './ops/health';
 import { createMetrics, timeStatements } from './ops/metrics';
-import { createMetricsListener } from './ops/metricsListener';
+import { assertMetricsGuarded, createMetricsListener } from './ops/metricsListener';
 import { namesMetrics } from './ops/metricsPath';
 import { ProbeLogController } from './ops/probeLogging';
 import { registerRequestDuration } from './ops/requestDuration';
@@ -102,6 +102,7 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
   // What the served build calls besides this origin (its connect-src.json), read before anything is opened:
   // a malformed file refuses the start (a ConfigError naming it).
   const buildConnectSrc = readBuildConnectSrc(config.clientDir);
+  assertMetricsGuarded(config.metricsHost, config.metricsToken);
   const clock = options.clock ?? systemClock;
   const logStream = options.logStream ?? process.stdout;
   const app = Fastify({

@@ -25,16 +25,20 @@ export interface MetricsListener {
 }
 
 /**
+ * Refuses metrics open beyond loopback: configFromEnv checks METRICS_HOST already; this is for a config built
+ * otherwise, before the server opens anything.
+ */
+export function assertMetricsGuarded(host: string, token: string | undefined): void {
+  if (!isLoopbackHost(host) && token === undefined) throw new ConfigError(`METRICS_HOST=${host} is not loopback: set METRICS_TOKEN too`);
+}
+
+/**
  * The node's second listener, for its operators only (docs/server.md, "Metrics"): `/metrics`, `/healthz` and
  * `/readyz`, on METRICS_HOST:METRICS_PORT (loopback by default), as Mattermost, Synapse and Centrifugo serve
  * theirs apart from the app. The app's port has no metrics route, so no spelling of the path a proxy lets
  * through can reach them.
  */
 export function createMetricsListener(options: MetricsListenerOptions): MetricsListener {
-  // Checked here too, for a config not read from the environment.
-  if (!isLoopbackHost(options.host) && options.token === undefined) {
-    throw new ConfigError(`METRICS_HOST=${options.host} is not loopback: set METRICS_TOKEN too`);
-  }
   const app: FastifyInstance = Fastify({
     ...(options.log ? { loggerInstance: options.log.child({ listener: 'metrics' }) } : {}),
     logController: new ProbeLogController(),

@@ -1,11 +1,11 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../../server/app';
 import { ConfigError, configFromEnv, testConfig } from '../../server/config';
 import { namesMetrics } from '../../server/ops/metricsPath';
+import { METRICS_SPELLINGS, rawRequest } from '../support/metricsSpellings';
 import { startTestServer, type TestServer } from '../support/server';
 
 /**
@@ -14,53 +14,6 @@ import { startTestServer, type TestServer } from '../support/server';
  * METRICS_TOKEN say otherwise) serves them.
  */
 
-/** Every spelling of /metrics a proxy comparing raw paths would let through and a server might decode back. */
-export const METRICS_SPELLINGS = [
-  '/metrics',
-  '/%6detrics',
-  '/%6D%65%74%72%69%63%73',
-  '/%256detrics',
-  '/METRICS',
-  '/Metrics',
-  '/metrics/',
-  '/metrics//',
-  '/./metrics',
-  '/metrics/.',
-  '//metrics',
-  '///metrics',
-  '/metrics?x',
-  '/metrics?name[]=process_cpu_seconds_total',
-  '/api/../metrics',
-  '/v1/../metrics',
-  '/assets/../metrics',
-  '/%2e/metrics',
-  '/x/%2e%2e/metrics',
-  '/x%2f..%2fmetrics',
-  '/metrics;x',
-  '/metrics%3Fx',
-  '/\\metrics',
-  '/metrics#x',
-] as const;
-
-/** One request with exactly this target (fetch would resolve dot segments and re-encode it first). */
-function rawRequest(
-  base: string,
-  target: string,
-  method = 'GET',
-  headers: Record<string, string> = {},
-): Promise<{ status: number; body: string }> {
-  const url = new URL(base);
-  return new Promise((resolve, reject) => {
-    const req = request({ host: url.hostname, port: url.port, path: target, method, headers, agent: false }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 /** Text only a metrics answer has. */
 const looksLikeMetrics = (body: string) => /process_cpu|http_request_duration|messenger_websocket|# HELP|# TYPE/.test(body);
@@ -164,6 +117,8 @@ describe('the metrics listener', () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'messenger-metrics-'));
     try {
       await expect(buildServer(testConfig(dataDir, { metricsHost: '0.0.0.0' }), { logStream: false })).rejects.toThrow(/METRICS_TOKEN/);
+      // Before it opened anything.
+      expect(existsSync(path.join(dataDir, 'messenger.db'))).toBe(false);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }

@@ -181,6 +181,9 @@ describe('the log', () => {
         });
         void exited.then((code) => reject(new Error(`start.ts exited with ${code}: ${stderr}`)));
       });
+      // An answer means the node's start finished, signal handlers included (they follow the banner in the same turn).
+      const started = JSON.parse(stdout.find((l) => l.includes('Messenger is running at')) as string) as { url: string };
+      expect((await fetch(`${started.url}/healthz`)).status).toBe(200);
       child.kill('SIGTERM');
       expect(await exited, `${stdout.join('\n')}\n${stderr}`).toBe('0');
       const lines = stdout.map((l) => JSON.parse(l) as LogLine & { url?: string; metricsUrl?: string });
