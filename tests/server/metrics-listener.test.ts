@@ -55,6 +55,11 @@ describe('the app port', () => {
     expect((await rawRequest(s.url, '/assets/app.js')).status).toBe(200);
     expect((await rawRequest(s.url, '/healthz')).status).toBe(200);
     expect((await rawRequest(s.url, '/readyz')).status).toBe(200);
+    // In the latency histogram, the client's files are one route and the app page's fallback another.
+    const text = await (await fetch(`${s.server.metricsUrl}/metrics`)).text();
+    expect(text).toMatch(/^http_request_duration_seconds_count\{method="GET",route="client_file",status_class="2xx"\} 1$/m);
+    expect(text).toMatch(/^http_request_duration_seconds_count\{method="GET",route="unmatched",status_class="2xx"\} 2$/m);
+    expect(text).not.toContain('app.js');
   });
 
   it('knows every spelling for what it is, and nothing else', () => {
