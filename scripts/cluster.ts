@@ -47,7 +47,7 @@ async function main(): Promise<void> {
   });
   console.log(
     `Messenger cluster is running at http://localhost:${port} (HAProxy in front of ${cluster.nodes
-      .map((n) => `${n.name} ${n.url}`)
+      .map((n) => `${n.name} ${n.url}, metrics ${n.metricsUrl}/metrics`)
       .join(', ')}; Redis ${cluster.redisUrl}; ${cluster.databaseUrl ? `PostgreSQL ${cluster.databaseUrl}` : 'SQLite'}; files in ${dataDir})`,
   );
   let stopping = false;

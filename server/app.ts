@@ -2,6 +2,7 @@ import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { existsSync } from 'node:fs';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Writable } from 'node:stream';
@@ -26,9 +27,12 @@ import { readBuildConnectSrc } from './http/buildConnectSrc';
 import { registerSecurityHeaders } from './http/securityHeaders';
 import { registerSendRateLimit } from './http/sendRateLimit';
 import { registerAuthIpLimit } from './http/authIpLimit';
-import { registerHealthRoutes } from './ops/health';
+import { type HealthOptions, registerHealthRoutes } from './ops/health';
 import { createMetrics, timeStatements } from './ops/metrics';
-import { registerMetricsRoute } from './ops/metricsRoute';
+import { assertMetricsGuarded, createMetricsListener } from './ops/metricsListener';
+import { namesMetrics } from './ops/metricsPath';
+import { ProbeLogController } from './ops/probeLogging';
+import { registerRequestDuration } from './ops/requestDuration';
 import { ChatTurns } from './domain/chatTurns';
 import { InFlight } from './ops/inFlight';
 import { consolePinDelivery, type PinDelivery, webhookPinDelivery } from './pins/delivery';
@@ -45,8 +49,13 @@ export interface BuiltServer {
   app: FastifyInstance;
   ctx: ServerContext;
   hub: SocketHub;
-  /** Listens on config.port (0 picks a free one) and resolves to the base URL. */
+  /**
+   * Listens on config.port (0 picks a free one) and resolves to the base URL; the metrics listener starts
+   * on config.metricsPort alongside.
+   */
   listen(): Promise<string>;
+  /** The metrics listener's base URL (`/metrics`, `/healthz`, `/readyz`), once listen() resolved. */
+  readonly metricsUrl: string | undefined;
   /**
    * What SIGTERM does (issue 21): readyz answers 503, the listener closes, every websocket is closed with
    * the "reconnect" code, requests in flight finish (at most `timeoutMs`, then they are cut), then close().
@@ -93,6 +102,7 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
   // What the served build calls besides this origin (its connect-src.json), read before anything is opened:
   // a malformed file refuses the start (a ConfigError naming it).
   const buildConnectSrc = readBuildConnectSrc(config.clientDir);
+  assertMetricsGuarded(config.metricsHost, config.metricsToken);
   const clock = options.clock ?? systemClock;
   const logStream = options.logStream ?? process.stdout;
   const app = Fastify({
@@ -102,10 +112,15 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
         : {
             level: config.logLevel,
             stream: logStream,
+            // Every line names the node it came from (README, "Configuration": NODE_ID).
+            base: { pid: process.pid, hostname: hostname(), node: config.nodeId },
             serializers: {
-              req: (req: { method: string; url: string }) => ({ method: req.method, url: redactUrl(req.url) }),
+              // The client's address is Fastify's request.ip: X-Forwarded-For's under TRUST_PROXY, else the socket's.
+              req: (req: { method: string; url: string; ip: string }) => ({ method: req.method, url: redactUrl(req.url), remoteAddress: req.ip }),
             },
           },
+    // Fastify's request lines, the probes' at debug level (server/ops/probeLogging.ts).
+    logController: new ProbeLogController(),
     bodyLimit: 1024 * 1024,
     trustProxy: trustProxyOption(config.trustProxy),
     // Closing destroys what connections are left: a client that gave up on an answer's body (an engine that
@@ -175,7 +190,7 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
   if (created && config.seedDemo) {
     await seedDemoWorld(ctx);
     if (logStream !== false) {
-      console.log(`Demo world seeded. Sign in as ${DEMO_USERS.map((u) => `${u.nickname} ${u.phone}`).join(', ')}`);
+      app.log.info(`Demo world seeded. Sign in as ${DEMO_USERS.map((u) => `${u.nickname} ${u.phone}`).join(', ')}`);
     }
   }
 
@@ -202,6 +217,8 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
     const route = request.routeOptions.url;
     const protectedPath = route !== undefined ? /^\/v[12]\//.test(route) : isApiPath(request.url);
     if (!protectedPath || request.url.startsWith('/files/')) return;
+    // `/v1/../metrics` too answers the 404 of every spelling of /metrics (server/ops/metricsPath.ts), not a 401.
+    if (route === undefined && namesMetrics(request.url)) return;
     if (request.routeOptions.config?.public) return;
     const token = request.headers[HEADER_AUTH_TOKEN.toLowerCase()];
     const user = await userForToken(db, typeof token === 'string' ? token : undefined);
@@ -218,20 +235,31 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
   app.addHook('onResponse', async (_request, reply) => {
     metrics.httpAnswers.inc({ status: `${Math.floor(reply.statusCode / 100)}xx` });
   });
+  registerRequestDuration(app, metrics.httpSeconds);
   // Every answer of the API is the client's to read but no one else's to frame or sniff.
   app.addHook('onSend', async (_request, reply) => {
     reply.header('X-Content-Type-Options', 'nosniff');
   });
 
   installErrorHandlers(app);
-  registerHealthRoutes(app, {
+  const health: HealthOptions = {
     checks: [
       { name: 'database', check: async () => void (await db.get(sql`SELECT 1`)) },
       ...(bus.shared ? [{ name: 'bus', check: () => bus.check() }] : []),
     ],
     draining: () => draining,
+  };
+  registerHealthRoutes(app, health);
+  // No /metrics here: the metrics live on a listener of their own, loopback by default (docs/server.md, "Metrics").
+  const metricsListener = createMetricsListener({
+    port: config.metricsPort,
+    host: config.metricsHost,
+    token: config.metricsToken,
+    metrics,
+    health,
+    log: logStream === false ? undefined : app.log,
   });
-  registerMetricsRoute(app, metrics, config.metricsToken);
+  let metricsUrl: string | undefined;
   registerRoutes(app, ctx);
 
   const clientDir = config.clientDir;
@@ -250,8 +278,10 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
     registerClientFileHeaders(app);
   }
   app.setNotFoundHandler((request, reply) => {
-    // HEAD like GET (monitoring checks pages with it); Node's response leaves the body out.
-    if ((request.method === 'GET' || request.method === 'HEAD') && hasClient && !isApiPath(request.url)) {
+    // HEAD like GET (monitoring checks pages with it); Node's response leaves the body out. Any spelling of
+    // /metrics is the same 404 as /metrics itself, never the app's page (server/ops/metricsPath.ts).
+    const pageMethod = request.method === 'GET' || request.method === 'HEAD';
+    if (pageMethod && hasClient && !isApiPath(request.url) && !namesMetrics(request.url)) {
       // Every unknown path is a client route (design.md §4): the app decides what it shows.
       return reply.type('text/html').sendFile('index.html');
     }
@@ -263,6 +293,7 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
     if (closed) return;
     closed = true;
     hub.close();
+    await metricsListener.close();
     await app.close();
     await presence.close();
     await bus.close();
@@ -272,7 +303,12 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
     app,
     ctx,
     hub,
+    get metricsUrl() {
+      return metricsUrl;
+    },
     async listen() {
+      // The metrics listener first: a port taken there stops the start before the node takes traffic.
+      metricsUrl = await metricsListener.listen();
       await app.listen({ port: config.port, host: config.host });
       hub.attach(app.server);
       const port = (app.server.address() as { port: number }).port;

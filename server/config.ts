@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { DEFAULT_PING_INTERVAL_MS } from '../src/protocol/constants';
 import { CONNECT_SCHEMES, originOf } from './http/cspOrigins';
+import { isLoopbackHost } from './ops/loopback';
 
 export interface ServerConfig {
   port: number;
@@ -70,8 +71,18 @@ export interface ServerConfig {
   nodeId: string;
   /** With Redis, how often each node checks its sockets' users for events no note told it of (BUS_SWEEP_MS). */
   busSweepMs: number;
-  /** When set, `GET /metrics` wants `Authorization: Bearer <this>`; unset, it is open (keep it off the public balancer). */
+  /**
+   * When set, the metrics listener's `GET /metrics` wants `Authorization: Bearer <this>`; unset, it is open to
+   * whoever reaches `metricsHost`, which must then be loopback.
+   */
   metricsToken: string | undefined;
+  /**
+   * The port of the node's metrics listener (METRICS_PORT; 9464, the Prometheus exporters' port, by default; 0
+   * picks a free one): `/metrics` is served there and never on `port`, where the public balancer sends anyone.
+   */
+  metricsPort: number;
+  /** The metrics listener's address (METRICS_HOST): loopback by default; any other needs `metricsToken`. */
+  metricsHost: string;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -98,6 +109,8 @@ const DEFAULTS: ServerConfig = {
   logLevel: 'info',
   drainTimeoutMs: 10_000,
   metricsToken: undefined,
+  metricsPort: 9464,
+  metricsHost: '127.0.0.1',
   pinWebhookUrl: undefined,
   pinWebhookSecret: undefined,
   redisUrl: undefined,
@@ -180,6 +193,16 @@ function trustProxyFrom(value: string | undefined): ServerConfig['trustProxy'] {
     );
   }
   return entries.join(',');
+}
+
+/**
+ * METRICS_HOST: an address other than loopback is reachable by others, so it is refused without METRICS_TOKEN
+ * (docs/server.md, "Metrics").
+ */
+function metricsHostFrom(value: string | undefined, token: string | undefined): string {
+  const host = value || DEFAULTS.metricsHost;
+  if (!isLoopbackHost(host) && !token) throw new ConfigError(`METRICS_HOST=${host} is not loopback: set METRICS_TOKEN too`);
+  return host;
 }
 
 function pinWebhookFrom(value: string | undefined, nodeEnv: string | undefined): string | undefined {
@@ -272,6 +295,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv, overrides: Partial<ServerC
     logLevel: logLevelFrom(env.LOG_LEVEL),
     drainTimeoutMs: intFrom(env.DRAIN_TIMEOUT_MS, 'DRAIN_TIMEOUT_MS', DEFAULTS.drainTimeoutMs),
     metricsToken: env.METRICS_TOKEN || undefined,
+    metricsPort: intFrom(env.METRICS_PORT, 'METRICS_PORT', DEFAULTS.metricsPort),
+    metricsHost: metricsHostFrom(env.METRICS_HOST, env.METRICS_TOKEN),
     pinWebhookUrl: pinWebhookFrom(env.PIN_WEBHOOK_URL, env.NODE_ENV),
     pinWebhookSecret: env.PIN_WEBHOOK_SECRET || undefined,
     redisUrl: redisUrlFrom(env.REDIS_URL),
@@ -286,5 +311,5 @@ export function testConfig(dataDir: string, overrides: Partial<ServerConfig> = {
   // Tests and benchmarks send hundreds of messages as one user in a second, and sign in hundreds of users from
   // one address; a test of a limit sets its own.
   const unlimited = { sendRateLimit: 0, authIpLimit: 0 };
-  return { ...DEFAULTS, port: 0, host: '127.0.0.1', dataDir, devPin: '1234', seedDemo: false, ...unlimited, ...overrides };
+  return { ...DEFAULTS, port: 0, metricsPort: 0, host: '127.0.0.1', dataDir, devPin: '1234', seedDemo: false, ...unlimited, ...overrides };
 }

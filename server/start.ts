@@ -50,19 +50,21 @@ async function main(): Promise<void> {
   }
   // With DATABASE_URL the data is in PostgreSQL (named without its password) and only the uploads in DATA_DIR.
   const where = config.databaseUrl ? `${server.ctx.db.description}, files in ${config.dataDir}` : config.dataDir;
-  console.log(`Messenger is running at ${url} (data in ${where})`);
-  if (config.devPin) console.log(`MESSENGER_DEV_PIN is set: every PIN is ${config.devPin}`);
-  // SIGTERM (a deploy, an orchestrator, systemd's stop) drains: clients move to other nodes at once and
-  // requests in flight finish, within DRAIN_TIMEOUT_MS. A second signal does not wait.
+  const log = server.app.log;
+  log.info({ url, metricsUrl: server.metricsUrl }, `Messenger is running at ${url} (data in ${where}; metrics at ${server.metricsUrl}/metrics)`);
+  // The value itself stays out of the log (README: no level logs a PIN); whoever set it knows it.
+  if (config.devPin) log.warn('MESSENGER_DEV_PIN is set: every PIN is the four digits it holds');
+  // SIGTERM (a deploy, an orchestrator, systemd's stop) drains: clients move to other nodes at once and requests in flight
+  // finish, within DRAIN_TIMEOUT_MS. A second signal does not wait.
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) process.exit(1);
     stopping = true;
-    console.log(`${signal}: draining (at most ${config.drainTimeoutMs} ms)…`);
+    log.info({ signal }, `${signal}: draining (at most ${config.drainTimeoutMs} ms)…`);
     void server.drain(config.drainTimeoutMs).then(
       () => process.exit(0),
       (error: unknown) => {
-        console.error('drain failed', error);
+        log.error({ err: error }, 'drain failed');
         process.exit(1);
       },
     );

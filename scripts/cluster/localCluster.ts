@@ -37,10 +37,17 @@ export class NodeProcess {
   constructor(
     readonly name: string,
     readonly port: number,
+    /** Its metrics listener's port (METRICS_PORT): nodes on one machine each need their own. */
+    readonly metricsPort: number,
   ) {}
 
   get url(): string {
     return `http://127.0.0.1:${this.port}`;
+  }
+
+  /** Where its `/metrics` is (loopback only, never through HAProxy). */
+  get metricsUrl(): string {
+    return `http://127.0.0.1:${this.metricsPort}`;
   }
 
   get running(): boolean {
@@ -84,7 +91,7 @@ export class LocalCluster {
         : undefined;
     const databaseUrl = options.databaseUrl ?? postgres?.url;
     const nodes: NodeProcess[] = [];
-    for (let i = 1; i <= options.nodes; i++) nodes.push(new NodeProcess(`node-${i}`, await freePort()));
+    for (let i = 1; i <= options.nodes; i++) nodes.push(new NodeProcess(`node-${i}`, await freePort(), await freePort()));
     const proxy = await HaproxyProcess.start(
       nodes.map((n) => ({ name: n.name, port: n.port })),
       { ...(options.checkMs ? { checkMs: options.checkMs } : {}), port: options.port || (await freePort()), ...(options.host ? { host: options.host } : {}) },
@@ -107,6 +114,7 @@ export class LocalCluster {
         ...process.env,
         PORT: String(node.port),
         HOST: '127.0.0.1',
+        METRICS_PORT: String(node.metricsPort),
         DATA_DIR: this.options.dataDir,
         REDIS_URL: this.redisUrl,
         ...(this.databaseUrl ? { DATABASE_URL: this.databaseUrl } : {}),

@@ -92,6 +92,25 @@ export interface Backend {
 }
 
 /**
+ * What the public address lets through to a node, by allow-list (docs/server.md, "Metrics"): the API's
+ * prefixes, the websocket, the probes, the CSP reports, the client's files and its routes; anything else is
+ * refused with 403, whatever its spelling. HAProxy compares the raw path while the node decodes it, so a path
+ * with a dot segment, a doubled slash or an encoded dot, slash or backslash is refused before the list is
+ * read (no route of the app has one). The nodes' metrics are on a listener of their own besides (METRICS_PORT),
+ * which this balancer never forwards to.
+ */
+export const FRONTEND_ALLOW_LIST: readonly string[] = [
+  '  acl odd_path path_reg /\\.\\.?(/|$)',
+  '  acl odd_path path_sub //',
+  '  acl odd_path path_sub -i %2e %2f %5c',
+  '  acl app_path path_beg /v1/ /v2/ /files/ /assets/ /icons/ /workbox-',
+  '  acl app_path path / /ws /healthz /readyz /csp-report /index.html /sw.js /registerSW.js /manifest.webmanifest',
+  '  acl app_path path_reg ^/(login|nickname|satir|satir-nickname|inbox|explore|settings|profile|debug)(/|$)',
+  '  http-request deny if odd_path',
+  '  http-request deny unless app_path',
+];
+
+/**
  * HAProxy in front of the nodes, as the README's cluster runs it: round robin, websockets tunnelled, a
  * node taken out while its /readyz fails (checked every `checkMs`) unless all of them fail, and a request
  * whose node refuses the connection sent to another.
@@ -113,8 +132,7 @@ export function haproxyConfig(port: number, backends: readonly Backend[], checkM
     '  option forwardfor',
     'frontend app',
     `  bind ${host}:${port}`,
-    // The nodes' own metrics stay off the public address.
-    '  http-request deny if { path /metrics }',
+    ...FRONTEND_ALLOW_LIST,
     '  default_backend nodes',
     'backend nodes',
     '  balance roundrobin',

@@ -5,7 +5,7 @@ import type { Store } from '../db/store';
 export type LimitName = 'pin_request' | 'pin_failures' | 'send_rate' | 'auth_ip';
 
 /**
- * One node's Prometheus metrics (`GET /metrics`, issue 21). A registry of its own per server, not
+ * One node's Prometheus metrics (`GET /metrics` on its metrics listener, server/ops/metricsListener.ts). A registry of its own per server, not
  * prom-client's global one: tests build many servers in one process, and each must count only its own.
  */
 export interface ServerMetrics {
@@ -19,6 +19,8 @@ export interface ServerMetrics {
   readonly limitRefusals: Counter<'limit'>;
   /** Answers by status class (2xx…5xx). */
   readonly httpAnswers: Counter<'status'>;
+  /** Each answer's time by method, route pattern and status class (server/ops/requestDuration.ts). */
+  readonly httpSeconds: Histogram<'method' | 'route' | 'status_class'>;
   /** Notes to the other nodes that could not be published (Redis away): their events wait for the sweep. */
   readonly busPublishFailures: Counter;
   /** Reads of the database for a socket's missed events, by why (a gap no note filled in time, or the sweep). */
@@ -34,12 +36,15 @@ export interface MetricsSources {
 
 /** Seconds: a delivery is expected within milliseconds on one node and a few more across a bus. */
 const DELIVERY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+/** Seconds: most API answers take milliseconds; an upload or a loaded node seconds. */
+const HTTP_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const DATABASE_BUCKETS = [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1];
 
 export function createMetrics(sources: MetricsSources): ServerMetrics {
   const registry = new Registry();
-  // CPU, memory, event-loop lag and handles of the process: each node's CPU in the cluster benchmark.
-  collectDefaultMetrics({ register: registry, prefix: 'messenger_' });
+  // CPU, memory, event-loop lag and handles of the process: each node's CPU in the cluster benchmark. Under
+  // their standard names (`process_*`, `nodejs_*`), unprefixed: the usual Node.js dashboards expect them.
+  collectDefaultMetrics({ register: registry });
   new Gauge({
     name: 'messenger_websocket_connections',
     help: 'Open websockets on this node.',
@@ -98,6 +103,14 @@ export function createMetrics(sources: MetricsSources): ServerMetrics {
       name: 'messenger_http_answers_total',
       help: 'HTTP answers by status class.',
       labelNames: ['status'],
+      registers: [registry],
+    }),
+    // Prometheus's conventional name, unprefixed, as dashboards and alert rules for HTTP services expect it.
+    httpSeconds: new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'Time of each HTTP answer, by method, route pattern (unmatched: no route) and status class.',
+      labelNames: ['method', 'route', 'status_class'],
+      buckets: HTTP_BUCKETS,
       registers: [registry],
     }),
   };

@@ -9,9 +9,9 @@ function sameSecret(given: string, expected: string): boolean {
 }
 
 /**
- * `GET /metrics` in Prometheus's text format (issue 21). With METRICS_TOKEN set it wants
- * `Authorization: Bearer <token>` (401 without); unset, anyone who reaches the node may read it, so the
- * public balancer should not route it (the cluster's HAProxy does not).
+ * `GET /metrics` in Prometheus's text format, on the metrics listener only (server/ops/metricsListener.ts).
+ * With METRICS_TOKEN set it wants `Authorization: Bearer <token>` (401 without); unset, anyone who reaches
+ * the listener may read it, which is why it then listens on loopback only.
  */
 export function registerMetricsRoute(app: FastifyInstance, metrics: ServerMetrics, token: string | undefined): void {
   app.get('/metrics', { config: { public: true } }, async (request, reply) => {

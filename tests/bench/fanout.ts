@@ -68,7 +68,7 @@ interface NodeCounts {
   statementSeconds: number;
 }
 
-/** A node's catch-up reads and database statements so far, from its /metrics. */
+/** A node's catch-up reads and database statements so far, from its metrics listener's /metrics. */
 async function nodeCounts(url: string): Promise<NodeCounts> {
   const text = await (await fetch(`${url}/metrics`)).text();
   const sum = (pattern: string) => {
@@ -142,19 +142,20 @@ function processUsage(pid: number): { ticks: number; rssKb: number; peakKb: numb
 async function startServer(
   dataDir: string,
   node?: { redisUrl: string; nodeId: string; databaseUrl: string | undefined },
-): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+): Promise<{ url: string; metricsUrl: string; pid: number; stop(): Promise<void> }> {
   const args = node ? [dataDir, node.redisUrl, node.nodeId, ...(node.databaseUrl ? [node.databaseUrl] : [])] : [dataDir];
   const child = fork(path.join(import.meta.dirname, 'fanoutServer.ts'), args, {
     execArgv: ['--import', 'tsx', ...(process.env.BENCH_FANOUT_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_FANOUT_PROFILE}`] : [])],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const url = await new Promise<string>((resolve, reject) => {
-    child.once('message', (message) => resolve((message as { url: string }).url));
+  const { url, metricsUrl } = await new Promise<{ url: string; metricsUrl: string }>((resolve, reject) => {
+    child.once('message', (message) => resolve(message as { url: string; metricsUrl: string }));
     child.once('exit', (code) => reject(new Error(`the fan-out server exited with ${code}`)));
   });
   return {
     url,
+    metricsUrl,
     pid: child.pid as number,
     async stop() {
       child.send('stop');
@@ -261,7 +262,7 @@ async function runLoad(clients: number, groupCount: number, rate: number, second
     const loadSeconds = (performance.now() - t0) / 1000;
     const after = servers.map((s) => processUsage(s.pid));
     const clientAfter = processUsage(process.pid);
-    const counts = await Promise.all(urls.map(nodeCounts));
+    const counts = await Promise.all(servers.map((s) => nodeCounts(s.metricsUrl)));
     const summed = (key: keyof NodeCounts) => counts.reduce((n, c) => n + c[key], 0);
     const waitPercent = (a: number, b: number) => ((b - a) / 1e9 / loadSeconds) * 100;
     // Frames still on their way get a moment to arrive.

@@ -5,7 +5,7 @@ import { testConfig } from '../../server/config';
  * The reference server in a process of its own, for the fan-out benchmark (fanout.ts): its CPU time and
  * memory are then its own, read from /proc, not mixed with the thousand clients'. Serves the data directory
  * given as the first argument (with a Redis URL and a node name after it, as one node of several); tells
- * its parent the URL over IPC and stops when told to.
+ * its parent the URL (and its metrics listener's) over IPC and stops when told to.
  */
 async function main(): Promise<void> {
   const [dataDir, redisUrl, nodeId, databaseUrl] = process.argv.slice(2);
@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   process.on('message', (message) => {
     if (message === 'stop') void server.close().then(() => process.exit(0));
   });
-  process.send({ url });
+  process.send({ url, metricsUrl: server.metricsUrl });
 }
 
 void main();

@@ -4,6 +4,7 @@ import type { ServerFrame } from '../../src/protocol/socket';
 import { type HaproxyProcess, type InProcessCluster, type RedisProcess, startInProcessCluster } from '../support/cluster';
 import { uploadPng } from '../server/messages-support';
 import { insertCommunity, insertCommunityChannels } from '../support/fixtures';
+import { METRICS_SPELLINGS, rawRequest } from '../support/metricsSpellings';
 import { call, signUp, TestSocket, type TestUser } from '../support/server';
 
 /**
@@ -62,8 +63,39 @@ describe('three nodes behind HAProxy', () => {
   it('serves the app through the proxy from every node, and keeps /metrics off it', async () => {
     const ready = await Promise.all(nodes.map(async (n) => (await fetch(`${n.url}/readyz`)).json()));
     expect(ready).toEqual(nodes.map(() => ({ status: 'ready', checks: { database: 'ok', bus: 'ok' } })));
-    expect((await fetch(`${proxy.url}/metrics`)).status).toBe(403);
     expect((await fetch(`${proxy.url}/readyz`)).status).toBe(200);
+  });
+
+  it('lets through only what the app serves, and no spelling of /metrics (docs/server.md, "Metrics")', async () => {
+    for (const target of METRICS_SPELLINGS) {
+      const answer = await rawRequest(proxy.url, target, 'GET', { Authorization: 'Bearer anything' });
+      // Refused by HAProxy (403 by its allow-list, 400 for a character it never forwards), or let through to a
+      // node that has no such route (404).
+      expect([400, 403, 404], target).toContain(answer.status);
+      expect(answer.body, target).not.toMatch(/process_cpu|http_request_duration|# TYPE/);
+    }
+    // The allow-list: the API, the client's files and routes reach a node (these nodes serve no client: 404).
+    expect((await rawRequest(proxy.url, '/v1/countries')).status).toBe(200);
+    for (const target of ['/inbox/12', '/explore/3/channels/4', '/settings/help', '/assets/x.js', '/login', '/']) {
+      expect((await rawRequest(proxy.url, target)).status, target).toBe(404);
+    }
+    // Anything else, and the encoded or dotted spellings of allowed paths, are refused by the proxy itself.
+    for (const target of ['/metrics', '/%6detrics', '/unknown', '/%76%31/countries', '/v1/../v1/countries', '//v1/countries', '/server-status']) {
+      expect((await rawRequest(proxy.url, target)).status, target).toBe(403);
+    }
+  });
+
+  it('serves each node’s metrics on a loopback port of its own, off the proxy', async () => {
+    const ports = new Set<string>();
+    for (const n of nodes) {
+      const metricsUrl = n.server.metricsUrl as string;
+      ports.add(new URL(metricsUrl).port);
+      expect(new URL(metricsUrl).hostname).toBe('127.0.0.1');
+      const text = await (await fetch(`${metricsUrl}/metrics`)).text();
+      expect(text).toMatch(/^http_request_duration_seconds_count\{/m);
+    }
+    expect(ports.size).toBe(nodes.length);
+    expect(ports.has(new URL(proxy.url).port)).toBe(false);
   });
 
   it('lets users on different nodes chat, react, edit and delete, each seeing the other live and in order', async () => {

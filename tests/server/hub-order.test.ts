@@ -84,9 +84,9 @@ const note = (event: { seq: number; payload: string }): BusNote => ({
   events: [{ action: 'self_dlr_sync', payload: event.payload, users: [[bo.id, event.seq]] }],
 });
 
-/** This node's reads of the database for sockets' missed events so far, by reason (its /metrics). */
+/** This node's reads of the database for sockets' missed events so far, by reason (its metrics listener's /metrics). */
 async function catchUps(): Promise<{ gap: number; sweep: number }> {
-  const text = await (await fetch(`${base}/metrics`)).text();
+  const text = await (await fetch(`${server.metricsUrl}/metrics`)).text();
   const count = (reason: string) =>
     Number(new RegExp(`^messenger_catchup_reads_total\\{reason="${reason}"\\} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
   return { gap: count('gap'), sweep: count('sweep') };

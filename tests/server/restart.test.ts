@@ -19,6 +19,7 @@ function startProcess(dataDir: string): Promise<{ child: ChildProcess; url: stri
     env: {
       ...process.env,
       PORT: '0',
+      METRICS_PORT: '0',
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       MESSENGER_DEV_PIN: TEST_PIN,

@@ -35,6 +35,8 @@ afterAll(() => {
 const env = (dataDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({
   ...process.env,
   PORT: '0',
+  // Tests run side by side, and beside a developer's own server: each metrics listener on a free port.
+  METRICS_PORT: '0',
   HOST: '127.0.0.1',
   DATA_DIR: dataDir,
   SKIP_CLIENT_BUILD: '1',

@@ -95,6 +95,7 @@ describe('deploy/messenger.service', () => {
       // This machine's stand-ins for the unit's paths and the public port.
       DATA_DIR: dataDir,
       PORT: '0',
+      METRICS_PORT: '0',
       HOST: '127.0.0.1',
     };
     const server = ServerProcess.spawn(existsSync(command) ? command : process.execPath, args, { cwd, env });
