@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
@@ -83,29 +83,41 @@ function backupSqlite(source: string, target: string): DatabaseCopy {
 async function backupPostgres(url: string, folder: string): Promise<DatabaseCopy> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
-  let copy: DatabaseCopy;
   try {
-    // One snapshot for the counts and the file names; pg_dump takes its own (a moment later).
+    // One snapshot for the counts, the file names and pg_dump (`--snapshot`): the manifest says exactly what
+    // the dump holds. The transaction stays open until pg_dump is done.
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    const snapshot = (await client.query<{ id: string }>('SELECT pg_export_snapshot() AS id')).rows[0]?.id as string;
     const version = (await client.query<{ version: number }>('SELECT version FROM schema_version')).rows[0]?.version ?? 0;
     const counts = {} as Record<string, number>;
     for (const table of COUNT_TABLES) {
       counts[table] = Number((await client.query<{ n: string }>(`SELECT COUNT(*) AS n FROM ${table}`)).rows[0]?.n ?? 0);
     }
     const fileNames = (await client.query<{ name: string }>('SELECT name FROM files')).rows.map((r) => r.name);
+    const copy: DatabaseCopy = { schemaVersion: version, counts: counts as Counts, fileNames };
+    const file = path.join(folder, POSTGRES_DUMP);
+    const dumped = await run('pg_dump', [`--snapshot=${snapshot}`, ...dumpArguments(url, file)]);
+    if (dumped.missing) {
+      copy.dump = { skipped: 'pg_dump is not on this machine: run it where it is (docs/server.md "Backups")' };
+    } else if (dumped.code !== 0) {
+      throw new AdminError(`pg_dump failed: ${dumped.stderr.trim().split('\n')[0]}`);
+    } else {
+      copy.dump = { file: POSTGRES_DUMP };
+    }
     await client.query('COMMIT');
-    copy = { schemaVersion: version, counts: counts as Counts, fileNames };
+    return copy;
   } finally {
     await client.end();
   }
-  const file = path.join(folder, POSTGRES_DUMP);
-  const dumped = spawnSync('pg_dump', dumpArguments(url, file), { encoding: 'utf8' });
-  if (dumped.error && (dumped.error as { code?: string }).code === 'ENOENT') {
-    copy.dump = { skipped: 'pg_dump is not on this machine: run it where it is (docs/server.md "Backups")' };
-  } else if (dumped.status !== 0) {
-    throw new AdminError(`pg_dump failed: ${(dumped.stderr || String(dumped.error)).trim().split('\n')[0]}`);
-  } else {
-    copy.dump = { file: POSTGRES_DUMP };
-  }
-  return copy;
+}
+
+/** Runs a program to its end without blocking (the snapshot's connection must stay answered). */
+export function run(program: string, args: string[]): Promise<{ code: number | null; stderr: string; missing: boolean }> {
+  return new Promise((resolve) => {
+    const child = spawn(program, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', (error: NodeJS.ErrnoException) => resolve({ code: null, stderr: error.message, missing: error.code === 'ENOENT' }));
+    child.on('close', (code) => resolve({ code, stderr, missing: false }));
+  });
 }
