@@ -131,7 +131,7 @@ describe('npm run admin: demo remove', () => {
     const removed = await admin(s, 'demo', 'remove', '--yes');
     expect(removed.code).toBe(EXIT_OK);
     expect(removed.out).toContain(`Removed the demo world: ${DEMO_USERS.length + 1} users`);
-    const phones = [...DEMO_USERS.map((u) => u.phone), DEMO_BOT.phone];
+    const phones: string[] = [...DEMO_USERS.map((u) => u.phone), DEMO_BOT.phone];
     const left = await db.all<{ phone_nr: string }>(sql`SELECT phone_nr FROM users ORDER BY id`);
     expect(left.map((u) => u.phone_nr).sort()).toEqual([real.phone, other.phone].sort());
     expect(left.some((u) => phones.includes(u.phone_nr))).toBe(false);
