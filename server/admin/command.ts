@@ -1,6 +1,7 @@
 import { ConfigError, configFromEnv } from '../config';
 import { openStore } from '../db/open';
 import type { Store } from '../db/store';
+import { schemaVersionOf } from './schemaVersion';
 
 /** Where an admin command writes, and the environment it reads (DATA_DIR, DATABASE_URL, like the server). */
 export interface AdminIo {
@@ -38,7 +39,16 @@ export function storeLocation(env: NodeJS.ProcessEnv): { dataDir: string; databa
  * build's schema), runs `fn` and closes it.
  */
 export async function withStore<T>(env: NodeJS.ProcessEnv, fn: (db: Store) => Promise<T>): Promise<T> {
-  const { store } = await openStore(storeLocation(env));
+  const location = storeLocation(env);
+  // A mistyped DATA_DIR or DATABASE_URL must not get a new, empty database.
+  if ((await schemaVersionOf(location)) === 0) {
+    throw new AdminError(
+      location.databaseUrl
+        ? 'The PostgreSQL database of DATABASE_URL has no messenger tables (is DATABASE_URL right?)'
+        : `There is no database in ${location.dataDir} (is DATA_DIR right?)`,
+    );
+  }
+  const { store } = await openStore(location);
   try {
     return await fn(store);
   } finally {

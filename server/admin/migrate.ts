@@ -1,41 +1,17 @@
-import Database from 'better-sqlite3';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import pg from 'pg';
 import { openStore } from '../db/open';
 import { POSTGRES_MIGRATIONS } from '../db/postgresSchema';
 import { MIGRATIONS } from '../db/schema';
 import { type AdminIo, EXIT_OK, exitCodeOf, storeLocation, UsageError, wantsHelp } from './command';
+import { schemaVersionOf } from './schemaVersion';
+
+export { schemaVersionOf } from './schemaVersion';
 
 export const MIGRATE_HELP = `npm run migrate   (docs/server.md "Upgrading")
 
 Brings the server's database (DATA_DIR's SQLite, or DATABASE_URL's PostgreSQL) to this build's schema,
 says what it did, and exits; it seeds nothing and serves nothing. Back up first (npm run backup).
 A database of a newer build is refused, unchanged.`;
-
-/** How many migrations the store has run, read without changing it (0: no database yet). */
-export async function schemaVersionOf(location: { dataDir: string; databaseUrl: string | undefined }): Promise<number> {
-  if (!location.databaseUrl) {
-    const file = path.join(location.dataDir, 'messenger.db');
-    if (!existsSync(file)) return 0;
-    const db = new Database(file, { readonly: true, fileMustExist: true });
-    try {
-      return db.pragma('user_version', { simple: true }) as number;
-    } finally {
-      db.close();
-    }
-  }
-  const client = new pg.Client({ connectionString: location.databaseUrl });
-  await client.connect();
-  try {
-    const found = await client.query<{ t: string | null }>(`SELECT to_regclass('schema_version') AS t`);
-    if (found.rows[0]?.t === null) return 0;
-    return (await client.query<{ version: number }>('SELECT version FROM schema_version')).rows[0]?.version ?? 0;
-  } finally {
-    await client.end();
-  }
-}
 
 /**
  * `npm run migrate`: applies this build's pending migrations (the same code a starting node runs, under the

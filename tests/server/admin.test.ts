@@ -1,3 +1,6 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type AdminIo, EXIT_ERROR, EXIT_OK, EXIT_USAGE } from '../../server/admin/command';
 import { runAdmin } from '../../server/admin/cli';
@@ -8,7 +11,7 @@ import { testDatabaseUrl } from '../support/postgresSchema';
 
 /** docs/server.md "Admin tool": the operator's command line, on the running server's own store. */
 
-async function admin(s: TestServer, ...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+async function admin(s: Pick<TestServer, 'dataDir'>, ...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
   const err: string[] = [];
   const databaseUrl = await testDatabaseUrl(s.dataDir);
@@ -48,6 +51,17 @@ describe('npm run admin: usage', () => {
     const nobody = await admin(s, 'users', 'find', '+46709999999');
     expect(nobody.code).toBe(EXIT_ERROR);
     expect(nobody.err).toBe('No user has the number +46709999999');
+
+    // A mistyped DATA_DIR (or DATABASE_URL) is said so, and gets no new database.
+    const elsewhere = mkdtempSync(path.join(tmpdir(), 'messenger-admin-'));
+    try {
+      const wrong = await admin({ dataDir: elsewhere }, 'users', 'find', '+46709999999');
+      expect(wrong.code).toBe(EXIT_ERROR);
+      expect(wrong.err).toMatch(/^(There is no database in .*|The PostgreSQL database of DATABASE_URL has no messenger tables) \(is (DATA_DIR|DATABASE_URL) right\?\)$/);
+      expect(existsSync(path.join(elsewhere, 'messenger.db'))).toBe(false);
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
   });
 });
 
