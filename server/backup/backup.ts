@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { AdminError, storeLocation } from '../admin/command';
@@ -28,27 +28,33 @@ export async function backup(
   const folder = path.resolve(dir, backupName(now));
   if (existsSync(folder)) throw new AdminError(`${folder} exists already: a backup is never written over another`);
   mkdirSync(folder, { recursive: true });
-  const sourceFiles = path.join(location.dataDir, FILES_DIR);
-  const targetFiles = path.join(folder, FILES_DIR);
-  // Files first, then the database, then the files again: every file the copied database names was either
-  // there before it (first pass) or uploaded before it was copied (second pass).
-  copyNewFiles(sourceFiles, targetFiles);
-  const database = location.databaseUrl
-    ? await backupPostgres(location.databaseUrl, folder)
-    : backupSqlite(path.join(location.dataDir, SQLITE_FILE), path.join(folder, SQLITE_FILE));
-  const copied = copyNewFiles(sourceFiles, targetFiles);
-  const missing = database.fileNames.filter((name) => !existsSync(path.join(targetFiles, name)));
-  const manifest: BackupManifest = {
-    format: 1,
-    createdAt: now.toISOString(),
-    store: location.databaseUrl ? 'postgres' : 'sqlite',
-    schemaVersion: database.schemaVersion,
-    counts: database.counts,
-    files: { ...copied, missing },
-    ...(database.dump ? { postgresDump: database.dump } : {}),
-  };
-  writeFileSync(path.join(folder, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
-  return { folder, manifest };
+  try {
+    const sourceFiles = path.join(location.dataDir, FILES_DIR);
+    const targetFiles = path.join(folder, FILES_DIR);
+    // Files first, then the database, then the files again: every file the copied database names was either
+    // there before it (first pass) or uploaded before it was copied (second pass).
+    copyNewFiles(sourceFiles, targetFiles);
+    const database = location.databaseUrl
+      ? await backupPostgres(location.databaseUrl, folder)
+      : backupSqlite(path.join(location.dataDir, SQLITE_FILE), path.join(folder, SQLITE_FILE));
+    const copied = copyNewFiles(sourceFiles, targetFiles);
+    const missing = database.fileNames.filter((name) => !existsSync(path.join(targetFiles, name)));
+    const manifest: BackupManifest = {
+      format: 1,
+      createdAt: now.toISOString(),
+      store: location.databaseUrl ? 'postgres' : 'sqlite',
+      schemaVersion: database.schemaVersion,
+      counts: database.counts,
+      files: { ...copied, missing },
+      ...(database.dump ? { postgresDump: database.dump } : {}),
+    };
+    writeFileSync(path.join(folder, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
+    return { folder, manifest };
+  } catch (error) {
+    // A backup that failed half way must not look like one.
+    rmSync(folder, { recursive: true, force: true });
+    throw error;
+  }
 }
 
 interface DatabaseCopy {

@@ -152,6 +152,11 @@ describe('backup and restore', () => {
       const at = new Date('2026-12-08T01:00:00Z');
       await backup(target, env, at);
       await expect(backup(target, env, at)).rejects.toThrow('a backup is never written over another');
+      // A backup that fails (here: a data directory without a database) leaves nothing that looks like one.
+      const empty = tempDir('backup-nothing');
+      const failedTarget = tempDir('backup-failed-target');
+      await expect(backup(failedTarget, await storeEnv(empty), at)).rejects.toThrow();
+      expect(readdirSync(failedTarget)).toEqual([]);
     } finally {
       await server.close();
     }
