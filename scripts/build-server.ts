@@ -10,6 +10,9 @@ import { build } from 'esbuild';
  */
 export const SERVER_ENTRIES: Record<string, string> = {
   start: 'server/start.ts',
+  admin: 'server/admin/cli.ts',
+  migrate: 'server/admin/migrate.ts',
+  backup: 'server/backup/cli.ts',
 };
 
 const root = path.resolve(import.meta.dirname, '..');

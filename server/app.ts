@@ -75,6 +75,11 @@ export interface BuildOptions {
   bus?: EventBus;
   /** Where Content-Security-Policy violation reports go; defaults to the log. */
   onCspReport?: (report: CspReport) => void;
+  /**
+   * Tests only: the migrations of the build this node plays (a newer build with one more, for the rolling
+   * restart of docs/server.md "Upgrading"); defaults to this build's. No environment variable sets it.
+   */
+  migrations?: readonly string[];
 }
 
 /** How long a starting node waits for Redis before it starts without it. */
@@ -144,7 +149,7 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
   // The hub is created below, after the database it needs; the gauge reads it when scraped.
   const hubHolder: { hub?: SocketHub } = {};
   const metrics = createMetrics({ sockets: () => hubHolder.hub?.connectionCount() ?? 0, draining: () => draining });
-  const { store: db, created } = await openStore(config);
+  const { store: db, created } = await openStore(config, options.migrations);
   timeStatements(db, metrics.databaseSeconds);
   const files = new DirectoryStorage(path.join(config.dataDir, 'files'));
   // With REDIS_URL the node is one of several: the bus, the limits and presence are shared through Redis.

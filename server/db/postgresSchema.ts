@@ -238,4 +238,8 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE messages ADD COLUMN deleted_at BIGINT NOT NULL DEFAULT 0;
   `,
+  // 8 (SQLite's 10): when an operator deactivated the user (epoch ms; 0 while active), docs/server.md "Admin tool".
+  `
+  ALTER TABLE users ADD COLUMN deactivated_at BIGINT NOT NULL DEFAULT 0;
+  `,
 ];

@@ -252,4 +252,10 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE messages ADD COLUMN deleted_at INTEGER NOT NULL DEFAULT 0;
   `,
+  // 10: an operator can deactivate a user (docs/server.md "Admin tool"): when (epoch ms; 0 while active). A
+  // deactivated user's sign-in is refused (account_deactivated) and their tokens answer 401. Additive, so the
+  // build before it runs beside it during a rolling restart (docs/server.md "Upgrading").
+  `
+  ALTER TABLE users ADD COLUMN deactivated_at INTEGER NOT NULL DEFAULT 0;
+  `,
 ];

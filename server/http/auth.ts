@@ -23,7 +23,7 @@ export async function userForToken(db: Store, token: string | undefined): Promis
   if (!token || token.length > 200) return undefined;
   return db.get<AuthUser>(
     sql`SELECT u.id, u.stid, u.country_code, u.nickname FROM tokens t JOIN users u ON u.id = t.user_id
-        WHERE t.hash = ${hashToken(token)} AND u.deleted_at = '0'`,
+        WHERE t.hash = ${hashToken(token)} AND u.deleted_at = '0' AND u.deactivated_at = 0`,
   );
 }
 

@@ -53,6 +53,7 @@ export const SWEDISH: Readonly<Record<string, string>> = {
   'Too many wrong PIN codes for this number. Please try again tomorrow.':
     'För många felaktiga PIN-koder för det här numret. Försök igen i morgon.',
   'The PIN code could not be sent. Please try again.': 'PIN-koden kunde inte skickas. Försök igen.',
+  'This account has been deactivated.': 'Det här kontot har inaktiverats.',
   'Too many sign-in attempts from this address. Please wait a minute.':
     'För många inloggningsförsök från den här adressen. Vänta en minut.',
   'The PIN code has expired or was never sent. Please request a new one.':

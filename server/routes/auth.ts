@@ -24,6 +24,7 @@ export const PIN_REQUEST_WINDOW_MS = 15 * 60_000;
 export const PIN_LOCK_MS = 15 * 60_000;
 const DAY_MS = 24 * 60 * 60_000;
 export const PIN_NOT_SENT = 'The PIN code could not be sent. Please try again.';
+export const ACCOUNT_DEACTIVATED = 'This account has been deactivated.';
 
 const pinHash = (phone: string, pin: string) => createHash('sha256').update(`${phone}:${pin}`).digest('hex');
 
@@ -40,6 +41,15 @@ function requirePhone(raw: string) {
 }
 
 /** Whole seconds from `now` until `at` (at least 1: a refusal never says "try again now"). */
+/**
+ * A number whose user an operator deactivated (`npm run admin -- users deactivate`, docs/server.md "Admin
+ * tool") is refused before any PIN is issued or tried: it could never sign in anyway.
+ */
+async function refuseDeactivated(ctx: ServerContext, phone: string): Promise<void> {
+  const row = await ctx.db.get<{ deactivated_at: number }>(sql`SELECT deactivated_at FROM users WHERE phone_nr = ${phone}`);
+  if (row && Number(row.deactivated_at) !== 0) throw new ApiError(403, ACCOUNT_DEACTIVATED, null, 'account_deactivated');
+}
+
 const secondsUntil = (at: number, now: number) => Math.max(1, Math.ceil((at - now) / 1000));
 
 /**
@@ -86,6 +96,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: ServerContext): vo
     { config: { public: true }, schema: { body: phoneBody } },
     async (request) => {
       const { phone } = requirePhone(request.body.phone_nr);
+      await refuseDeactivated(ctx, phone);
       const now = clock.now();
       const pin = ctx.config.devPin ?? String(randomInt(0, 10_000)).padStart(4, '0');
       await db.transaction(async () => {
@@ -149,6 +160,8 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: ServerContext): vo
       const { phone, country } = requirePhone(request.body.phone_nr);
       const pin = request.body.pin;
       if (!/^\d{4}$/.test(pin)) throw badRequest('Invalid PIN code', 'invalid_pin');
+      // A PIN issued before the deactivation must not sign the user in after it.
+      await refuseDeactivated(ctx, phone);
       const now = clock.now();
       const token = newToken();
       const userId = await db.transaction(async () => {

@@ -24,6 +24,7 @@ export const REFUSAL_CODES = [
   'message_too_long',
   'send_rate_limited',
   'demo_chat',
+  'account_deactivated',
 ] as const;
 
 export type RefusalCode = (typeof REFUSAL_CODES)[number];

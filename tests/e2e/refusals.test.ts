@@ -4,7 +4,8 @@ import type { Locator, Page } from 'playwright';
 import { describe, expect, it } from 'vitest';
 import { MESSAGE_TEXT_MAX } from '../../src/protocol/constants';
 import { sql } from '../../server/db/store';
-import { nextPhone, TEST_PIN, useTestServer } from '../support/server';
+import { runAdmin } from '../../server/admin/cli';
+import { nextPhone, signUp, TEST_PIN, useTestServer } from '../support/server';
 import { CLIENT_DIR, openTab, signedInWithFriend, useChromium } from '../support/tabs';
 
 /**
@@ -140,6 +141,18 @@ describe.each(LANGUAGES)('refusals in the browser’s language, none chosen (%s)
     } finally {
       ctx.announcePin = deliver;
     }
+  });
+
+  it('an account an operator deactivated (npm run admin -- users deactivate)', async () => {
+    const user = await signUp(server.url, 'Gone');
+    const io = { env: { DATA_DIR: server.dataDir }, out: () => undefined, err: () => undefined };
+    expect(await runAdmin(['users', 'deactivate', user.phone], io)).toBe(0);
+    const page = await tab(server.url);
+    await sendCode(page, user.phone);
+    await shows(page.locator('form'), t('errors.refusals.accountDeactivated'), [
+      text('en', 'errors.refusals.accountDeactivated'),
+      'This account has been deactivated.',
+    ]);
   });
 
   it('too many sign-in attempts from this address: says when to try again', async () => {

@@ -23,6 +23,7 @@ const REFUSAL_KEYS: Readonly<Record<RefusalCode, string>> = {
   message_too_long: 'errors.refusals.messageTooLong',
   send_rate_limited: 'errors.refusals.sendRateLimited',
   demo_chat: 'errors.refusals.demoChat',
+  account_deactivated: 'errors.refusals.accountDeactivated',
 };
 
 const MINUTE_MS = 60_000;

@@ -53,4 +53,14 @@ describe('refusal texts', () => {
     const unknown = { ...refusal({ message: 'Numret är spärrat' }), code: 'number_barred' } as unknown as EngineError;
     expect(errorText(unknown, sv)).toBe('Numret är spärrat');
   });
+
+  it('words a deactivated account (docs/server.md "Admin tool") in English and Swedish', async () => {
+    const deactivated = refusal({ code: 'account_deactivated', status: 403, message: 'This account has been deactivated.' });
+    expect(errorText(deactivated, await translator('en'))).toBe(
+      'This account has been deactivated. Contact the service to have it opened again.',
+    );
+    expect(errorText(deactivated, await translator('sv'))).toBe(
+      'Det här kontot har inaktiverats. Kontakta tjänsten för att få det öppnat igen.',
+    );
+  });
 });
