@@ -24,6 +24,8 @@ export const REFUSAL_CODES = [
   'message_too_long',
   'send_rate_limited',
   'demo_chat',
+  'image_unreadable',
+  'image_too_large',
 ] as const;
 
 export type RefusalCode = (typeof REFUSAL_CODES)[number];

@@ -84,7 +84,8 @@ describe('chat view', () => {
     const id = await sendAs(s, bob.user, chatId, 'A photo', { attachment: { type: 'image', files: [{ id: file.id }] } });
 
     const image = row(alice.page, id).getByRole('img', { name: 'harbour.png' });
-    await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(900);
+    // The bubble shows the thumbnail, 640 px on its longer side (docs/server.md "Uploads").
+    await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(640);
     const box = await image.evaluate((img) => img.getBoundingClientRect().toJSON() as DOMRect);
     expect(Math.max(box.width, box.height)).toBeLessThanOrEqual(300);
     expect(box.width).toBeGreaterThan(250);

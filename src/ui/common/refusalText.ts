@@ -23,6 +23,8 @@ const REFUSAL_KEYS: Readonly<Record<RefusalCode, string>> = {
   message_too_long: 'errors.refusals.messageTooLong',
   send_rate_limited: 'errors.refusals.sendRateLimited',
   demo_chat: 'errors.refusals.demoChat',
+  image_unreadable: 'errors.refusals.imageUnreadable',
+  image_too_large: 'errors.refusals.imageTooLarge',
 };
 
 const MINUTE_MS = 60_000;
