@@ -4,12 +4,13 @@ import path from 'node:path';
 import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import type { MessageAnswer } from '../../src/protocol/api';
+import type { ChannelAnswer, CommunityAnswer, MessageAnswer } from '../../src/protocol/api';
 import { ManualClock } from '../../server/clock';
 import { sql } from '../../server/db/store';
 import { sniffMime } from '../../server/files/sniff';
 import { ABANDONED_UPLOAD_MS } from '../../server/files/sweep';
 import { call, startTestServer, type TestServer, type TestUser, useTestServer, useUsers } from '../support/server';
+import { makeWorld } from './communities-support';
 import { conversation, freshClientId } from './messages-support';
 
 /** Uploads, docs/server.md "Uploads": types by file-type, pictures re-encoded by sharp with a thumbnail beside. */
@@ -212,6 +213,24 @@ describe('pictures', () => {
       form: { image_id: id },
     });
     expect(me.data.account.image.meta).toMatchObject({ url, thumbnail });
+  });
+});
+
+describe('community pictures and channel logos', () => {
+  it('carry the thumbnail beside the original', async () => {
+    const w = await makeWorld(s, 'pictures');
+    const image = await call<{ image: { id: number; url: string; thumbnail: string } }>(s.url, 'POST', '/v1/images', {
+      token: w.owner.token,
+      body: form('image', await cameraJpeg(), 'logo.jpg'),
+    });
+    const { id, url, thumbnail } = image.data.image;
+    const db = s.server.ctx.db;
+    await db.run(sql`UPDATE communities SET avatar_file_id = ${id} WHERE id = ${w.community.id}`);
+    await db.run(sql`UPDATE conversations SET image_file_id = ${id} WHERE id = ${w.general.id}`);
+    const community = await call<CommunityAnswer>(s.url, 'GET', `/v1/communities/${w.community.id}`, { token: w.member.token });
+    expect(community.data.community).toMatchObject({ avatar: { url }, avatar_thumbnail_url: thumbnail });
+    const channel = await call<ChannelAnswer>(s.url, 'GET', `/v1/channels/${w.general.id}`, { token: w.member.token });
+    expect(channel.data.channel.logo).toEqual({ url, thumbnail });
   });
 });
 
