@@ -145,6 +145,7 @@ describe('pictures', () => {
       token: anna.token,
       json: { client_id: freshClientId(), message: 'look', attachment: { type: 'image', files: [{ id: file.id }] } },
     });
+    expect(file.thumbnail).toMatch(/^\/files\/[a-f0-9]{32}\.thumb\.webp$/);
     expect(sentMessage.data.message.attachment).toMatchObject({ url: file.url, thumbnail: file.thumbnail });
     const thumbnailOnDisk = path.join(s.dataDir, 'files', file.thumbnail.split('/').pop() ?? '');
     expect(existsSync(thumbnailOnDisk)).toBe(true);
@@ -160,7 +161,8 @@ describe('pictures', () => {
 
   it('serve a thumbnail only to whoever can read the original: by its random name, and while its original is there', async () => {
     const file = (await upload(s, anna, await cameraJpeg())).data.file;
-    expect((await fetch(s.url + file.thumbnail)).status).toBe(200);
+    expect(file.thumbnail).toMatch(/\.thumb\.webp$/);
+    expect(await fetchBytes(s, file.thumbnail)).toMatchObject({ status: 200, type: 'image/webp' });
     // An outsider who does not hold the original's random name cannot make the thumbnail's up either.
     const guessed = `/files/${'0'.repeat(32)}.thumb.webp`;
     expect((await fetch(s.url + guessed)).status).toBe(404);
