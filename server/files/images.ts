@@ -9,7 +9,7 @@ import { ApiError } from '../http/errors';
 export const MAX_IMAGE_PIXELS = 50_000_000;
 
 /**
- * The box a thumbnail fits in: twice the 300-pixel side a chat shows a picture at (spec §10), for dense
+ * The box a thumbnail fits in: twice the 300-pixel side a chat shows a picture at (spec §9), for dense
  * screens; avatars and logos are shown smaller.
  */
 export const THUMBNAIL_SIDE = { attachment: 640, avatar: 320 } as const;
