@@ -14,6 +14,7 @@ import type { ServerContext } from './context';
 import { openStore } from './db/open';
 import { sql } from './db/store';
 import { DirectoryStorage } from './files/storage';
+import { UploadSweeper } from './files/sweep';
 import { userForToken } from './http/auth';
 import { COMPRESSED_COPIES, registerClientFileHeaders, varyOnEncoding } from './http/clientFiles';
 import { registerCompression } from './http/compression';
@@ -63,6 +64,8 @@ export interface BuiltServer {
   drain(timeoutMs?: number): Promise<void>;
   /** Stops at once: sockets and connections are cut. */
   close(): Promise<void>;
+  /** Removes abandoned temporary uploads now (docs/server.md "Uploads"); also done at start and on a timer. */
+  sweepUploads(): Promise<number>;
 }
 
 export interface BuildOptions {
@@ -192,6 +195,11 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
     sweepIntervalMs: config.busSweepMs,
   });
   hubHolder.hub = hub;
+  const uploadSweeper = new UploadSweeper(files, () => clock.now(), (error) =>
+    app.log.warn({ code: (error as { code?: string }).code }, 'could not sweep abandoned uploads'),
+  );
+  await uploadSweeper.sweep();
+  uploadSweeper.start();
   if (created && config.seedDemo) {
     await seedDemoWorld(ctx);
     if (logStream !== false) {
@@ -297,6 +305,7 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
   const close = async () => {
     if (closed) return;
     closed = true;
+    uploadSweeper.stop();
     hub.close();
     await metricsListener.close();
     await app.close();
@@ -333,5 +342,6 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
       await close();
     },
     close,
+    sweepUploads: () => uploadSweeper.sweep(),
   };
 }

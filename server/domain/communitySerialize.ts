@@ -38,7 +38,7 @@ export async function serializeChannel(db: Store, row: ConversationRow, viewerId
     id: row.id,
     stid: row.stid,
     name: row.name,
-    logo: logo.is_default ? null : { url: logo.url },
+    logo: logo.is_default ? null : { url: logo.url, thumbnail: logo.thumbnail },
     description: row.description,
     created_at: epochSeconds(row.created_at),
     members_count: membersCount,

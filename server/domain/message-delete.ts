@@ -3,6 +3,7 @@ import type { Attachment } from '../../src/protocol/entities';
 import type { ServerContext } from '../context';
 import { list, type Store, sql } from '../db/store';
 import type { FileStorage } from '../files/storage';
+import { thumbnailName } from '../files/thumbnail';
 import { forbidden, notFound } from '../http/errors';
 import { isCommunityAdmin } from './access';
 import { audienceOf, lockConversation } from './messages';
@@ -93,7 +94,8 @@ async function dropUnusedFiles(db: Store, names: Iterable<string>): Promise<stri
 /** Removes files from disk; a failure is logged (without the name, which is the file's capability) and ignored. */
 async function unlinkFiles(files: FileStorage, names: string[], log: WarnLog): Promise<void> {
   await Promise.all(
-    names.map((name) =>
+    // An image's thumbnail goes with it (docs/server.md "Uploads").
+    names.flatMap((name) => [name, thumbnailName(name)]).filter((name) => name !== null).map((name) =>
       files.remove(name).catch((error: unknown) => {
         log.warn({ code: (error as { code?: string }).code }, 'could not remove a deleted attachment file');
       }),

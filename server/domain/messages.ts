@@ -8,7 +8,7 @@ import { adminIds, memberIds } from './access';
 import { newStid } from './ids';
 import { checkCanSend } from './permissions';
 import type { ConversationRow, MemberRow, MessageRow } from './rows';
-import { fileUrl, serializeMessageRows, serializeMessages } from './serialize';
+import { fileUrl, serializeMessageRows, serializeMessages, thumbnailUrl } from './serialize';
 import { visibleMessagesSql } from './visibility';
 
 export interface SendInput {
@@ -71,7 +71,7 @@ async function buildAttachment(
   return {
     type: input.type,
     url,
-    thumbnail: url,
+    thumbnail: thumbnailUrl(file.name),
     name: file.original_name,
     size: file.size,
     mime: file.mime,

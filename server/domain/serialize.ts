@@ -8,6 +8,7 @@ import type {
   User,
 } from '../../src/protocol/entities';
 import { list, type Store, sql } from '../db/store';
+import { thumbnailName } from '../files/thumbnail';
 import { adminIds, loadMember } from './access';
 import { epochSeconds } from './ids';
 import type { ConversationRow, MemberRow, MessageRow, UserRow } from './rows';
@@ -16,11 +17,18 @@ import { countsAsUnreadSql, visibleMessagesSql } from './visibility';
 /** Public URL of a stored file, by its server-made name. */
 export const fileUrl = (name: string) => `/files/${name}`;
 
+/**
+ * Public URL of a stored file's thumbnail (docs/server.md "Uploads"): an image's is the WebP beside it,
+ * derived from its name; anything else (a video) has none but itself.
+ */
+export function thumbnailUrl(name: string): string {
+  return fileUrl(thumbnailName(name) ?? name);
+}
+
 /** The image meta of a stored file by its server-made name; no file means the default picture. */
 export function imageMetaOf(name: string | null | undefined): ImageMeta {
   if (name == null) return { url: '', thumbnail: '', is_default: true };
-  const url = fileUrl(name);
-  return { url, thumbnail: url, is_default: false };
+  return { url: fileUrl(name), thumbnail: thumbnailUrl(name), is_default: false };
 }
 
 export async function imageMeta(db: Store, fileId: number | null): Promise<ImageMeta> {

@@ -1,27 +1,41 @@
+import { fileTypeFromBuffer } from 'file-type';
 import type { AttachmentMime } from '../../src/protocol/constants';
 
-/** How many leading bytes `sniffMime` needs. */
-export const SNIFF_BYTES = 32;
+/**
+ * How many leading bytes `sniffMime` reads: what `file-type` needs to tell its formats apart (its own
+ * `reasonableDetectionSizeInBytes`).
+ */
+export const SNIFF_BYTES = 4100;
 
-const ascii = (bytes: Uint8Array, at: number, text: string) =>
-  text.split('').every((ch, i) => bytes[at + i] === ch.charCodeAt(0));
+/**
+ * The accepted types of spec §5 by what `file-type` calls them. Everything else is refused, notably the
+ * ISO-BMFF brands that are not video (AVIF, HEIC/HEIF images, M4A audio), Ogg and Matroska that are not
+ * Ogg video or WebM, and SVG (text, which `file-type` does not type): docs/server.md "Uploads".
+ */
+const ACCEPTED: Readonly<Record<string, AttachmentMime>> = {
+  'image/jpeg': 'image/jpeg',
+  'image/png': 'image/png',
+  // An animated PNG is a PNG: every browser shows it, and a decoder that does not animate shows its first frame.
+  'image/apng': 'image/png',
+  'image/gif': 'image/gif',
+  'image/webp': 'image/webp',
+  'video/mp4': 'video/mp4',
+  // Apple's M4V is an MP4 video under another brand.
+  'video/x-m4v': 'video/mp4',
+  'video/webm': 'video/webm',
+  'video/ogg': 'video/ogg',
+  'video/quicktime': 'video/quicktime',
+  'video/vnd.avi': 'video/x-msvideo',
+  'video/x-msvideo': 'video/x-msvideo',
+};
 
 /**
  * The attachment type a file really is, from its first bytes (never its name or the client's word),
  * or null when it is none of the accepted types of spec §5.
  */
-export function sniffMime(bytes: Uint8Array): AttachmentMime | null {
-  if (bytes.length < 12) return null;
-  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
-  if (bytes[0] === 0x89 && ascii(bytes, 1, 'PNG\r\n\x1a\n')) return 'image/png';
-  if (ascii(bytes, 0, 'GIF87a') || ascii(bytes, 0, 'GIF89a')) return 'image/gif';
-  if (ascii(bytes, 0, 'RIFF') && ascii(bytes, 8, 'WEBP')) return 'image/webp';
-  if (ascii(bytes, 0, 'RIFF') && ascii(bytes, 8, 'AVI ')) return 'video/x-msvideo';
-  if (bytes[0] === 0x1a && bytes[1] === 0x45 && bytes[2] === 0xdf && bytes[3] === 0xa3) return 'video/webm';
-  if (ascii(bytes, 0, 'OggS')) return 'video/ogg';
-  if (ascii(bytes, 4, 'ftyp')) return ascii(bytes, 8, 'qt  ') ? 'video/quicktime' : 'video/mp4';
-  if (ascii(bytes, 4, 'moov') || ascii(bytes, 4, 'mdat') || ascii(bytes, 4, 'wide')) return 'video/quicktime';
-  return null;
+export async function sniffMime(bytes: Uint8Array): Promise<AttachmentMime | null> {
+  const found = await fileTypeFromBuffer(bytes).catch(() => undefined);
+  return (found && ACCEPTED[found.mime]) ?? null;
 }
 
 export const EXTENSIONS: Record<AttachmentMime, string> = {

@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream, mkdirSync } from 'node:fs';
-import { rename, stat, unlink } from 'node:fs/promises';
+import { readdir, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
 import type { Readable, Writable } from 'node:stream';
@@ -19,6 +19,8 @@ export interface FileStorage {
   open(key: string): Readable;
   /** Removes the object; removing one that is gone is no error. */
   remove(key: string): Promise<void>;
+  /** The objects whose key starts with `prefix`, with when each was last written (epoch ms). */
+  list(prefix: string): Promise<{ key: string; modifiedAt: number }[]>;
 }
 
 /**
@@ -29,7 +31,8 @@ export interface FileStorage {
  * On paper, the adapter a multi-host deployment without a shared directory would add (S3 or any
  * S3-compatible store, @aws-sdk/client-s3 and @aws-sdk/lib-storage): `create` streams into an `Upload` of
  * the key and settles `stored` with it; `rename` is CopyObject then DeleteObject; `size` is HeadObject
- * (NotFound: null); `open` is GetObject's body; `remove` is DeleteObject. Nothing else changes: routes
+ * (NotFound: null); `open` is GetObject's body; `remove` is DeleteObject; `list` is ListObjectsV2 with the
+ * prefix (its LastModified). Nothing else changes: routes
  * and domain code only see this interface.
  */
 export class DirectoryStorage implements FileStorage {
@@ -63,6 +66,17 @@ export class DirectoryStorage implements FileStorage {
     await unlink(this.path(key)).catch((error: unknown) => {
       if ((error as { code?: string }).code !== 'ENOENT') throw error;
     });
+  }
+
+  async list(prefix: string): Promise<{ key: string; modifiedAt: number }[]> {
+    const names = (await readdir(this.dir)).filter((name) => name.startsWith(prefix));
+    const found = await Promise.all(
+      names.map(async (key) => {
+        const info = await stat(this.path(key)).catch(() => null);
+        return info?.isFile() ? { key, modifiedAt: info.mtimeMs } : null;
+      }),
+    );
+    return found.filter((entry) => entry !== null);
   }
 
   private path(key: string): string {

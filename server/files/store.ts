@@ -6,8 +6,10 @@ import type { AttachmentMime } from '../../src/protocol/constants';
 import { type Store, sql } from '../db/store';
 import { ApiError, badRequest, tooLarge, unsupportedType } from '../http/errors';
 import { cleanFileName } from './fileName';
+import { processImage, THUMBNAIL_SIDE } from './images';
 import { EXTENSIONS, SNIFF_BYTES, sniffMime } from './sniff';
 import type { FileStorage } from './storage';
+import { thumbnailName } from './thumbnail';
 
 export interface StoredFile {
   id: number;
@@ -38,7 +40,8 @@ export function asClientError(error: unknown): unknown {
 
 /**
  * Streams one uploaded part into the file storage under a random name, counting bytes as they pass and sniffing the
- * first ones. An oversize upload is cut off mid-stream (multipart's limit raises), and a refused file
+ * first ones. An image is then read with sharp: stored without its metadata, with a thumbnail beside it
+ * (`storeImage`), or refused when it cannot be read. An oversize upload is cut off mid-stream (multipart's limit raises), and a refused file
  * leaves nothing behind on disk or in the database.
  */
 export async function storeUpload(
@@ -81,13 +84,20 @@ export async function storeUpload(
     await storage.remove(tmpKey).catch(() => undefined);
     throw badRequest('The file is empty.');
   }
-  const mime = sniffMime(head);
+  const mime = await sniffMime(head);
   if (!mime || !rules.accept(mime)) {
     await storage.remove(tmpKey).catch(() => undefined);
     throw unsupportedType(rules.wrongTypeMessage);
   }
   const name = `${token}.${EXTENSIONS[mime]}`;
-  await storage.rename(tmpKey, name);
+  const thumbnail = thumbnailName(name);
+  try {
+    if (thumbnail) size = await storeImage(storage, token, tmpKey, mime, THUMBNAIL_SIDE[rules.purpose], thumbnail);
+    await storage.rename(tmpKey, name);
+  } catch (error) {
+    await Promise.all([tmpKey, ...(thumbnail ? [thumbnail] : [])].map((key) => storage.remove(key).catch(() => undefined)));
+    throw error;
+  }
   const kind = mime.startsWith('image/') ? 'image' : 'video';
   // Only for display: the name on disk is always server-made.
   const original = cleanFileName(part.filename);
@@ -99,7 +109,49 @@ export async function storeUpload(
     );
     return { id: row!.id, name, mime, kind, size, original_name: original };
   } catch (error) {
-    await storage.remove(name).catch(() => undefined);
+    await Promise.all([name, ...(thumbnail ? [thumbnail] : [])].map((key) => storage.remove(key).catch(() => undefined)));
     throw error;
   }
+}
+
+/** Writes `bytes` as the object `key`. */
+async function writeObject(storage: FileStorage, key: string, bytes: Buffer): Promise<void> {
+  const target = storage.create(key);
+  target.stream.end(bytes);
+  await target.stored;
+}
+
+/** Reads a whole object (an upload already counted, so at most its limit). */
+async function readObject(storage: FileStorage, key: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of storage.open(key)) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/**
+ * The image at `tmpKey` made safe to keep (server/files/images.ts): its cleaned original replaces it under
+ * the same temporary key, and its thumbnail is stored as `thumbnail`. Answers the original's new size.
+ * Temporary objects are `.upload-` ones, so a crash halfway leaves only what the sweep removes.
+ */
+async function storeImage(
+  storage: FileStorage,
+  token: string,
+  tmpKey: string,
+  mime: AttachmentMime,
+  side: number,
+  thumbnail: string,
+): Promise<number> {
+  const bytes = await readObject(storage, tmpKey);
+  const processed = await processImage(bytes, mime, side);
+  const thumbKey = `.upload-${token}-thumb`;
+  try {
+    await writeObject(storage, thumbKey, processed.thumbnail);
+    await storage.rename(thumbKey, thumbnail);
+  } finally {
+    await storage.remove(thumbKey).catch(() => undefined);
+  }
+  if (!processed.original) return bytes.length;
+  await storage.remove(tmpKey);
+  await writeObject(storage, tmpKey, processed.original);
+  return processed.original.length;
 }

@@ -44,6 +44,8 @@ export const SWEDISH: Readonly<Record<string, string>> = {
   'The file is empty.': 'Filen är tom.',
   'File size too large. Please select a file under 50MB': 'Filen är för stor. Välj en fil under 50 MB',
   'File type not supported. Please select an image or video file.': 'Filtypen stöds inte. Välj en bild eller en video.',
+  'The image could not be read: it is damaged or cut short.': 'Bilden gick inte att läsa: den är skadad eller ofullständig.',
+  'The image has too many pixels. Please select a smaller image.': 'Bilden har för många pixlar. Välj en mindre bild.',
   'Image too big. Please select an image under 3MB': 'Bilden är för stor. Välj en bild under 3 MB',
   'Please select an image': 'Välj en bild',
   'File not found': 'Filen hittades inte',

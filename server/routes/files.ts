@@ -2,10 +2,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FileAnswer, ImageAnswer } from '../../src/protocol/api';
 import { ATTACHMENT_MAX_BYTES, ATTACHMENT_MIME_TYPES, AVATAR_MAX_BYTES } from '../../src/protocol/constants';
 import type { ServerContext } from '../context';
-import { sql } from '../db/store';
-import { fileUrl } from '../domain/serialize';
+import { list, sql } from '../db/store';
+import { fileUrl, thumbnailUrl } from '../domain/serialize';
 import { cleanFileName } from '../files/fileName';
 import { asClientError, type UploadRules, storeUpload } from '../files/store';
+import { originalCandidates } from '../files/thumbnail';
 import { me } from '../http/auth';
 import { badRequest, notFound } from '../http/errors';
 import { ok } from '../http/reply';
@@ -49,12 +50,11 @@ export function registerFileRoutes(app: FastifyInstance, ctx: ServerContext): vo
   app.post('/v2/filestorage/file', async (request) => {
     const part = await filePart(request, 'file', ATTACHMENT_RULES.maxBytes);
     const stored = await storeUpload(db, files, me(request).id, part, ATTACHMENT_RULES, clock.now());
-    const url = fileUrl(stored.name);
     return ok<FileAnswer>({
       file: {
         id: stored.name,
-        url,
-        thumbnail: url,
+        url: fileUrl(stored.name),
+        thumbnail: thumbnailUrl(stored.name),
         name: stored.original_name,
         size: stored.size,
         mime: stored.mime,
@@ -66,31 +66,43 @@ export function registerFileRoutes(app: FastifyInstance, ctx: ServerContext): vo
   app.post('/v1/images', async (request) => {
     const part = await filePart(request, 'image', AVATAR_RULES.maxBytes);
     const stored = await storeUpload(db, files, me(request).id, part, AVATAR_RULES, clock.now());
-    const url = fileUrl(stored.name);
-    return ok<ImageAnswer>({ image: { id: stored.id, url, thumbnail: url } });
+    return ok<ImageAnswer>({ image: { id: stored.id, url: fileUrl(stored.name), thumbnail: thumbnailUrl(stored.name) } });
   });
 
   // Names are 128-bit random, so a URL is the capability to read the file (an <img> sends no Auth-Token).
+  // A thumbnail's name is its original's random part (server/files/thumbnail.ts): it is exactly as secret,
+  // and it is served only while its original's row is there, so it goes when the original does.
   app.get<{ Params: { name: string } }>('/files/:name', async (request, reply) => {
     const { name } = request.params;
-    if (!/^[a-f0-9]{32}\.[a-z0-9]{2,4}$/.test(name)) throw notFound('File not found');
-    const row = await db.get<{ mime: string; kind: string; size: number; original_name: string }>(
-      sql`SELECT mime, kind, size, original_name FROM files WHERE name = ${name}`,
+    const candidates = originalCandidates(name);
+    if (!candidates && !/^[a-f0-9]{32}\.[a-z0-9]{2,4}$/.test(name)) throw notFound('File not found');
+    const row = await db.get<{ name: string; mime: string; kind: string; size: number; original_name: string }>(
+      candidates
+        ? sql`SELECT name, mime, kind, size, original_name FROM files WHERE name IN ${list(candidates)} AND kind = 'image'`
+        : sql`SELECT name, mime, kind, size, original_name FROM files WHERE name = ${name}`,
     );
     if (!row) throw notFound('File not found');
+    // An image stored before thumbnails were made has none: its original stands in.
+    let key = name;
+    let mime = candidates ? 'image/webp' : row.mime;
+    let size = await files.size(key);
+    if (size === null && candidates) {
+      key = row.name;
+      mime = row.mime;
+      size = await files.size(key);
+    }
     // A row whose bytes are gone (a lost volume, a restore without the files) is missing too.
-    const size = await files.size(name);
     if (size === null) throw notFound('File not found');
     const inline = row.kind === 'image' || row.kind === 'video';
     const disposition = inline ? 'inline' : 'attachment';
     // Cleaned again on the way out: names stored before the rule may still hold bidi or control characters.
     const filename = encodeURIComponent(cleanFileName(row.original_name));
     return reply
-      .header('Content-Type', inline ? row.mime : 'application/octet-stream')
+      .header('Content-Type', inline ? mime : 'application/octet-stream')
       .header('Content-Length', size)
       .header('Content-Disposition', `${disposition}; filename*=UTF-8''${filename}`)
       .header('Cache-Control', 'private, max-age=31536000, immutable')
       .header('Content-Security-Policy', "default-src 'none'; sandbox")
-      .send(files.open(name));
+      .send(files.open(key));
   });
 }

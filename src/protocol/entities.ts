@@ -193,7 +193,8 @@ export interface Channel {
   id: number;
   stid: string;
   name: string;
-  logo: { url: string } | null;
+  /** `thumbnail` beside the spec's `url` (docs/server.md "Uploads"): what a list shows first. */
+  logo: { url: string; thumbnail?: string } | null;
   description: string;
   created_at: string;
   members_count: number;

@@ -25,6 +25,8 @@ export const REFUSAL_CODES = [
   'send_rate_limited',
   'demo_chat',
   'account_deactivated',
+  'image_unreadable',
+  'image_too_large',
 ] as const;
 
 export type RefusalCode = (typeof REFUSAL_CODES)[number];

@@ -152,6 +152,23 @@ describe('the community screens', () => {
     expect(engine.leaveCommunity).toHaveBeenCalledTimes(2);
   });
 
+  it('details: the community’s picture and a channel’s logo show their thumbnails, never the originals (docs/ui.md)', async () => {
+    const thumbnail = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+    const original = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+    const { asTab } = fakeEngine({ avatar: { url: original }, avatar_thumbnail_url: thumbnail });
+    await renderApp(asTab, '/explore/7');
+    await expect.element(page.getByRole('heading', { name: 'Channels' })).toBeInTheDocument();
+    await expect.poll(() => document.querySelector('.community__card img')?.getAttribute('src')).toBe(thumbnail);
+    expect(document.querySelectorAll(`img[src="${original}"]`)).toHaveLength(0);
+    await unmount();
+
+    const logo = { url: original, thumbnail };
+    const second = fakeEngine({}, channel(12, 'Diskusi Umum', { logo }));
+    await renderApp(second.asTab, '/explore/7/channels/12');
+    await expect.poll(() => document.querySelector('img')?.getAttribute('src')).toBe(thumbnail);
+    expect(document.querySelectorAll(`img[src="${original}"]`)).toHaveLength(0);
+  });
+
   it('details: a community admin has no Leave button', async () => {
     const { asTab } = fakeEngine({ member: { user_id: 1, is_admin: true } });
     await renderApp(asTab, '/explore/7');

@@ -84,7 +84,8 @@ describe('chat view', () => {
     const id = await sendAs(s, bob.user, chatId, 'A photo', { attachment: { type: 'image', files: [{ id: file.id }] } });
 
     const image = row(alice.page, id).getByRole('img', { name: 'harbour.png' });
-    await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(900);
+    // The bubble shows the thumbnail, 640 px on its longer side (docs/server.md "Uploads").
+    await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(640);
     const box = await image.evaluate((img) => img.getBoundingClientRect().toJSON() as DOMRect);
     expect(Math.max(box.width, box.height)).toBeLessThanOrEqual(300);
     expect(box.width).toBeGreaterThan(250);
@@ -107,9 +108,10 @@ describe('chat view', () => {
       await window.engine.sendMessage(conversationId, { text: 'A tall one', file });
     }, chatId);
     const tower = log(bob.page).getByRole('img', { name: 'tower.png' });
+    // Its thumbnail: 640 px on its longer side.
     await expect
       .poll(() => tower.evaluate((img: HTMLImageElement) => img.complete && img.naturalHeight), { timeout: 20_000 })
-      .toBe(800);
+      .toBe(640);
     const towerBox = await tower.evaluate((img) => img.getBoundingClientRect().toJSON() as DOMRect);
     expect(towerBox.height).toBeLessThanOrEqual(300);
     expect(towerBox.height).toBeGreaterThan(250);

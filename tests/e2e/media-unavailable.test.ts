@@ -26,9 +26,13 @@ describe('a picture that does not load', () => {
       await call<{ file: { id: string; url: string } }>(s.url, 'POST', '/v2/filestorage/file', { token: bob.user.token, body })
     ).data;
     const messageId = await sendAs(s, bob.user, chatId, 'The harbour', { attachment: { type: 'image', files: [{ id: file.id }] } });
+    // The picture and its thumbnail (what the bubble shows, docs/server.md "Uploads") are lost.
     const stored = path.join(s.dataDir, 'files', file.url.split('/').pop() ?? '');
+    const thumbnail = stored.replace(/\.png$/, '.thumb.webp');
     const bytes = readFileSync(stored);
+    const thumbnailBytes = readFileSync(thumbnail);
     rmSync(stored);
+    rmSync(thumbnail);
     expect((await fetch(`${s.url}${file.url}`)).status).toBe(404);
 
     await ada.page.goto(`${s.url}/inbox/${chatId}`);
@@ -41,6 +45,7 @@ describe('a picture that does not load', () => {
     expect(box?.width).toBeGreaterThanOrEqual(160);
 
     writeFileSync(stored, bytes);
+    writeFileSync(thumbnail, thumbnailBytes);
     await placeholder.getByRole('button', { name: 'Retry' }).click();
     const image = bubble.getByRole('img', { name: 'harbour.png' });
     await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(240);

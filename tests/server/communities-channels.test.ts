@@ -6,7 +6,7 @@ import { insertConversation } from '../support/fixtures';
 import { call, startTestServer, type TestServer, TestSocket } from '../support/server';
 import { makeWorld, post } from './communities-support';
 
-const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex');
+const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da636460f85f0f0002870180eb47ba920000000049454e44ae426082', 'hex');
 
 let s: TestServer;
 beforeAll(async () => {

@@ -13,7 +13,7 @@ import { sent } from './messages-support';
 const s = useTestServer();
 const [alice, bob, carol] = useUsers(s, 'Alice', 'Bob', 'Carol');
 
-const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1]);
+const PNG = Uint8Array.from(Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da636460f85f0f0002870180eb47ba920000000049454e44ae426082', 'hex'));
 async function uploadAvatar(user: TestUser): Promise<number> {
   const form = new FormData();
   form.append('image', new Blob([PNG], { type: 'image/png' }), 'a.png');

@@ -63,7 +63,7 @@ beforeAll(async () => {
   });
   base = await server.listen();
   const uploader = (await seedFuzzWorld(server.ctx, [])).member;
-  const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex');
+  const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da636460f85f0f0002870180eb47ba920000000049454e44ae426082', 'hex');
   const upload = new FormData();
   upload.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'fuzz.png');
   const file = await call<{ file: { id: string } }>(base, 'POST', '/v2/filestorage/file', {

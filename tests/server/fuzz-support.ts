@@ -146,7 +146,7 @@ const RAW_TYPES = [
   'x/y; a=b',
 ];
 const RAW_NUMBERS = ['1e999', '-1e999', '1e-999', '-0', '9007199254740993', '1.0', '123456789012345678901234567890', '1E3'];
-const PNG = Uint8Array.from(Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex'));
+const PNG = Uint8Array.from(Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da636460f85f0f0002870180eb47ba920000000049454e44ae426082', 'hex'));
 
 export type Identity = 'member' | 'outsider' | 'anonymous' | 'forged';
 

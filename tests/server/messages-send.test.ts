@@ -97,7 +97,12 @@ describe('POST /v2/conversations/{id}/messages', () => {
     const fileId = await uploadPng(s, anna);
     const r = await send(s, anna, id, '', { attachment: { type: 'image', files: [{ id: fileId }] } });
     expect(r.status).toBe(201);
-    expect(r.data.message.attachment).toMatchObject({ type: 'image', url: `/files/${fileId}`, size: 33 });
+    expect(r.data.message.attachment).toMatchObject({
+      type: 'image',
+      url: `/files/${fileId}`,
+      thumbnail: `/files/${fileId.replace(/\.png$/, '.thumb.webp')}`,
+      size: expect.any(Number),
+    });
     const reply = await send(s, bo, id, 'nice', { quoted_message_id: r.data.message.id });
     expect(reply.data.message.quoted).toBe(r.data.message.id);
 

@@ -97,11 +97,8 @@ export function received<A extends EventAction>(sock: TestSocket, action: A): Ev
     .map((f) => f.data as EventPayloads[A]);
 }
 
-/** Smallest bytes the server's sniffer takes for a PNG. */
-export const PNG_BYTES = new Uint8Array([
-  0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0,
-  0, 0, 0x90, 0x77, 0x53, 0xde,
-]);
+/** A whole 1×1 PNG: the server reads every picture it keeps (docs/server.md "Uploads"). */
+export const PNG_BYTES = Uint8Array.from(Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da636460f85f0f0002870180eb47ba920000000049454e44ae426082', 'hex'));
 
 export async function uploadPng(s: Pick<TestServer, 'url'>, user: TestUser): Promise<string> {
   const form = new FormData();

@@ -24,6 +24,8 @@ const REFUSAL_KEYS: Readonly<Record<RefusalCode, string>> = {
   send_rate_limited: 'errors.refusals.sendRateLimited',
   demo_chat: 'errors.refusals.demoChat',
   account_deactivated: 'errors.refusals.accountDeactivated',
+  image_unreadable: 'errors.refusals.imageUnreadable',
+  image_too_large: 'errors.refusals.imageTooLarge',
 };
 
 const MINUTE_MS = 60_000;

@@ -131,7 +131,7 @@ function ChannelInfo({ communityId, channelId }: { communityId: number; channelI
         {/* The channel as known (cached, or from its community's list) while loading it failed: said above it. */}
         {load.status === 'error' ? <LoadNotice error={load.error} onRetry={() => setAttempt((n) => n + 1)} /> : null}
         <div className="community__card">
-          <Avatar id={channel.id} name={channel.name} imageUrl={channel.logo?.url || null} channel size={72} />
+          <Avatar id={channel.id} name={channel.name} imageUrl={channel.logo?.thumbnail || channel.logo?.url || null} channel size={72} />
           <p className="community__name">{channel.name}</p>
           {communityName ? <p className="community__meta">{communityName}</p> : null}
           {channel.description ? <LinkedText text={channel.description} className="community__description" /> : null}

@@ -17,7 +17,7 @@ export function ChannelRow({ channel, communityId }: { channel: Channel; communi
   ].filter(Boolean);
   const body = (
     <>
-      <Avatar id={channel.id} name={channel.name} imageUrl={channel.logo?.url || null} channel size={40} />
+      <Avatar id={channel.id} name={channel.name} imageUrl={channel.logo?.thumbnail || channel.logo?.url || null} channel size={40} />
       <span className="channel-row__main">
         <span className="channel-row__name">{channel.name}</span>
         <span className="visually-hidden">, </span>

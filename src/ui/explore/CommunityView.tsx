@@ -132,7 +132,7 @@ function CommunityCard({ community }: { community: Community }) {
 
   return (
     <div className="community__card">
-      <Avatar id={community.id} name={community.name} imageUrl={community.avatar?.url || community.avatar_thumbnail_url || null} size={72} />
+      <Avatar id={community.id} name={community.name} imageUrl={community.avatar_thumbnail_url || community.avatar?.url || null} size={72} />
       <p className="community__name">{community.name}</p>
       {community.description ? <LinkedText text={community.description} className="community__description" /> : null}
       <p className="community__meta">

@@ -22,8 +22,12 @@ async function upload(s: Stage, user: TestUser, name: string): Promise<{ id: str
   return { ...file, stored: file.url.split('/').pop() ?? '' };
 }
 
-/** The file is gone from the server's disk (a lost volume): the server answers 404 for it. */
-const loseFile = (s: Stage, stored: string) => rmSync(path.join(s.server.dataDir, 'files', stored));
+/** The file and its thumbnail are gone from the server's disk (a lost volume): the server answers 404 for both. */
+const loseFile = (s: Stage, stored: string) => {
+  for (const name of [stored, stored.replace(/\.[a-z]+$/, '.thumb.webp')]) {
+    rmSync(path.join(s.server.dataDir, 'files', name), { force: true });
+  }
+};
 
 /** Ada's chat with Bob, who sent a picture; `patch` changes the stored attachment (as another server might send it). */
 async function pictureFromBob(

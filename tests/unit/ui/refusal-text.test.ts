@@ -63,4 +63,15 @@ describe('refusal texts', () => {
       'Det här kontot har inaktiverats. Kontakta tjänsten för att få det öppnat igen.',
     );
   });
+
+  it('words a picture the server could not read, or one with too many pixels, in the app’s language (docs/server.md "Uploads")', async () => {
+    const en = await translator('en');
+    const sv = await translator('sv');
+    const unreadable = refusal({ code: 'image_unreadable', status: 415, message: 'x', call: 'uploadFile' });
+    const tooLarge = refusal({ code: 'image_too_large', status: 413, message: 'x', call: 'uploadFile' });
+    expect(errorText(unreadable, en)).toBe('The image could not be read: it is damaged or cut short.');
+    expect(errorText(unreadable, sv)).toBe('Bilden gick inte att läsa: den är skadad eller ofullständig.');
+    expect(errorText(tooLarge, en)).toBe('The image has too many pixels. Please select a smaller image.');
+    expect(errorText(tooLarge, sv)).toBe('Bilden har för många pixlar. Välj en mindre bild.');
+  });
 });

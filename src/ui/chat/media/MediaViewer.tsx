@@ -18,6 +18,16 @@ export function mediaUrl(message: Message): string | null {
   return a?.url || a?.file_info?.url || null;
 }
 
+/**
+ * What the viewer shows while the original loads (docs/ui.md "Thumbnails first"): the picture's thumbnail,
+ * which the bubble has loaded already, in the box the original takes, so nothing moves when it arrives.
+ */
+export function previewUrl(message: Message): string | null {
+  const a = message.attachment;
+  if (a?.type !== 'image' || !a.thumbnail) return null;
+  return a.thumbnail === mediaUrl(message) ? null : a.thumbnail;
+}
+
 type LoadState = 'loading' | 'loaded' | 'error';
 
 function MediaDialog({ message, onClose }: { message: Message; onClose: () => void }) {
@@ -26,6 +36,7 @@ function MediaDialog({ message, onClose }: { message: Message; onClose: () => vo
   const url = mediaUrl(message);
   const video = message.attachment?.type === 'video';
   const [state, setState] = useState<LoadState>(url ? 'loading' : 'error');
+  const preview = state === 'loading' ? previewUrl(message) : null;
 
   const name = message.attachment?.name || (video ? t('chatActions.media.video') : t('chatActions.media.image'));
   const shown = state === 'loaded' ? '' : ' media-hidden';
@@ -43,7 +54,7 @@ function MediaDialog({ message, onClose }: { message: Message; onClose: () => vo
         <span aria-hidden="true">✕</span>
       </button>
       {state === 'loading' ? (
-        <p role="status" className="media-status">
+        <p role="status" className={preview ? 'media-status media-status--over' : 'media-status'}>
           {t('chatActions.media.loading')}
         </p>
       ) : null}
@@ -63,13 +74,16 @@ function MediaDialog({ message, onClose }: { message: Message; onClose: () => vo
             onError={() => setState('error')}
           />
         ) : (
-          <img
-            className={`media-content${shown}`}
-            src={url}
-            alt={name}
-            onLoad={() => setState('loaded')}
-            onError={() => setState('error')}
-          />
+          <>
+            {preview ? <img className="media-content media-preview" src={preview} alt="" /> : null}
+            <img
+              className={`media-content${shown}`}
+              src={url}
+              alt={name}
+              onLoad={() => setState('loaded')}
+              onError={() => setState('error')}
+            />
+          </>
         )
       ) : null}
     </Modal>
