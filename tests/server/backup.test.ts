@@ -16,7 +16,8 @@ import { testDatabaseUrl } from '../support/postgresSchema';
 /** docs/server.md "Backups": back up while the server writes, wipe, restore, sign in, and everything is there. */
 
 const root = path.resolve(import.meta.dirname, '../..');
-const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex');
+// A whole 1×1 PNG: the server decodes every picture it keeps (docs/server.md "Uploads").
+const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da636460f85f0f0002870180eb47ba920000000049454e44ae426082', 'hex');
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 const tempDir = (name: string) => {
@@ -66,6 +67,8 @@ describe('backup and restore', () => {
       json: { client_id: 1, message: 'a picture', attachment: { type: 'image', files: [{ id: file.id }] } },
     });
     const pictureUrl = withPicture.data.message.attachment.url;
+    // The stored picture is the server's clean re-encoding of the upload: the restore must give back those bytes.
+    const stored = Buffer.from(await (await fetch(first.url + pictureUrl)).arrayBuffer());
     let sent = 0;
     const send = async () => {
       const n = sent + 1;
@@ -91,7 +94,8 @@ describe('backup and restore', () => {
     const [folderName] = readdirSync(backupDir);
     const folder = path.join(backupDir, folderName as string);
     const manifest = JSON.parse(readFileSync(path.join(folder, 'manifest.json'), 'utf8')) as BackupManifest;
-    expect(manifest).toMatchObject({ format: 1, store: env.DATABASE_URL ? 'postgres' : 'sqlite', files: { copied: 1, missing: [] } });
+    // The picture and its thumbnail (docs/server.md "Uploads"): both are uploaded files.
+    expect(manifest).toMatchObject({ format: 1, store: env.DATABASE_URL ? 'postgres' : 'sqlite', files: { copied: 2, missing: [] } });
     expect(manifest.counts.users).toBe(2);
     expect(existsSync(path.join(folder, env.DATABASE_URL ? 'postgres.dump' : 'messenger.db'))).toBe(true);
 
@@ -137,7 +141,7 @@ describe('backup and restore', () => {
       expect(history.length).toBe(manifest.counts.messages);
       const picture = await fetch(second.url + pictureUrl);
       expect(picture.status).toBe(200);
-      expect(Buffer.from(await picture.arrayBuffer()).equals(PNG)).toBe(true);
+      expect(Buffer.from(await picture.arrayBuffer()).equals(stored)).toBe(true);
     } finally {
       await second.close();
     }
