@@ -63,6 +63,11 @@ export interface ServerConfig {
   busSweepMs: number;
   /** When set, `GET /metrics` wants `Authorization: Bearer <this>`; unset, it is open (keep it off the public balancer). */
   metricsToken: string | undefined;
+  /**
+   * How many days a session (a sign-in's token) may go unused before it expires (SESSION_IDLE_DAYS, a whole
+   * number of at least 1): its next request then gets 401 (docs/server.md "Sessions").
+   */
+  sessionIdleDays: number;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -94,12 +99,18 @@ const DEFAULTS: ServerConfig = {
   databaseUrl: undefined,
   nodeId: 'node',
   busSweepMs: 2_000,
+  sessionIdleDays: 90,
 };
 
 function intFrom(value: string | undefined, name: string, fallback: number): number {
   if (value === undefined || value === '') return fallback;
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new ConfigError(`${name} must be a whole number, got "${value}"`);
+  return n;
+}
+
+function atLeastOne(n: number, name: string): number {
+  if (n < 1) throw new ConfigError(`${name} must be a whole number of at least 1, got "${n}"`);
   return n;
 }
 
@@ -212,6 +223,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv, overrides: Partial<ServerC
     databaseUrl: databaseUrlFrom(env.DATABASE_URL),
     nodeId: env.NODE_ID || `node-${randomBytes(4).toString('hex')}`,
     busSweepMs: Math.max(100, intFrom(env.BUS_SWEEP_MS, 'BUS_SWEEP_MS', DEFAULTS.busSweepMs)),
+    sessionIdleDays: atLeastOne(intFrom(env.SESSION_IDLE_DAYS, 'SESSION_IDLE_DAYS', DEFAULTS.sessionIdleDays), 'SESSION_IDLE_DAYS'),
     ...overrides,
   };
 }
