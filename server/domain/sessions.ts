@@ -31,13 +31,14 @@ export async function insertSession(
   return sid;
 }
 
-/** This user's sessions, the latest used first; `current` marks the one asking. */
+/** This user's sessions: the one asking first (marked `current`), then the latest used first. */
 export async function listSessions(db: Store, userId: number, current: string): Promise<SessionEntry[]> {
   const rows = await db.all<{ sid: string; browser: string; os: string; created_at: number; last_used_at: number }>(
     sql`SELECT sid, browser, os, created_at, last_used_at FROM tokens WHERE user_id = ${userId}
         ORDER BY last_used_at DESC, created_at DESC`,
   );
-  return rows.map((r) => ({
+  const ordered = [...rows.filter((r) => r.sid === current), ...rows.filter((r) => r.sid !== current)];
+  return ordered.map((r) => ({
     id: r.sid,
     browser: r.browser,
     os: r.os,

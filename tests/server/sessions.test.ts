@@ -108,14 +108,18 @@ describe('the sessions list', () => {
     const phoneToken = await signIn(phone, IPHONE_SAFARI);
     const list = await sessions(laptop);
     expect(list).toHaveLength(2);
-    const [newest, oldest] = list as [SessionEntry, SessionEntry];
+    // The one asking comes first, whatever its last use.
+    const [oldest, newest] = list as [SessionEntry, SessionEntry];
     expect(newest).toMatchObject({ browser: 'Safari', os: 'iOS', current: false, last_active_at: clock.now() });
     expect(oldest).toMatchObject({ browser: 'Chrome', os: 'Linux', current: true, created_at: clock.now() - 5 * 60_000 });
     expect(newest.id).toMatch(/^[0-9a-f]{24}$/);
     const text = JSON.stringify(list);
     const hashes = await s.server.ctx.db.all<{ hash: string }>(sql`SELECT hash FROM tokens`);
     for (const secret of [laptop, phoneToken, ...hashes.map((h) => h.hash)]) expect(text).not.toContain(secret);
-    expect((await sessions(phoneToken)).find((e) => e.current)?.id).toBe(newest.id);
+    expect((await sessions(phoneToken)).map((e) => [e.id, e.current])).toEqual([
+      [newest.id, true],
+      [oldest.id, false],
+    ]);
   });
 
   it('ends one session (its socket closed at once) and refuses another user\'s session id', async () => {
