@@ -1,11 +1,19 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SessionEntry, SessionsAnswer } from '../../src/protocol/api';
 import { SOCKET_CLOSE_SESSION_ENDED } from '../../src/protocol/constants';
 import { ManualClock } from '../../server/clock';
+import { ConfigError, configFromEnv } from '../../server/config';
+import { openStore } from '../../server/db/open';
+import { POSTGRES_MIGRATIONS } from '../../server/db/postgresSchema';
+import { MIGRATIONS } from '../../server/db/schema';
 import { sql } from '../../server/db/store';
 import { deviceNames } from '../../server/domain/deviceLabel';
 import { endSessions } from '../../server/domain/sessions';
-import { LAST_USED_STEP_MS } from '../../server/http/auth';
+import { hashToken, LAST_USED_STEP_MS, userForToken } from '../../server/http/auth';
+import { testDatabaseUrl } from '../support/postgresSchema';
 import { call, nextPhone, TEST_PIN, TestSocket, useTestServer } from '../support/server';
 
 /**
@@ -175,6 +183,14 @@ describe('the sessions list', () => {
   });
 });
 
+describe('SESSION_IDLE_DAYS', () => {
+  it('is 90 days unless set, and a whole number of at least 1', () => {
+    expect(configFromEnv({}).sessionIdleDays).toBe(90);
+    expect(configFromEnv({ SESSION_IDLE_DAYS: '7' }).sessionIdleDays).toBe(7);
+    for (const bad of ['0', '-1', '1.5', 'soon']) expect(() => configFromEnv({ SESSION_IDLE_DAYS: bad })).toThrow(ConfigError);
+  });
+});
+
 describe('device names', () => {
   it('names a few well-known browsers and systems, and nothing else of the header', () => {
     expect(deviceNames(LINUX_CHROME)).toEqual({ browser: 'Chrome', os: 'Linux' });
@@ -188,5 +204,47 @@ describe('device names', () => {
     });
     expect(deviceNames('<img src=x onerror=alert(1)>')).toEqual({ browser: '', os: '' });
     expect(deviceNames(undefined)).toEqual({ browser: '', os: '' });
+  });
+});
+
+describe('the upgrade', () => {
+  it('gives the tokens of an older build an id of their own and counts them as used at the upgrade', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'sessions-upgrade-'));
+    try {
+      const databaseUrl = await testDatabaseUrl(dataDir);
+      const location = { dataDir, databaseUrl };
+      // The build before: SQLite's first 9 migrations, PostgreSQL's first 7.
+      const before = databaseUrl ? POSTGRES_MIGRATIONS.slice(0, 7) : MIGRATIONS.slice(0, 9);
+      const old = (await openStore(location, before)).store;
+      const long = Date.UTC(2020, 0, 1);
+      for (const [n, token] of ['first-old-token', 'second-old-token'].entries()) {
+        const { id } = (await old.get<{ id: number }>(
+          sql`INSERT INTO users (stid, phone_nr, country_code, created_at) VALUES (${`u_old${n}xx`}, ${`+4670000000${n}`}, '46', ${long}) RETURNING id`,
+        ))!;
+        await old.run(sql`INSERT INTO tokens (hash, user_id, created_at) VALUES (${hashToken(token)}, ${id}, ${long})`);
+      }
+      await old.close();
+
+      const upgraded = (await openStore(location)).store;
+      try {
+        const rows = await upgraded.all<{ sid: string; last_used_at: number; browser: string }>(
+          sql`SELECT sid, last_used_at, browser FROM tokens ORDER BY sid`,
+        );
+        expect(rows).toHaveLength(2);
+        expect(new Set(rows.map((r) => r.sid)).size).toBe(2);
+        for (const row of rows) {
+          expect(row.sid).toMatch(/^[0-9a-f]{24}$/);
+          expect(Math.abs(Number(row.last_used_at) - Date.now())).toBeLessThan(10 * 60_000);
+          expect(row.browser).toBe('');
+        }
+        // Signed in years ago, still good: idle is counted from the upgrade.
+        const user = await userForToken(upgraded, 'first-old-token', { now: Date.now(), idleMs: 90 * DAY_MS });
+        expect(user?.session).toMatch(/^[0-9a-f]{24}$/);
+      } finally {
+        await upgraded.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
