@@ -43,6 +43,7 @@ import { LocalPresence, type PresenceCounter, RedisPresence } from './realtime/p
 import { RedisBus } from './realtime/redisBus';
 import { RedisSendBuckets } from './http/redisSendBuckets';
 import { SocketHub } from './realtime/hub';
+import { idleMs } from './domain/sessions';
 import { registerRoutes } from './routes';
 import { DEMO_USERS, seedDemoWorld } from './seed/demo';
 
@@ -174,6 +175,7 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
     metrics,
     presence,
     chatTurns: new ChatTurns(),
+    sessionsEnded: (sessions) => hubHolder.hub?.closeSessions(sessions),
     announcePin:
       options.announcePin ??
       (config.pinWebhookUrl !== undefined
@@ -187,6 +189,7 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
     pingIntervalMs: config.pingIntervalMs,
     allowedOrigins: config.allowedOrigins,
     now: () => clock.now(),
+    sessionIdleMs: idleMs(config.sessionIdleDays),
     log: app.log,
     onDelivered: (storedAt) => metrics.deliverySeconds.observe((performance.now() - storedAt) / 1000),
     onCatchUp: (reason) => metrics.catchUpReads.inc({ reason }),
@@ -234,7 +237,8 @@ export async function buildServer(config: ServerConfig, options: BuildOptions = 
     if (route === undefined && namesMetrics(request.url)) return;
     if (request.routeOptions.config?.public) return;
     const token = request.headers[HEADER_AUTH_TOKEN.toLowerCase()];
-    const user = await userForToken(db, typeof token === 'string' ? token : undefined);
+    const check = { now: clock.now(), idleMs: idleMs(config.sessionIdleDays) };
+    const user = await userForToken(db, typeof token === 'string' ? token : undefined, check);
     if (!user) throw unauthorized();
     request.authUser = user;
   });

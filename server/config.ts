@@ -83,6 +83,11 @@ export interface ServerConfig {
   metricsPort: number;
   /** The metrics listener's address (METRICS_HOST): loopback by default; any other needs `metricsToken`. */
   metricsHost: string;
+  /**
+   * How many days a session (a sign-in's token) may go unused before it expires (SESSION_IDLE_DAYS, a whole
+   * number of at least 1): its next request then gets 401 (docs/server.md "Sessions").
+   */
+  sessionIdleDays: number;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -117,6 +122,7 @@ const DEFAULTS: ServerConfig = {
   databaseUrl: undefined,
   nodeId: 'node',
   busSweepMs: 2_000,
+  sessionIdleDays: 90,
 };
 
 /** The longest delay a timer takes (2^31 − 1 ms, about 24 days): Node fires a longer one at once. */
@@ -303,6 +309,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv, overrides: Partial<ServerC
     databaseUrl: databaseUrlFrom(env.DATABASE_URL),
     nodeId: nodeIdFrom(env.NODE_ID),
     busSweepMs: intFrom(env.BUS_SWEEP_MS, 'BUS_SWEEP_MS', DEFAULTS.busSweepMs, 100),
+    sessionIdleDays: intFrom(env.SESSION_IDLE_DAYS, 'SESSION_IDLE_DAYS', DEFAULTS.sessionIdleDays, 1, 36_500),
     ...overrides,
   };
 }

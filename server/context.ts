@@ -24,4 +24,6 @@ export interface ServerContext {
   presence: PresenceCounter;
   /** Sends to one chat from this node, one at a time before they take a database connection. */
   chatTurns: ChatTurns;
+  /** Closes the sockets of sessions that ended, on every node (docs/server.md "Sessions"). */
+  sessionsEnded: (sessions: readonly string[]) => void;
 }

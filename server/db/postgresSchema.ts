@@ -242,4 +242,16 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE users ADD COLUMN deactivated_at BIGINT NOT NULL DEFAULT 0;
   `,
+  // 9 (SQLite's 11): sessions that end (docs/server.md "Sessions"): an opaque id, the last use, browser and system.
+  `
+  ALTER TABLE tokens ADD COLUMN sid TEXT NOT NULL DEFAULT '';
+  ALTER TABLE tokens ADD COLUMN last_used_at BIGINT NOT NULL DEFAULT 0;
+  ALTER TABLE tokens ADD COLUMN browser TEXT NOT NULL DEFAULT '';
+  ALTER TABLE tokens ADD COLUMN os TEXT NOT NULL DEFAULT '';
+  UPDATE tokens SET sid = substr(md5(random()::text || hash), 1, 24),
+    last_used_at = (extract(epoch FROM now()) * 1000)::bigint;
+  CREATE UNIQUE INDEX tokens_sid ON tokens(sid);
+  CREATE INDEX tokens_user ON tokens(user_id);
+  CREATE INDEX tokens_last_used ON tokens(last_used_at);
+  `,
 ];

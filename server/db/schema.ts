@@ -258,4 +258,17 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE users ADD COLUMN deactivated_at INTEGER NOT NULL DEFAULT 0;
   `,
+  // 11: sessions that end (docs/server.md "Sessions"): each token gets an opaque id to name it by (never its
+  // hash), when it was last used (idle tokens expire), and the browser and system it signed in from (names
+  // from a short list, never the raw User-Agent). Tokens from before count as used at the upgrade.
+  `
+  ALTER TABLE tokens ADD COLUMN sid TEXT NOT NULL DEFAULT '';
+  ALTER TABLE tokens ADD COLUMN last_used_at INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE tokens ADD COLUMN browser TEXT NOT NULL DEFAULT '';
+  ALTER TABLE tokens ADD COLUMN os TEXT NOT NULL DEFAULT '';
+  UPDATE tokens SET sid = lower(hex(randomblob(12))), last_used_at = CAST(strftime('%s', 'now') AS INTEGER) * 1000;
+  CREATE UNIQUE INDEX tokens_sid ON tokens(sid);
+  CREATE INDEX tokens_user ON tokens(user_id);
+  CREATE INDEX tokens_last_used ON tokens(last_used_at);
+  `,
 ];

@@ -68,6 +68,7 @@ export const SWEDISH: Readonly<Record<string, string>> = {
   // Conversations and members
   'Conversation not found': 'Chatten hittades inte',
   'User not found': 'Användaren hittades inte',
+  'Session not found': 'Sessionen hittades inte',
   'Name cannot be empty': 'Namnet får inte vara tomt',
   'Add at least one member other than yourself': 'Lägg till minst en annan medlem än dig själv',
   'A one-to-one chat has no group settings': 'En privat chatt har inga gruppinställningar',

@@ -15,7 +15,9 @@ export interface BusEvent {
 export type BusNote =
   | { kind: 'events'; events: BusEvent[] }
   /** Frames with no id and not stored (presence): sent as they are to these users' sockets on every node. */
-  | { kind: 'frames'; frames: [userId: number, text: string][] };
+  | { kind: 'frames'; frames: [userId: number, text: string][] }
+  /** Sessions that ended (docs/server.md "Sessions"): every node closes their sockets. */
+  | { kind: 'sessionsEnded'; sessions: string[] };
 
 export interface EventBus {
   /** Whether other nodes hear this one: without them, nothing needs publishing or sweeping. */

@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
-import { PING_GRACE_MS, PROTOCOL_VERSION, SOCKET_CLOSE_RESTART } from '../../src/protocol/constants';
+import { PING_GRACE_MS, PROTOCOL_VERSION, SOCKET_CLOSE_RESTART, SOCKET_CLOSE_SESSION_ENDED } from '../../src/protocol/constants';
 import type { ServerFrame } from '../../src/protocol/socket';
 import { type Store, sql } from '../db/store';
 import { epochSeconds } from '../domain/ids';
@@ -26,6 +26,8 @@ export type CatchUpReason = 'gap' | 'sweep';
 interface Connection {
   socket: WebSocket;
   userId: number;
+  /** The session (token) it was opened with, so ending that session closes it (docs/server.md "Sessions"). */
+  session: string;
   /**
    * The id of the last event this socket was sent. Events go out strictly in id order, without a gap: one
    * that comes early (its note beat another node's) brings the ones before it from the database first.
@@ -58,6 +60,8 @@ export interface HubOptions {
   /** Foreign page origins allowed to open a socket (ALLOWED_ORIGINS); the page's own origin always may. */
   allowedOrigins: readonly string[];
   now: () => number;
+  /** How long a session may go unused before its token is refused (SESSION_IDLE_DAYS). */
+  sessionIdleMs: number;
   log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
   /** Each frame handed to a socket, with the monotonic time (performance.now()) its event was stored. */
   onDelivered?: (storedAt: number) => void;
@@ -255,6 +259,10 @@ export class SocketHub implements DeliveryTarget {
   /** A note from another node. */
   private heard(note: BusNote): void {
     if (this.closing) return;
+    if (note.kind === 'sessionsEnded') {
+      this.closeSessionsHere(note.sessions);
+      return;
+    }
     if (note.kind === 'frames') {
       for (const [userId, text] of note.frames) {
         for (const c of this.byUser.get(userId) ?? []) if (c.socket.readyState === WebSocket.OPEN) this.sendFrame(c, text);
@@ -313,6 +321,23 @@ export class SocketHub implements DeliveryTarget {
   }
 
   /**
+   * Closes the sockets of sessions that ended, on this node and (through the bus) every other, with
+   * SOCKET_CLOSE_SESSION_ENDED: their browsers are signed out now, not at their next request.
+   */
+  closeSessions(sessions: readonly string[]): void {
+    if (sessions.length === 0) return;
+    this.closeSessionsHere(sessions);
+    if (this.options.bus.shared) this.options.bus.publish({ kind: 'sessionsEnded', sessions: [...sessions] });
+  }
+
+  private closeSessionsHere(sessions: readonly string[]): void {
+    const ended = new Set(sessions);
+    for (const set of this.byUser.values()) {
+      for (const c of set) if (ended.has(c.session)) c.socket.close(SOCKET_CLOSE_SESSION_ENDED, 'session ended');
+    }
+  }
+
+  /**
    * A draining node's goodbye (issue 21): refuses new sockets and closes every open one with
    * SOCKET_CLOSE_RESTART, which tells the client to reconnect at once (to another node) instead of after the
    * usual delay. No presence goes out: the user is moving, not leaving.
@@ -358,12 +383,13 @@ export class SocketHub implements DeliveryTarget {
     socket.on('error', onError);
     // An empty epoch is no epoch: the client does not know this database yet.
     const epoch = url.searchParams.get('epoch') || null;
-    void userForToken(this.options.db, url.searchParams.get('token') ?? undefined).then(
+    const check = { now: this.options.now(), idleMs: this.options.sessionIdleMs };
+    void userForToken(this.options.db, url.searchParams.get('token') ?? undefined, check).then(
       (user) => {
         if (this.closing) return this.reject(socket, 503, 'Service Unavailable');
         if (!user) return this.reject(socket, 401, 'Unauthorized');
         socket.removeListener('error', onError);
-        this.wss.handleUpgrade(request, socket, head, (ws) => this.open(ws, user.id, lastId, epoch));
+        this.wss.handleUpgrade(request, socket, head, (ws) => this.open(ws, user.id, user.session, lastId, epoch));
       },
       (error: unknown) => {
         this.options.log.warn({ err: error }, 'websocket token lookup failed');
@@ -372,12 +398,13 @@ export class SocketHub implements DeliveryTarget {
     );
   }
 
-  private open(socket: WebSocket, userId: number, lastId: number, epoch: string | null): void {
+  private open(socket: WebSocket, userId: number, session: string, lastId: number, epoch: string | null): void {
     // Registered before the replay is read: an event delivered meanwhile is not lost, only held back (the
     // connection is `reading`) until the replay went out, and sent once, after it.
     const connection: Connection = {
       socket,
       userId,
+      session,
       lastSent: 0,
       reading: true,
       wanted: 0,

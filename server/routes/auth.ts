@@ -5,12 +5,14 @@ import { NICKNAME_MAX } from '../../src/protocol/constants';
 import type { ServerContext } from '../context';
 import { sql } from '../db/store';
 import { COUNTRIES, normalizePhone } from '../domain/countries';
+import { deviceNames } from '../domain/deviceLabel';
 import { newStid } from '../domain/ids';
 import { pinRequestWaitSeconds, pinRequestWaitWords } from '../domain/pinRequestWait';
 import { announceProfileChange } from '../domain/profileChange';
 import type { UserRow } from '../domain/rows';
 import { loadUser, serializeUser } from '../domain/serialize';
-import { hashToken, me, newToken } from '../http/auth';
+import { idleMs, insertSession, pruneIdleSessions } from '../domain/sessions';
+import { me, newToken } from '../http/auth';
 import { ApiError, badRequest, tooManyRequests } from '../http/errors';
 import { IMAGE_ID_RANGE, numberSchema } from '../http/numbers';
 import { ok } from '../http/reply';
@@ -219,7 +221,9 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: ServerContext): vo
               ON CONFLICT (phone_nr) DO NOTHING RETURNING id`,
         );
         const id = inserted?.id ?? (await db.get<{ id: number }>(sql`SELECT id FROM users WHERE phone_nr = ${phone}`))!.id;
-        await db.run(sql`INSERT INTO tokens (hash, user_id, created_at) VALUES (${hashToken(token)}, ${id}, ${now})`);
+        await insertSession(db, { token, userId: id, now, device: deviceNames(request.headers['user-agent']) });
+        // Sessions unused for longer than SESSION_IDLE_DAYS can never be used again: a sign-in clears them away.
+        await pruneIdleSessions(db, now - idleMs(ctx.config.sessionIdleDays));
         return id;
       });
       if (userId instanceof ApiError) throw userId;

@@ -6,9 +6,11 @@ import { registerConversationRoutes } from './conversations';
 import { registerFileRoutes } from './files';
 import { registerMessageRoutes } from './messages';
 import { registerPresenceRoutes } from './presence';
+import { registerSessionRoutes } from './sessions';
 
 export function registerRoutes(app: FastifyInstance, ctx: ServerContext): void {
   registerAuthRoutes(app, ctx);
+  registerSessionRoutes(app, ctx);
   registerFileRoutes(app, ctx);
   registerConversationRoutes(app, ctx);
   registerMessageRoutes(app, ctx);

@@ -27,6 +27,7 @@ import type {
   ConnectionState,
   ConversationListItem,
   CountriesView,
+  DeviceSession,
   EngineMode,
   ExportOptions,
   ExportProgress,
@@ -196,8 +197,18 @@ export const ENGINE_API = {
   updateProfile: command<(changes: ProfileChanges) => Promise<SessionView>>('session'),
   /** Fetches the account again (the account page does on opening); rejects when the server cannot say. */
   refreshProfile: command<() => Promise<SessionView>>('session'),
-  /** Signs out in every tab; the outbox, settings, countries and drafts kept on this device are cleared (spec §4). */
+  /**
+   * Signs out in every tab; the outbox, settings, countries and drafts kept on this device are cleared (spec §4).
+   * The server is told first (its token ends there); offline it cannot be, and the token then ends when it
+   * has gone unused for the server's idle time (docs/ui.md "Sessions").
+   */
   logout: command<() => Promise<void>>('engine'),
+  /** The user's sessions (sign-ins on other browsers and devices), this one marked `current` (docs/ui.md "Sessions"). */
+  sessions: command<() => Promise<DeviceSession[]>>('session'),
+  /** Ends another of the user's sessions by its id: that browser is signed out at once. */
+  endSession: command<(id: string) => Promise<void>>('session'),
+  /** Ends every session of the user but this browser's; resolves how many ended. */
+  endOtherSessions: command<() => Promise<number>>('session'),
   /** Loads the countries: the cached list at once (refreshed in the background), else from the server. */
   loadCountries: command<() => Promise<Country[]>>('countries'),
 

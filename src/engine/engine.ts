@@ -48,6 +48,8 @@ export interface EngineOptions {
 }
 
 const toWs = (httpBase: string) => httpBase.replace(/^http/, 'ws');
+/** How long a logout waits for the server to end its token before signing out here regardless. */
+const LOGOUT_WAIT_MS = 5_000;
 
 /**
  * The client engine (design.md §1, §3) behind EngineApi; one instance serves every tab of a browser profile.
@@ -89,6 +91,8 @@ class EngineCore implements AreaImplementation<'engine'> {
   private readonly storage: ClosableStorage;
   /** The store's room (issue 12): full once a write was refused for want of space. */
   private readonly quota: QuotaWatchStorage;
+  /** Between a logout's start and its answer from the server (see `endOnServer`). */
+  private loggingOut = false;
   /** Aborts every REST call of this engine when it stops. */
   private readonly lifetime = new AbortController();
   /** The browser's languages, as the latest tab to say so sees them (a worker's own may differ: see TabState). */
@@ -117,7 +121,8 @@ class EngineCore implements AreaImplementation<'engine'> {
         language: this.preferences.currentLanguage ?? browserLanguage(this.tabLanguages ?? threadLanguages()),
       }),
       clientToken: () => this.preferences.clientToken,
-      onUnauthorized: () => void this.signOut('sessionEnded'),
+      // While logging out, the server ends the token first: a 401 meanwhile is that, not a session ended elsewhere.
+      onUnauthorized: () => void this.signOut(this.loggingOut ? null : 'sessionEnded'),
       lifetime: this.lifetime.signal,
     });
     this.rest = authCalls(this.restCore) as RestClient;
@@ -352,6 +357,7 @@ class EngineCore implements AreaImplementation<'engine'> {
 
   async logout(): Promise<void> {
     await this.outboxQueue.clear();
+    await this.endOnServer();
     await this.signOut();
     // Spec §4: logout also clears stored settings, countries data and drafts (messages' and forms').
     await this.storage.writeBatch([
@@ -434,6 +440,29 @@ class EngineCore implements AreaImplementation<'engine'> {
     if (this.preferences.hostOverrides.apiBase) return null;
     const http = (await this.countryList.countryOf(phone))?.endpoints.http ?? '';
     return http !== '' && http !== this.apiBase() ? http : null;
+  }
+
+  /**
+   * Logout ends the token on the server (docs/ui.md "Sessions"), then here. The socket stops first, so the
+   * server's closing it is not taken for a session ended elsewhere. Offline, or with no answer within
+   * LOGOUT_WAIT_MS, the sign-out here goes on all the same: the server cannot be told, and the token ends
+   * once it has gone unused for its idle time (SESSION_IDLE_DAYS, docs/server.md "Sessions").
+   */
+  private async endOnServer(): Promise<void> {
+    const token = this.sessionStore.auth?.token;
+    if (!token) return;
+    this.parts?.socket.stop();
+    this.loggingOut = true;
+    const wait = new AbortController();
+    const timer = this.clock.setTimeout(() => wait.abort(), LOGOUT_WAIT_MS);
+    try {
+      await this.rest.logout(token, { signal: wait.signal });
+    } catch (error) {
+      this.log('logout: the server could not be told; the token ends when it has gone unused', error);
+    } finally {
+      this.clock.clearTimeout(timer);
+      this.loggingOut = false;
+    }
   }
 
   /** Spec §4: a 401 or a logout clears the stored token and user id; every tab sees it at once. */

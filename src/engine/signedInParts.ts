@@ -92,6 +92,7 @@ export class SignedInParts {
       // The engine's log, so a worker (or a test) that routes its messages sees the socket's too.
       logger: { warn: log },
       onHandshakeFailed: () => session.probe(),
+      onSessionEnded: () => session.probe(true),
     });
     this.outboxQueue = new Outbox({
       storage,

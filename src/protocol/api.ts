@@ -20,6 +20,26 @@ export interface PinConfirmAnswer {
   user_id: number;
   endpoints: { http: string; ws: string };
 }
+/**
+ * One of the user's sessions (GET /v1/me/sessions, docs/server.md "Sessions"): `id` is opaque (never the
+ * token); `browser` and `os` are well-known names ('Chrome', 'Linux', …) or '' when unknown; times in epoch ms.
+ */
+export interface SessionEntry {
+  id: string;
+  browser: string;
+  os: string;
+  created_at: number;
+  last_active_at: number;
+  /** The session that asked. */
+  current: boolean;
+}
+export interface SessionsAnswer {
+  sessions: SessionEntry[];
+}
+/** DELETE /v1/me/sessions/{id} and /v1/me/sessions/others: how many sessions ended. */
+export interface SessionsEndedAnswer {
+  ended: number;
+}
 export interface AccountAnswer {
   account: User;
 }

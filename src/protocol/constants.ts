@@ -12,6 +12,11 @@ export const RECONNECT_DELAY_MS = 3_000;
  * the client reconnects at once, to whichever node the load balancer picks, not after RECONNECT_DELAY_MS.
  */
 export const SOCKET_CLOSE_RESTART = 1012;
+/**
+ * The close code of a socket whose session was ended (logout, or ended from another device; docs/server.md
+ * "Sessions"): the client asks the REST API at once, whose 401 signs it out, instead of reconnecting later.
+ */
+export const SOCKET_CLOSE_SESSION_ENDED = 4401;
 
 export const MESSAGE_PAGE_SIZE = 20;
 export const MESSAGE_PAGE_MAX = 100;

@@ -6,7 +6,8 @@ import { performance } from 'node:perf_hooks';
 import { WebSocket } from 'ws';
 import { openStore } from '../../server/db/open';
 import { sql } from '../../server/db/store';
-import { hashToken, newToken } from '../../server/http/auth';
+import { newToken } from '../../server/http/auth';
+import { insertSession } from '../../server/domain/sessions';
 import { newStid } from '../../server/domain/ids';
 import { PostgresProcess, postgresBinDir } from '../../scripts/cluster/postgres';
 import { RedisProcess } from '../../scripts/cluster/processes';
@@ -104,7 +105,7 @@ async function seed(dataDir: string, databaseUrl: string | undefined, clients: n
       );
       const id = row!.id;
       const token = newToken();
-      await db.run(sql`INSERT INTO tokens (hash, user_id, created_at) VALUES (${hashToken(token)}, ${id}, ${now})`);
+      await insertSession(db, { token, userId: id, now });
       return { id, token };
     };
     return await db.transaction(async () => {

@@ -5,6 +5,7 @@ import type {
   AppSettings,
   ConnectionState,
   ConversationListItem,
+  DeviceSession,
   CountriesView,
   SessionView,
   TabEngine,
@@ -84,6 +85,12 @@ export function fakeEngine(countryCode: '46' | '62' = '46') {
         return next;
       }),
       refreshProfile: vi.fn(async () => session.value),
+      // The account page's sessions (docs/ui.md "Sessions"): this one alone, unless a test says otherwise.
+      sessions: vi.fn(async (): Promise<DeviceSession[]> => [
+        { id: 'current', browser: 'Chrome', os: 'Linux', createdAt: 0, lastActiveAt: Date.now(), current: true },
+      ]),
+      endSession: vi.fn(async (_id: string) => undefined),
+      endOtherSessions: vi.fn(async () => 0),
     },
     { tabId: 'tab-1', mode: 'shared-worker' },
   );

@@ -1,5 +1,6 @@
 import { type Store, sql } from '../../server/db/store';
-import { hashToken, newToken } from '../../server/http/auth';
+import { newToken } from '../../server/http/auth';
+import { insertSession } from '../../server/domain/sessions';
 import { newStid } from '../../server/domain/ids';
 
 /**
@@ -15,7 +16,7 @@ export async function insertSignedInUsers(db: Store, count: number, now = Date.n
             VALUES (${newStid('u')}, ${`+4670${String(9_000_000 + i)}`}, '46', ${`Herd ${i}`}, ${now}) RETURNING id`,
       );
       const secret = newToken();
-      await db.run(sql`INSERT INTO tokens (hash, user_id, created_at) VALUES (${hashToken(secret)}, ${user!.id}, ${now})`);
+      await insertSession(db, { token: secret, userId: user!.id, now });
       tokens.push(secret);
     }
     return tokens;

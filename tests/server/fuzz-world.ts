@@ -5,7 +5,8 @@ import { addComment } from '../../server/domain/comments';
 import { newStid } from '../../server/domain/ids';
 import { sendMessage } from '../../server/domain/messages';
 import type { ConversationRow, MemberRow } from '../../server/domain/rows';
-import { hashToken, newToken } from '../../server/http/auth';
+import { newToken } from '../../server/http/auth';
+import { insertSession } from '../../server/domain/sessions';
 import { insertCommunity, insertCommunityChannels, insertConversation } from '../support/fixtures';
 import type { FuzzPool } from './fuzz-support';
 
@@ -32,7 +33,7 @@ async function person(ctx: ServerContext, nickname: string): Promise<{ id: numbe
         VALUES (${newStid('u')}, ${phone}, ${'62'}, ${nickname}, ${now}) RETURNING id`,
   ))!;
   const token = newToken();
-  await ctx.db.run(sql`INSERT INTO tokens (hash, user_id, created_at) VALUES (${hashToken(token)}, ${id}, ${now})`);
+  await insertSession(ctx.db, { token, userId: id, now });
   return { id, token, phone };
 }
 

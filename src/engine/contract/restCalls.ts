@@ -30,6 +30,8 @@ import type {
   PinConfirmAnswer,
   PinRequestAnswer,
   PostAnswer,
+  SessionsAnswer,
+  SessionsEndedAnswer,
   PostCommentAnswer,
   PostsAnswer,
   RemovedMemberAnswer,
@@ -67,6 +69,14 @@ export interface AuthCalls {
   register(name: string): Promise<AccountAnswer>;
   /** GET /v1/countries. */
   getCountries(): Promise<CountriesAnswer>;
+  /** POST /v1/auth/logout with this token (the engine's is cleared by then): ends it on the server. */
+  logout(token: string, options?: { signal?: AbortSignal }): Promise<SessionsEndedAnswer>;
+  /** GET /v1/me/sessions: the user's sessions, the one asking marked `current`. */
+  getSessions(): Promise<SessionsAnswer>;
+  /** DELETE /v1/me/sessions/{id}: ends one of the user's sessions. */
+  endSession(id: string): Promise<SessionsEndedAnswer>;
+  /** DELETE /v1/me/sessions/others: ends every session of the user but the one asking. */
+  endOtherSessions(): Promise<SessionsEndedAnswer>;
   /** POST /v2/filestorage/file (multipart `file`): a message attachment; send its `file.id`. */
   uploadFile(file: Blob, options?: UploadInput): Promise<FileAnswer>;
   /** POST /v1/images (multipart `image`): an avatar; its `image.id` is the image_id of updateMe and updateConversation. */

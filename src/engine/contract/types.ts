@@ -88,6 +88,20 @@ export type SessionView =
       avatarUrl: string | null;
     };
 
+/**
+ * One of the user's sessions (sign-ins) as the account page lists them (docs/ui.md "Sessions"): `browser`
+ * and `os` are well-known names ('Chrome', 'Linux', …) or '' when the server could not tell; times in epoch
+ * ms; `current` is this browser's.
+ */
+export interface DeviceSession {
+  id: string;
+  browser: string;
+  os: string;
+  createdAt: number;
+  lastActiveAt: number;
+  current: boolean;
+}
+
 /** What `updateProfile` changes: a new nickname, a new picture, or null to remove the picture. */
 export interface ProfileChanges {
   nickname?: string;

@@ -1,10 +1,13 @@
-import type {
-  AccountAnswer,
-  CountriesAnswer,
-  FileAnswer,
-  ImageAnswer,
-  PinConfirmAnswer,
-  PinRequestAnswer,
+import {
+  type AccountAnswer,
+  type CountriesAnswer,
+  type FileAnswer,
+  type ImageAnswer,
+  type PinConfirmAnswer,
+  type PinRequestAnswer,
+  type SessionsAnswer,
+  type SessionsEndedAnswer,
+  HEADER_AUTH_TOKEN,
 } from '../../protocol/api';
 import { path, type RestCore } from './core';
 import type { AuthCalls } from '../contract/restCalls';
@@ -58,6 +61,32 @@ export function authCalls(core: RestCore): AuthCalls {
     /** GET /v1/countries. */
     getCountries(): Promise<CountriesAnswer> {
       return core.send({ call: 'getCountries', method: 'GET', path: path`/v1/countries` });
+    },
+
+    /** POST /v1/auth/logout with this token (the engine's is cleared by then): ends it on the server. */
+    logout(token: string, options: { signal?: AbortSignal } = {}): Promise<SessionsEndedAnswer> {
+      return core.send({
+        call: 'logout',
+        method: 'POST',
+        path: path`/v1/auth/logout`,
+        headers: { [HEADER_AUTH_TOKEN]: token },
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+    },
+
+    /** GET /v1/me/sessions: the user's sessions, the one asking marked `current`. */
+    getSessions(): Promise<SessionsAnswer> {
+      return core.send({ call: 'getSessions', method: 'GET', path: path`/v1/me/sessions` });
+    },
+
+    /** DELETE /v1/me/sessions/{id}: ends one of the user's sessions. */
+    endSession(id: string): Promise<SessionsEndedAnswer> {
+      return core.send({ call: 'endSession', method: 'DELETE', path: path`/v1/me/sessions/${id}` });
+    },
+
+    /** DELETE /v1/me/sessions/others: ends every session of the user but the one asking. */
+    endOtherSessions(): Promise<SessionsEndedAnswer> {
+      return core.send({ call: 'endOtherSessions', method: 'DELETE', path: path`/v1/me/sessions/others` });
     },
 
     /** POST /v2/filestorage/file (multipart `file`): a message attachment; send its `file.id`. */

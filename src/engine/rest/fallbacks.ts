@@ -13,6 +13,11 @@ export const FALLBACKS = {
   updateMe: 'Failed to update user profile',
   register: 'Failed to register user',
   getCountries: 'Failed to fetch countries',
+  // Ours: sessions (docs/ui.md "Sessions"); a logout that fails still signs out here, so its text is for scripts.
+  logout: 'Failed to log out',
+  getSessions: 'Failed to fetch sessions',
+  endSession: 'Failed to end the session',
+  endOtherSessions: 'Failed to end the other sessions',
   // Files: the catalogue has one upload text, for attachments as for avatars.
   uploadFile: 'Failed to upload image',
   uploadImage: 'Failed to upload image',

@@ -1,6 +1,6 @@
 import { BehaviorSubject, distinctUntilChanged, type Observable } from 'rxjs';
 import type { User } from '../../protocol/entities';
-import type { ProfileChanges, SessionView, SignedOutReason } from '../contract/types';
+import type { DeviceSession, ProfileChanges, SessionView, SignedOutReason } from '../contract/types';
 import type { EngineClock } from '../clock';
 import { engineError } from '../errors';
 import type { RestClient } from '../rest';
@@ -178,10 +178,40 @@ export class Session {
     return this.current();
   }
 
-  /** The socket was refused: ask the API whether the token still works (a 401 there signs out). */
-  probe(): void {
+  /** The user's sessions, this browser's marked (docs/ui.md "Sessions"): GET /v1/me/sessions. */
+  async sessions(): Promise<DeviceSession[]> {
+    if (!this.auth$.value) throw engineError('getSessions', 401, null, FALLBACKS.getSessions);
+    const { sessions } = await this.options.rest().getSessions();
+    return sessions.map((s) => ({
+      id: s.id,
+      browser: s.browser,
+      os: s.os,
+      createdAt: s.created_at,
+      lastActiveAt: s.last_active_at,
+      current: s.current,
+    }));
+  }
+
+  /** Ends one of the user's other sessions: that browser is signed out at once (its socket is closed). */
+  async endSession(id: string): Promise<void> {
+    if (typeof id !== 'string' || id === '') throw engineError('endSession', 400, null, INVALID_PARAMETERS);
+    if (!this.auth$.value) throw engineError('endSession', 401, null, FALLBACKS.endSession);
+    await this.options.rest().endSession(id);
+  }
+
+  /** Ends every session of the user but this browser's; resolves how many ended. */
+  async endOtherSessions(): Promise<number> {
+    if (!this.auth$.value) throw engineError('endOtherSessions', 401, null, FALLBACKS.endOtherSessions);
+    return (await this.options.rest().endOtherSessions()).ended;
+  }
+
+  /**
+   * The socket was refused, or closed because its session ended: ask the API whether the token still works
+   * (a 401 there signs out). A refused socket asks at most every HANDSHAKE_PROBE_INTERVAL_MS; `now`, at once.
+   */
+  probe(atOnce = false): void {
     const now = this.options.clock.now();
-    if (!this.auth$.value || now - this.lastHandshakeProbe < HANDSHAKE_PROBE_INTERVAL_MS) return;
+    if (!this.auth$.value || (!atOnce && now - this.lastHandshakeProbe < HANDSHAKE_PROBE_INTERVAL_MS)) return;
     this.lastHandshakeProbe = now;
     void this.options
       .rest()

@@ -1,5 +1,11 @@
 import { BehaviorSubject, type Observable } from 'rxjs';
-import { DEFAULT_PING_INTERVAL_MS, PING_GRACE_MS, RECONNECT_DELAY_MS, SOCKET_CLOSE_RESTART } from '../../protocol/constants';
+import {
+  DEFAULT_PING_INTERVAL_MS,
+  PING_GRACE_MS,
+  RECONNECT_DELAY_MS,
+  SOCKET_CLOSE_RESTART,
+  SOCKET_CLOSE_SESSION_ENDED,
+} from '../../protocol/constants';
 import type { PongFrame } from '../../protocol/socket';
 import { type EngineClock, realClock } from '../clock';
 import type { EngineEvent } from '../state/types';
@@ -31,11 +37,20 @@ export interface SocketConnectionOptions {
    * engine uses this to ask the REST API whether the token is still good (a 401 there signs out).
    */
   onHandshakeFailed?: () => void;
+  /**
+   * The server closed the socket because its session ended (SOCKET_CLOSE_SESSION_ENDED: logout or ended from
+   * another device). The engine asks the REST API at once, whose 401 signs out, so this browser does not wait
+   * for its next request (docs/ui.md "Sessions"). The code alone signs nobody out.
+   */
+  onSessionEnded?: () => void;
 }
 
 /** A close frame with SOCKET_CLOSE_RESTART: the server is draining (browser CloseEvent and `ws`'s alike). */
 const isRestart = (event: unknown): boolean =>
   typeof event === 'object' && event !== null && (event as { code?: unknown }).code === SOCKET_CLOSE_RESTART;
+
+const isSessionEnd = (event: unknown): boolean =>
+  typeof event === 'object' && event !== null && (event as { code?: unknown }).code === SOCKET_CLOSE_SESSION_ENDED;
 
 /** Set on a socket we let go, so its late events reach nobody and `ws` always has an error listener. */
 const ignore = (): void => undefined;
@@ -119,7 +134,11 @@ export class SocketConnection {
     this.pingIntervalMs = DEFAULT_PING_INTERVAL_MS;
     socket.onopen = () => this.onOpen(socket);
     socket.onmessage = (event) => this.onMessage(socket, event.data);
-    socket.onclose = (event) => this.onGone(socket, isRestart(event) ? 'restart' : 'closed');
+    socket.onclose = (event) => {
+      const current = socket === this.socket;
+      this.onGone(socket, isRestart(event) ? 'restart' : 'closed');
+      if (current && isSessionEnd(event)) this.options.onSessionEnded?.();
+    };
     socket.onerror = () => this.onGone(socket, 'error');
     this.armWatchdog();
     this.setState('connecting');

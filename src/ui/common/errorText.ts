@@ -42,6 +42,10 @@ export const KNOWN_ERRORS: Readonly<Record<string, ErrorKey>> = {
   "Failed to update message status": 'failures.updateStatus',
   "Failed to fetch DLR status": 'failures.fetchDlrs',
   "Failed to fetch presence": 'failures.fetchPresence',
+  // Ours: the account page's sessions (docs/ui.md "Sessions").
+  "Failed to fetch sessions": 'failures.sessions.fetch',
+  "Failed to end the session": 'failures.sessions.end',
+  "Failed to end the other sessions": 'failures.sessions.endOthers',
   "Failed to add reaction": 'failures.addReaction',
   "Failed to remove reaction": 'failures.removeReaction',
   "Failed to delete messages": 'failures.deleteMessages',

@@ -11,14 +11,15 @@ import { type BuildEnv, BUILD_ENV, openEnvironment } from '../debug/buildEnv';
 import { useEngine } from '../hooks/EngineContext';
 import { useSession } from '../hooks/useSession';
 import { PATHS } from '../routing/paths';
+import { SessionsSection } from './SessionsSection';
 import './settings.css';
 
 type Ready = Extract<SessionView, { status: 'ready' }>;
 
 /**
  * Spec §2 account (/profile): the picture (click to change: an image of at most 3 MB; or remove it), the
- * nickname (inline editor, the nickname step's rules and texts), the phone number, logout with
- * confirmation, and in develop and QA builds the version and environment. Changes go through the engine's
+ * nickname (inline editor, the nickname step's rules and texts), the phone number, the sessions (where the
+ * user is signed in; any other can be ended: docs/ui.md "Sessions"), logout with confirmation, and in develop and QA builds the version and environment. Changes go through the engine's
  * `updateProfile`: every tab shows them at once, contacts live. `env` is the build's (tests give another).
  */
 export function AccountView({ env = BUILD_ENV }: { env?: BuildEnv }) {
@@ -89,6 +90,7 @@ export function AccountView({ env = BUILD_ENV }: { env?: BuildEnv }) {
             <dd data-testid="account-environment">{environment}</dd>
           </dl>
         ) : null}
+        <SessionsSection />
         <button type="button" className="mx-button mx-button--danger" onClick={() => setConfirming(true)}>
           {t('settings.logout')}
         </button>
