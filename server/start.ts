@@ -5,6 +5,9 @@ import { buildReport } from '../scripts/build-report';
 import { buildServer } from './app';
 import { ConfigError, configFromEnv } from './config';
 import { DatabaseTooNewError } from './db/database';
+import { exitOnUnsupportedNode } from './runtime';
+
+exitOnUnsupportedNode();
 
 const root = path.resolve(import.meta.dirname, '..');
 const distDir = path.join(root, 'dist');
