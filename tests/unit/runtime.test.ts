@@ -1,8 +1,8 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { MINIMUM_NODE_MAJOR, unsupportedNodeMessage } from '../../server/runtime';
 
@@ -48,7 +48,6 @@ describe('runtime', () => {
   });
 
   it('loads better-sqlite3 in this Node', () => {
-    const Database = createRequire(import.meta.url)('better-sqlite3') as typeof import('better-sqlite3');
     const db = new Database(':memory:');
     try {
       expect(db.prepare('SELECT 40 + 2 AS answer').get()).toEqual({ answer: 42 });
