@@ -2,6 +2,9 @@ import path from 'node:path';
 import { buildServer } from './app';
 import { ConfigError, configFromEnv } from './config';
 import { DatabaseTooNewError } from './db/database';
+import { exitOnUnsupportedNode } from './runtime';
+
+exitOnUnsupportedNode();
 
 /**
  * The server process: `node dist-server/start.js` (the bundle `npm run build:server` makes of this file, which

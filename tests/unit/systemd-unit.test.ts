@@ -84,7 +84,9 @@ describe('deploy/messenger.service', () => {
   });
 
   it('its ExecStart serves /readyz without the demo world, and SIGTERM drains it', async () => {
-    const [command = '', ...args] = one('ExecStart').split(/\s+/);
+    const [unitCommand = '', ...args] = one('ExecStart').split(/\s+/);
+    // The unit's /opt/messenger is this checkout.
+    const command = unitCommand.replace(/^\/opt\/messenger\//, `${root}/`);
     const cwd = one('WorkingDirectory') === '/opt/messenger' ? root : one('WorkingDirectory');
     const dataDir = mkdtempSync(path.join(tmpdir(), 'messenger-systemd-'));
     dirs.push(dataDir);

@@ -14,7 +14,7 @@ export function browserLanguage(languages: readonly string[] | null | undefined)
   return 'en';
 }
 
-/** This thread's own `navigator.languages` (a worker's too), or null where there is none (Node). */
+/** This thread's own `navigator.languages` (a worker's too), or null where there is none (Node before 21; Node 22 has one, its languages the process locale). */
 export function threadLanguages(): readonly string[] | null {
   return typeof navigator === 'undefined' || !Array.isArray(navigator.languages) ? null : navigator.languages;
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { browserLanguage, threadLanguages } from '../../../src/engine/preferences/browserLanguage';
 import { fetchTransport, type HttpTransport } from '../../../src/engine/rest';
 import { MemoryStorage } from '../../../src/engine/storage/storage';
 import { nextPhone, useTestServer } from '../../support/server';
@@ -38,7 +39,9 @@ describe('Accept-Language', () => {
     const { transport, sent } = recording();
     const engine = await startEngine({ storage, transport });
     await engine.requestPin(nextPhone());
-    expect(sent).toEqual([null]);
+    // No choice and no tab yet: the thread's own languages decide. Node 22 has a `navigator` too (its
+    // languages are the process's locale), where Node 20 had none and the engine set no header.
+    expect(sent).toEqual([browserLanguage(threadLanguages())]);
 
     await engine.setLanguage('sv');
     await signIn(engine, 'Språk');
