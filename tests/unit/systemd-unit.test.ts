@@ -67,8 +67,8 @@ afterAll(() => {
 });
 
 describe('deploy/messenger.service', () => {
-  it('runs the bundle with node, stops it with SIGTERM after a drain’s time, and may write DATA_DIR only', () => {
-    expect(one('ExecStart')).toMatch(/^\/usr\/bin\/node dist-server\/start\.js$/);
+  it('runs the bundle with the Node.js npm ci installed, stops it with SIGTERM after a drain’s time, and may write DATA_DIR only', () => {
+    expect(one('ExecStart')).toMatch(/^\/opt\/messenger\/node_modules\/\.bin\/node dist-server\/start\.js$/);
     expect(one('KillSignal')).toBe('SIGTERM');
     expect(unitEnv.NODE_ENV).toBe('production');
     // The stop waits longer than the drain may take, with the example's value and the default.
