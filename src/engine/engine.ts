@@ -105,7 +105,8 @@ class EngineCore implements AreaImplementation<'engine'> {
     const log = (this.log = options.log ?? ((message, detail) => console.warn(message, detail ?? '')));
     const rest = () => this.rest;
     this.preferences = new Preferences(storage);
-    this.sessionStore = new Session({ storage, rest, clock, log, pinApiBase: (phone) => this.pinApiBase(phone) });
+    const sessionList = async () => (await this.signedIn()).sessionList;
+    this.sessionStore = new Session({ storage, rest, sessionList, clock, log, pinApiBase: (phone) => this.pinApiBase(phone) });
     this.formDraftStore = new FormDraftStore(
       storage,
       this.sessionStore.changes().pipe(map((auth) => auth?.userId ?? null)),

@@ -10,6 +10,7 @@ import type { Notifier } from './notifications/notifier';
 import type { Preferences } from './preferences/preferences';
 import type { RestClient } from './rest';
 import type { Session } from './session/session';
+import { SessionList } from './session/sessionList';
 import { type SocketDelivery, SocketConnection, type SocketFactory } from './socket';
 import { LiveState } from './state/liveState';
 import type { EngineEffect } from './state/types';
@@ -65,9 +66,12 @@ export class SignedInParts {
   readonly search: MessageSearch;
   /** The signed-in user's unsent messages (another user's, left by a sign-out, wait for them). */
   readonly outbox: Observable<readonly OutboxEntry[]>;
+  /** The account page's list of the user's sessions. */
+  readonly sessionList: SessionList;
 
   constructor(private readonly core: SignedInCore) {
     const { storage, rest, clock, log, tabs, session } = core;
+    this.sessionList = new SessionList(rest);
     this.state = new LiveState({
       storage,
       clock,

@@ -210,6 +210,8 @@ for (const size of SIZES) {
         // Thirteen unread: the chat opens at the first of them, under its divider.
         await page.goto(`${s.url}/inbox/${walkClubId}`);
         await page.getByText('13 unread messages').waitFor();
+        // The rows under the divider too: on a busy machine the divider can show before the page of messages.
+        await page.getByRole('log').getByText('Who is in for a walk on Sunday?').waitFor();
         await matchScreenshot(page, name('unread-divider'));
 
         await page.goto(`${s.url}/inbox/${dagBobChatId}`);

@@ -44,7 +44,7 @@ function uiSources(): { file: string; text: string }[] {
  */
 const TEMPLATE_VALUES: Record<string, readonly (readonly string[])[]> = {
   'chatActions.reactions.${nameKey}': [QUICK_REACTION_ITEMS.map((item) => item.nameKey)],
-  'common.connection.${state}': [['connecting', 'online', 'closed']],
+  'nav.connection.${state}': [['connecting', 'online', 'closed']],
   'common.languages.${language}': [LANGUAGES],
   'login.${shown}.title': [['phone', 'pin', 'nickname']],
   'login.${key}': [['pleaseSelectCountry', 'invalidCountrySelection', 'pleaseEnterValidPhone']],
@@ -144,7 +144,7 @@ describe('locales', () => {
 
   it('finds the keys of key tables and the template keys (the scan itself works)', () => {
     expect(used.literal).toContain('inbox.form.nameRequired');
-    expect(used.templates).toContain('common.connection.${state}');
+    expect(used.templates).toContain('nav.connection.${state}');
     expect(used.templates).toContain('login.${shown}.title');
     expect(expand('login.${shown}.title', [['pin']])).toEqual(['login.pin.title']);
   });

@@ -71,12 +71,6 @@ export interface AuthCalls {
   getCountries(): Promise<CountriesAnswer>;
   /** POST /v1/auth/logout with this token (the engine's is cleared by then): ends it on the server. */
   logout(token: string, options?: { signal?: AbortSignal }): Promise<SessionsEndedAnswer>;
-  /** GET /v1/me/sessions: the user's sessions, the one asking marked `current`. */
-  getSessions(): Promise<SessionsAnswer>;
-  /** DELETE /v1/me/sessions/{id}: ends one of the user's sessions. */
-  endSession(id: string): Promise<SessionsEndedAnswer>;
-  /** DELETE /v1/me/sessions/others: ends every session of the user but the one asking. */
-  endOtherSessions(): Promise<SessionsEndedAnswer>;
   /** POST /v2/filestorage/file (multipart `file`): a message attachment; send its `file.id`. */
   uploadFile(file: Blob, options?: UploadInput): Promise<FileAnswer>;
   /** POST /v1/images (multipart `image`): an avatar; its `image.id` is the image_id of updateMe and updateConversation. */
@@ -181,7 +175,17 @@ export interface ChannelPostCalls {
 }
 
 /** What only a signed-in user calls (the engine adds these with its signed-in parts, issue 11). */
-export type SignedInCalls = ConversationCalls & MessageCalls & CommunityCalls & ChannelPostCalls;
+/** The account page's sessions (docs/ui.md "Sessions"): signed-in calls, so not in the worker /login starts. */
+export interface SessionCalls {
+  /** GET /v1/me/sessions: the user's sessions, the one asking marked `current`. */
+  getSessions(): Promise<SessionsAnswer>;
+  /** DELETE /v1/me/sessions/{id}: ends one of the user's sessions. */
+  endSession(id: string): Promise<SessionsEndedAnswer>;
+  /** DELETE /v1/me/sessions/others: ends every session of the user but the one asking. */
+  endOtherSessions(): Promise<SessionsEndedAnswer>;
+}
+
+export type SignedInCalls = ConversationCalls & MessageCalls & CommunityCalls & ChannelPostCalls & SessionCalls;
 
 /** Every REST call of spec §7 by name. */
 export type RestCalls = AuthCalls & SignedInCalls;

@@ -5,7 +5,6 @@ import {
   type ImageAnswer,
   type PinConfirmAnswer,
   type PinRequestAnswer,
-  type SessionsAnswer,
   type SessionsEndedAnswer,
   HEADER_AUTH_TOKEN,
 } from '../../protocol/api';
@@ -72,21 +71,6 @@ export function authCalls(core: RestCore): AuthCalls {
         headers: { [HEADER_AUTH_TOKEN]: token },
         ...(options.signal ? { signal: options.signal } : {}),
       });
-    },
-
-    /** GET /v1/me/sessions: the user's sessions, the one asking marked `current`. */
-    getSessions(): Promise<SessionsAnswer> {
-      return core.send({ call: 'getSessions', method: 'GET', path: path`/v1/me/sessions` });
-    },
-
-    /** DELETE /v1/me/sessions/{id}: ends one of the user's sessions. */
-    endSession(id: string): Promise<SessionsEndedAnswer> {
-      return core.send({ call: 'endSession', method: 'DELETE', path: path`/v1/me/sessions/${id}` });
-    },
-
-    /** DELETE /v1/me/sessions/others: ends every session of the user but the one asking. */
-    endOtherSessions(): Promise<SessionsEndedAnswer> {
-      return core.send({ call: 'endOtherSessions', method: 'DELETE', path: path`/v1/me/sessions/others` });
     },
 
     /** POST /v2/filestorage/file (multipart `file`): a message attachment; send its `file.id`. */

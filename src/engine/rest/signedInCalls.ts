@@ -1,4 +1,5 @@
 import { channelPostCalls } from './channelPostCalls';
+import { sessionCalls } from './sessionCalls';
 import { communityCalls } from './communityCalls';
 import { conversationCalls } from './conversationCalls';
 import type { SignedInCalls } from '../contract/restCalls';
@@ -15,5 +16,6 @@ export function signedInCalls(core: RestCore): SignedInCalls {
     ...messageCalls(core),
     ...communityCalls(core),
     ...channelPostCalls(core),
+    ...sessionCalls(core),
   };
 }

@@ -7,6 +7,7 @@ import type { RestClient } from '../rest';
 import { FALLBACKS, INVALID_PARAMETERS } from '../rest/fallbacks';
 import { avatarProblem, nicknameError } from '../rules';
 import type { EngineStorage } from '../storage/storage';
+import type { SessionList } from './sessionList';
 
 /** A File or Blob (a console caller may pass anything). */
 const isBlob = (value: unknown): value is Blob => typeof Blob !== 'undefined' && value instanceof Blob;
@@ -59,6 +60,11 @@ export function sessionView(
 export interface SessionOptions {
   storage: EngineStorage;
   rest: () => RestClient;
+  /**
+   * The sessions list, once the engine's signed-in chunk (which holds it and its calls) has loaded: a tab may
+   * ask before it has, right after a reload.
+   */
+  sessionList: () => Promise<SessionList>;
   clock: EngineClock;
   log: (message: string, detail?: unknown) => void;
   /** The API host of the PIN request for this phone number when its country has its own (spec §7), else null. */
@@ -181,28 +187,20 @@ export class Session {
   /** The user's sessions, this browser's marked (docs/ui.md "Sessions"): GET /v1/me/sessions. */
   async sessions(): Promise<DeviceSession[]> {
     if (!this.auth$.value) throw engineError('getSessions', 401, null, FALLBACKS.getSessions);
-    const { sessions } = await this.options.rest().getSessions();
-    return sessions.map((s) => ({
-      id: s.id,
-      browser: s.browser,
-      os: s.os,
-      createdAt: s.created_at,
-      lastActiveAt: s.last_active_at,
-      current: s.current,
-    }));
+    return (await this.options.sessionList()).list();
   }
 
   /** Ends one of the user's other sessions: that browser is signed out at once (its socket is closed). */
   async endSession(id: string): Promise<void> {
     if (typeof id !== 'string' || id === '') throw engineError('endSession', 400, null, INVALID_PARAMETERS);
     if (!this.auth$.value) throw engineError('endSession', 401, null, FALLBACKS.endSession);
-    await this.options.rest().endSession(id);
+    await (await this.options.sessionList()).end(id);
   }
 
   /** Ends every session of the user but this browser's; resolves how many ended. */
   async endOtherSessions(): Promise<number> {
     if (!this.auth$.value) throw engineError('endOtherSessions', 401, null, FALLBACKS.endOtherSessions);
-    return (await this.options.rest().endOtherSessions()).ended;
+    return (await this.options.sessionList()).endOthers();
   }
 
   /**

@@ -34,7 +34,7 @@ export function AvatarPicker(props: {
     if (!file) return;
     const problem = avatarProblem(file);
     if (problem) {
-      setError(t(problem === 'notImage' ? 'common.avatar.notImage' : 'common.avatar.tooBig'));
+      setError(t(problem === 'notImage' ? 'failures.avatar.notImage' : 'failures.avatar.tooBig'));
       return;
     }
     setError(null);
@@ -81,7 +81,7 @@ export function AvatarPicker(props: {
       />
       {busy ? (
         <p className="avatar-picker__status" role="status">
-          {t('common.avatar.uploading')}
+          {t('failures.avatar.uploading')}
         </p>
       ) : null}
       {error ? (

@@ -6,11 +6,11 @@ import { ErrorBoundary } from './ErrorBoundary';
 export type RowKind = 'message' | 'post' | 'comment' | 'chat' | 'result';
 
 const KEYS: Record<RowKind, string> = {
-  message: 'common.rowFailed.message',
-  post: 'common.rowFailed.post',
-  comment: 'common.rowFailed.comment',
-  chat: 'common.rowFailed.chat',
-  result: 'common.rowFailed.result',
+  message: 'failures.rowFailed.message',
+  post: 'failures.rowFailed.post',
+  comment: 'failures.rowFailed.comment',
+  chat: 'failures.rowFailed.chat',
+  result: 'failures.rowFailed.result',
 };
 
 function RowFailed({ kind }: { kind: RowKind }) {

@@ -19,13 +19,13 @@ const REFUSAL_KEYS: Readonly<Record<RefusalCode, string>> = {
   pin_failures_limited: 'errors.refusals.pinFailuresLimited',
   nickname_required: 'errors.refusals.nicknameRequired',
   nickname_too_long: 'errors.refusals.nicknameTooLong',
-  message_empty: 'errors.refusals.messageEmpty',
-  message_too_long: 'errors.refusals.messageTooLong',
-  send_rate_limited: 'errors.refusals.sendRateLimited',
-  demo_chat: 'errors.refusals.demoChat',
+  message_empty: 'failures.refusals.messageEmpty',
+  message_too_long: 'failures.refusals.messageTooLong',
+  send_rate_limited: 'failures.refusals.sendRateLimited',
+  demo_chat: 'failures.refusals.demoChat',
   account_deactivated: 'errors.refusals.accountDeactivated',
-  image_unreadable: 'errors.refusals.imageUnreadable',
-  image_too_large: 'errors.refusals.imageTooLarge',
+  image_unreadable: 'failures.refusals.imageUnreadable',
+  image_too_large: 'failures.refusals.imageTooLarge',
 };
 
 const MINUTE_MS = 60_000;

@@ -8,7 +8,7 @@ export const ConnectionIndicator = memo(function ConnectionIndicator() {
   const { t } = useTranslation();
   const state = useQuery<ConnectionState | null>((engine) => engine.connection(), [], null);
   if (state === null) return null;
-  const text = t(`common.connection.${state}`);
+  const text = t(`nav.connection.${state}`);
   return (
     <div className={`connection connection--${state}`} role="status" data-state={state}>
       <span className="connection__dot" aria-hidden="true" />

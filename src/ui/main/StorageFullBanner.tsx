@@ -13,7 +13,7 @@ export const StorageFullBanner = memo(function StorageFullBanner() {
   if (status !== 'full') return null;
   return (
     <div className="storage-full" role="alert">
-      {t('common.storageFull')}
+      {t('failures.storageFull')}
     </div>
   );
 });

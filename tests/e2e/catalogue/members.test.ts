@@ -168,12 +168,12 @@ const entries: CatalogueEntry[] = [
   // §8 handling: "image too big, please select image", checked before anything is sent.
   {
     spec: 'Please select an image',
-    key: 'common.avatar.notImage',
+    key: 'failures.avatar.notImage',
     provoke: (s) => pickPicture(s, { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') }),
   },
   {
     spec: 'image is too big',
-    key: 'common.avatar.tooBig',
+    key: 'failures.avatar.tooBig',
     provoke: (s) => pickPicture(s, { name: 'huge.png', mimeType: 'image/png', buffer: Buffer.alloc(3_145_729, 1) }),
   },
   { spec: 'Failed to update mute settings', key: 'failures.updateMute', provoke: mute },

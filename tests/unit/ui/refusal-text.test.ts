@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { EngineError } from '../../../src/engine/api';
 import enErrors from '../../../src/locales/en/errors.json';
 import svErrors from '../../../src/locales/sv/errors.json';
+import enFailures from '../../../src/locales/en/failures.json';
+import svFailures from '../../../src/locales/sv/failures.json';
 import { errorText } from '../../../src/ui/common/errorText';
 import { waitText } from '../../../src/ui/common/refusalText';
 
@@ -12,7 +14,8 @@ const translator = async (lng: 'en' | 'sv') => {
   const i18n = i18next.createInstance();
   await i18n.init({
     lng,
-    resources: { en: { translation: { errors: enErrors } }, sv: { translation: { errors: svErrors } } },
+    // The refusals only the app meets (a send, an upload) are in the app group's failures texts (docs/ui.md).
+    resources: { en: { translation: { errors: enErrors, failures: enFailures } }, sv: { translation: { errors: svErrors, failures: svFailures } } },
     interpolation: { escapeValue: false },
   });
   return i18n.t;
