@@ -1,8 +1,8 @@
-import { type IncomingHttpHeaders, request } from 'node:http';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { rawRequest } from '../support/rawGet';
 import { useTestServer } from '../support/server';
 
 /**
@@ -23,26 +23,8 @@ afterAll(() => rmSync(clientDir, { recursive: true, force: true }));
 
 const s = useTestServer({ clientDir });
 
-interface Answer {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: Buffer;
-}
-
 /** One request as it travels (no Accept-Encoding: the plain file), body and all. */
-function send(method: 'GET' | 'HEAD', route: string): Promise<Answer> {
-  const url = new URL(route, s.url);
-  return new Promise((resolve, reject) => {
-    const req = request({ method, host: url.hostname, port: url.port, path: url.pathname + url.search }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+const send = (method: 'GET' | 'HEAD', route: string) => rawRequest(s.url, route, method);
 
 describe('HEAD', () => {
   it.each(['/', '/login', '/inbox', '/chat/12', '/settings/language?x=1', '/assets/app-abc.js', '/healthz', '/readyz'])(

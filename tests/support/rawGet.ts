@@ -10,9 +10,14 @@ export interface RawAnswer {
 
 /** One GET of `route` on `base` with exactly these headers (fetch would add its own Accept-Encoding and decode). */
 export function rawGet(base: string, route: string, headers: Record<string, string> = {}): Promise<RawAnswer> {
+  return rawRequest(base, route, 'GET', headers);
+}
+
+/** One request of `route` on `base` as it travels, body and all (a HEAD's is what the server sent: none). */
+export function rawRequest(base: string, route: string, method: 'GET' | 'HEAD', headers: Record<string, string> = {}): Promise<RawAnswer> {
   const url = new URL(route, base);
   return new Promise((resolve, reject) => {
-    const req = request({ host: url.hostname, port: url.port, path: url.pathname + url.search, headers }, (res) => {
+    const req = request({ method, host: url.hostname, port: url.port, path: url.pathname + url.search, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
